@@ -1,0 +1,11 @@
+package io.lakestream.connectors.files;
+
+/**
+ * A finished data file written by one writer in one epoch, still in the staging directory.
+ *
+ * @param stagingPath where the writer left it
+ * @param finalPath where the commit moves it
+ * @param numRows rows in the file
+ * @param numBytes file size
+ */
+public record StagedFile(String stagingPath, String finalPath, long numRows, long numBytes) {}

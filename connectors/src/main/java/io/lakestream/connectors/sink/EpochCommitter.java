@@ -1,0 +1,55 @@
+package io.lakestream.connectors.sink;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits epochs, oldest first, through an {@link EpochCommitAction}, and reports each outcome to
+ * the query's {@link EpochListener}. Only committer subtask 0 ever receives epochs.
+ *
+ * <p>A failing commit is not retried here: the exception fails the job, which restores from the
+ * last checkpoint and commits the epoch again (the action is idempotent). Local retries would hide
+ * a broken sink behind a hanging query.
+ */
+final class EpochCommitter<R> implements Committer<EpochCommittable<R>> {
+  private static final Logger LOG = LoggerFactory.getLogger(EpochCommitter.class);
+
+  private final EpochCommitAction<R> action;
+  private final EpochListener listener;
+  private boolean opened;
+
+  EpochCommitter(EpochCommitAction<R> action, EpochListener listener) {
+    this.action = action;
+    this.listener = listener;
+  }
+
+  @Override
+  public void commit(Collection<CommitRequest<EpochCommittable<R>>> requests)
+      throws IOException, InterruptedException {
+    if (!opened) {
+      action.open();
+      opened = true;
+    }
+    List<CommitRequest<EpochCommittable<R>>> ordered = new ArrayList<>(requests);
+    ordered.sort(Comparator.comparingLong(r -> r.getCommittable().epoch()));
+    for (CommitRequest<EpochCommittable<R>> request : ordered) {
+      EpochCommittable<R> committable = request.getCommittable();
+      EpochCommitOutcome outcome = action.commit(committable.epoch(), committable.results());
+      LOG.debug("epoch {} -> {}", committable.epoch(), outcome);
+      listener.onEpochCommitted(outcome);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (opened) {
+      action.close();
+    }
+  }
+}

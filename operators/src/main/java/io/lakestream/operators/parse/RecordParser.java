@@ -1,0 +1,24 @@
+package io.lakestream.operators.parse;
+
+import java.io.Serializable;
+
+/**
+ * Turns one raw input record into a typed row.
+ *
+ * <p>Implementations must be deterministic (a replayed epoch parses the same way) and must signal
+ * bad input with {@link RecordParseException} rather than returning {@code null} or dropping it, so
+ * the record can be routed to the dead-letter output with the reason.
+ *
+ * @param <T> the parsed row type
+ */
+@FunctionalInterface
+public interface RecordParser<T> extends Serializable {
+
+  /**
+   * Parses one record.
+   *
+   * @throws RecordParseException when the record is malformed or fails a declared check; the
+   *     message says what is wrong in user terms (field, expected, actual)
+   */
+  T parse(String raw) throws RecordParseException;
+}

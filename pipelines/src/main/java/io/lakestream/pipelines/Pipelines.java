@@ -1,0 +1,44 @@
+package io.lakestream.pipelines;
+
+import io.lakestream.pipelines.demo.OrdersDemo;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The pipelines {@code lakestream run} knows, by name. */
+public final class Pipelines {
+  private static final Map<String, Pipeline> ALL = new LinkedHashMap<>();
+
+  static {
+    register(new OrdersDemo());
+  }
+
+  private Pipelines() {}
+
+  private static void register(Pipeline pipeline) {
+    ALL.put(pipeline.name(), pipeline);
+  }
+
+  /**
+   * The pipeline called {@code name}.
+   *
+   * @throws IllegalArgumentException for an unknown name, listing the known ones
+   */
+  public static Pipeline byName(String name) {
+    Pipeline pipeline = ALL.get(name);
+    if (pipeline == null) {
+      throw new IllegalArgumentException(
+          "unknown pipeline '" + name + "'; known pipelines: " + String.join(", ", ALL.keySet()));
+    }
+    return pipeline;
+  }
+
+  /** Names for CLI completion and help. */
+  public static final class Names implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return new ArrayList<>(ALL.keySet()).iterator();
+    }
+  }
+}
