@@ -1,0 +1,715 @@
+package io.lakestream.testkit.kafka;
+
+import io.lakestream.testkit.FreePort;
+import io.lakestream.testkit.TempDirectory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka 4.x broker (KRaft combined mode: broker and controller in one process)
+ * running in a child JVM on 127.0.0.1, on ports picked at start.
+ *
+ * <p>Guarantees:
+ *
+ * <ul>
+ *   <li>{@link #start()} returns only when the broker answers an admin request; otherwise it throws
+ *       {@link KafkaBrokerStartException} with the tail of the broker's log, after killing the
+ *       child and deleting its directory. Start typically takes 3-4 s; the limit is {@link
+ *       #START_TIMEOUT}.
+ *   <li>Every internal topic has replication factor 1 and min.insync.replicas 1, so transactions,
+ *       consumer groups and {@code acks=all} work on the single node; consumer groups rebalance
+ *       without initial delay; {@code transaction.max.timeout.ms} is one hour so producers with
+ *       Flink's default transaction timeout are accepted.
+ *   <li>The broker's jars (kafka-clients 4.x, Scala) stay in the child JVM: the test class path
+ *       only needs the kafka-clients version the Flink connector uses.
+ *   <li>The child never outlives the test JVM: it deletes its directory and halts when its standard
+ *       input (a pipe from this JVM) reaches end-of-file, which also happens on {@code kill -9} of
+ *       this JVM, and a shutdown hook kills it and deletes its directory on a normal exit of this
+ *       JVM.
+ *   <li>{@link #close()} kills the child, waits for it to exit and deletes its directory (data and
+ *       logs).
+ * </ul>
+ *
+ * <p>Thread safety: the admin helpers may be called from any thread; {@link #close()} should be
+ * called once, after the tests that use the broker.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+  /** How long {@link #start()} waits for the broker to answer before it gives up. */
+  public static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Timeout of each admin helper call. */
+  public static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaBroker.class);
+  private static final String LAUNCHER = "io.lakestream.testkit.kafka.ParentWatchingLauncher";
+  private static final String CLASSPATH_RESOURCE = ParentWatchingLauncher.CLASSPATH_RESOURCE;
+  private static final int BIND_ATTEMPTS = 3;
+  private static final int LOG_TAIL_LINES = 60;
+
+  private final TempDirectory directory;
+  private final Process process;
+  private final int port;
+  private final Thread shutdownHook;
+  private final Admin admin;
+  private boolean closed;
+
+  private KafkaBroker(
+      TempDirectory directory, Process process, int port, Thread shutdownHook, Admin admin) {
+    this.directory = directory;
+    this.process = process;
+    this.port = port;
+    this.shutdownHook = shutdownHook;
+    this.admin = admin;
+  }
+
+  /**
+   * Starts a broker with the default settings; see the class comment.
+   *
+   * @throws KafkaBrokerStartException if the broker does not come up within {@link #START_TIMEOUT}
+   *     or its JVM exits; the message holds the tail of the broker's log
+   * @throws IllegalStateException if the broker runtime (module lakestream-kafka-broker-runtime or
+   *     the jars it lists) cannot be found
+   */
+  public static KafkaBroker start() {
+    return start(Map.of());
+  }
+
+  /**
+   * Starts a broker whose {@code server.properties} are the defaults overridden by {@code
+   * brokerProperties} (for example {@code auto.create.topics.enable=false}). Overriding listener or
+   * directory settings breaks the broker.
+   *
+   * @throws KafkaBrokerStartException if the broker does not come up within {@link #START_TIMEOUT}
+   *     or its JVM exits; the message holds the tail of the broker's log
+   * @throws IllegalStateException if the broker runtime cannot be found
+   */
+  public static KafkaBroker start(Map<String, String> brokerProperties) {
+    List<String> classpath = brokerClasspath();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(classpath, brokerProperties);
+      } catch (KafkaBrokerStartException e) {
+        if (attempt >= BIND_ATTEMPTS || !e.getMessage().contains("Address already in use")) {
+          throw e;
+        }
+        LOG.warn("Kafka broker port was taken before the broker bound it; retrying on new ports");
+      }
+    }
+  }
+
+  /** The {@code bootstrap.servers} value for clients: {@code 127.0.0.1:<port>}. */
+  public String bootstrapServers() {
+    return FreePort.LOOPBACK + ":" + port;
+  }
+
+  /** The port of the broker's client listener. */
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Client properties with only {@code bootstrap.servers} set, to be completed by the caller (for
+   * producers, consumers or admins).
+   */
+  public Properties clientProperties() {
+    Properties properties = new Properties();
+    properties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    return properties;
+  }
+
+  /**
+   * An admin client connected to the broker, shared by the helpers and closed by {@link #close}.
+   */
+  public Admin admin() {
+    return admin;
+  }
+
+  /** The child JVM that runs the broker. */
+  public ProcessHandle process() {
+    return process.toHandle();
+  }
+
+  /** The broker's directory: {@code server.properties}, {@code data/} and the logs. */
+  public Path directory() {
+    return directory.path();
+  }
+
+  /** The broker's log file (log4j2 output of the child JVM). */
+  public Path logFile() {
+    return directory.path().resolve("server.log");
+  }
+
+  /**
+   * Creates a topic with replication factor 1 and waits until every partition has a leader.
+   *
+   * @throws KafkaAdminException if the topic cannot be created (for example it exists) in {@link
+   *     #ADMIN_TIMEOUT}
+   */
+  public void createTopic(String name, int partitions) {
+    createTopic(name, partitions, Map.of());
+  }
+
+  /**
+   * Creates a topic with replication factor 1 and the given topic configs (for example {@code
+   * cleanup.policy=compact}) and waits until every partition has a leader.
+   *
+   * @throws KafkaAdminException if the topic cannot be created in {@link #ADMIN_TIMEOUT}
+   */
+  public void createTopic(String name, int partitions, Map<String, String> configs) {
+    NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
+    await("create topic " + name, admin.createTopics(List.of(topic)).all());
+    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        TopicDescription description = describeTopic(name);
+        if (description.partitions().size() == partitions
+            && description.partitions().stream().allMatch(p -> p.leader() != null)) {
+          return;
+        }
+      } catch (KafkaAdminException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+          throw e;
+        }
+        // created on the controller, not yet known to the broker's metadata cache
+      }
+      if (System.nanoTime() > deadline) {
+        throw new KafkaAdminException(
+            "topic " + name + " has no leader for every partition after " + ADMIN_TIMEOUT, null);
+      }
+      sleep(50);
+    }
+  }
+
+  /**
+   * Deletes a topic and waits until it is no longer listed.
+   *
+   * @throws KafkaAdminException if the topic does not exist or is not deleted in {@link
+   *     #ADMIN_TIMEOUT}
+   */
+  public void deleteTopic(String name) {
+    await("delete topic " + name, admin.deleteTopics(List.of(name)).all());
+    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+    while (topics().contains(name)) {
+      if (System.nanoTime() > deadline) {
+        throw new KafkaAdminException("topic " + name + " still listed after deletion", null);
+      }
+      sleep(50);
+    }
+  }
+
+  /**
+   * The names of the topics, internal topics excluded.
+   *
+   * @throws KafkaAdminException if the broker does not answer in {@link #ADMIN_TIMEOUT}
+   */
+  public Set<String> topics() {
+    return await("list topics", admin.listTopics().names());
+  }
+
+  /**
+   * The partitions of a topic.
+   *
+   * @throws KafkaAdminException if the topic does not exist
+   */
+  public List<TopicPartition> partitions(String topic) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (TopicPartitionInfo info : describeTopic(topic).partitions()) {
+      partitions.add(new TopicPartition(topic, info.partition()));
+    }
+    return partitions;
+  }
+
+  /**
+   * The log end offset (offset of the next record) of every partition of a topic. With transactions
+   * this includes control records and records of open transactions.
+   *
+   * @throws KafkaAdminException if the topic does not exist
+   */
+  public Map<TopicPartition, Long> endOffsets(String topic) {
+    return offsets(topic, OffsetSpec.latest());
+  }
+
+  /**
+   * The log start offset (offset of the first record that was not deleted) of every partition of a
+   * topic.
+   *
+   * @throws KafkaAdminException if the topic does not exist
+   */
+  public Map<TopicPartition, Long> startOffsets(String topic) {
+    return offsets(topic, OffsetSpec.earliest());
+  }
+
+  /**
+   * Deletes every record currently in a topic by moving each partition's log start offset to its
+   * end offset (what retention would do). Consumers positioned before that then see an out-of-range
+   * offset: the way to test {@code failOnDataLoss}.
+   *
+   * @throws KafkaAdminException if the topic does not exist or the deletion fails
+   */
+  public void deleteRecords(String topic) {
+    Map<TopicPartition, RecordsToDelete> request = new HashMap<>();
+    endOffsets(topic).forEach((tp, end) -> request.put(tp, RecordsToDelete.beforeOffset(end)));
+    await("delete records of " + topic, admin.deleteRecords(request).all());
+  }
+
+  /**
+   * Deletes the records of one partition below {@code offset}.
+   *
+   * @throws KafkaAdminException if the partition does not exist, the offset is beyond its end or
+   *     the deletion fails
+   */
+  public void deleteRecordsBefore(TopicPartition partition, long offset) {
+    await(
+        "delete records of " + partition + " before " + offset,
+        admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(offset))).all());
+  }
+
+  /**
+   * The committed offsets of a consumer group (empty if the group has none).
+   *
+   * @throws KafkaAdminException if the broker does not answer in {@link #ADMIN_TIMEOUT}
+   */
+  public Map<TopicPartition, Long> committedOffsets(String groupId) {
+    Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+    await(
+            "list offsets of group " + groupId,
+            admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata())
+        .forEach(
+            (tp, offset) -> {
+              if (offset != null) {
+                offsets.put(tp, offset.offset());
+              }
+            });
+    return offsets;
+  }
+
+  /**
+   * Kills the broker, waits for its JVM to exit and deletes its directory. Idempotent.
+   *
+   * @throws IllegalStateException if the child JVM does not exit within 30 s of being killed
+   * @throws UncheckedIOException if the directory cannot be deleted
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      admin.close(Duration.ZERO);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // the hook runs anyway
+      }
+      killAndWait(process);
+      directory.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "KafkaBroker[" + bootstrapServers() + ", pid " + process.pid() + "]";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private static KafkaBroker startOnce(List<String> classpath, Map<String, String> overrides) {
+    long started = System.nanoTime();
+    TempDirectory directory = TempDirectory.create("lakestream-kafka-");
+    Process process = null;
+    Thread hook = null;
+    Admin admin = null;
+    try {
+      int port = FreePort.pick();
+      int controllerPort = FreePort.pick();
+      while (controllerPort == port) {
+        controllerPort = FreePort.pick();
+      }
+      Path dir = directory.path();
+      Path properties = dir.resolve("server.properties");
+      writeProperties(properties, serverProperties(dir, port, controllerPort, overrides));
+      Path log4j = dir.resolve("log4j2.properties");
+      Files.writeString(log4j, log4jConfig(dir.resolve("server.log")), StandardCharsets.UTF_8);
+
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(
+          List.of(
+              "-Xms128m",
+              "-Xmx768m",
+              "-XX:+UseSerialGC",
+              "-XX:TieredStopAtLevel=1",
+              "-Djava.awt.headless=true",
+              "-Dlog4j2.configurationFile=" + log4j.toUri(),
+              "-Dkafka.logs.dir=" + dir,
+              "-cp",
+              String.join(java.io.File.pathSeparator, classpath),
+              LAUNCHER,
+              properties.toString(),
+              randomClusterId(),
+              dir.toString()));
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("stdout.log").toFile());
+      // Standard input stays a pipe from this JVM: its end-of-file tells the child to halt.
+      process = builder.start();
+      Process child = process;
+      hook =
+          new Thread(
+              () -> {
+                killAndWait(child);
+                directory.close();
+              },
+              "kafka-broker-killer-" + process.pid());
+      Runtime.getRuntime().addShutdownHook(hook);
+
+      admin = awaitReady(process, port, dir);
+      KafkaBroker broker = new KafkaBroker(directory, process, port, hook, admin);
+      LOG.info(
+          "Kafka broker ready at {} (pid {}, dir {}) in {} ms",
+          broker.bootstrapServers(),
+          process.pid(),
+          dir,
+          Duration.ofNanos(System.nanoTime() - started).toMillis());
+      return broker;
+    } catch (RuntimeException | IOException | LinkageError e) {
+      if (admin != null) {
+        admin.close(Duration.ZERO);
+      }
+      if (process != null) {
+        killAndWait(process);
+      }
+      if (hook != null) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+          // ignore
+        }
+      }
+      KafkaBrokerStartException failure =
+          e instanceof KafkaBrokerStartException
+              ? (KafkaBrokerStartException) e
+              : new KafkaBrokerStartException(
+                  "Kafka broker failed to start: " + e + logTail(directory.path()), e);
+      try {
+        directory.close();
+      } catch (RuntimeException cleanup) {
+        failure.addSuppressed(cleanup);
+      }
+      throw failure;
+    }
+  }
+
+  private static Admin awaitReady(Process process, int port, Path dir) {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    Admin admin = null;
+    try {
+      while (true) {
+        if (!process.isAlive()) {
+          throw new KafkaBrokerStartException(
+              "Kafka broker JVM exited with status "
+                  + process.exitValue()
+                  + (process.exitValue() == ParentWatchingLauncher.FORMAT_FAILED
+                      ? " (formatting its storage failed)"
+                      : "")
+                  + " before it was ready"
+                  + logTail(dir),
+              null);
+        }
+        if (System.nanoTime() > deadline) {
+          throw new KafkaBrokerStartException(
+              "Kafka broker on port "
+                  + port
+                  + " did not answer within "
+                  + START_TIMEOUT.toSeconds()
+                  + " s"
+                  + logTail(dir),
+              null);
+        }
+        if (admin == null && accepts(port)) {
+          Properties props = new Properties();
+          props.setProperty(
+              AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, FreePort.LOOPBACK + ":" + port);
+          props.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, "lakestream-testkit-admin-" + port);
+          admin = Admin.create(props);
+        }
+        if (admin != null) {
+          try {
+            Collection<?> nodes =
+                admin
+                    .describeCluster(new DescribeClusterOptions().timeoutMs(2000))
+                    .nodes()
+                    .get(3, TimeUnit.SECONDS);
+            if (!nodes.isEmpty()) {
+              return admin;
+            }
+          } catch (ExecutionException | TimeoutException notYet) {
+            // retry until the deadline
+          }
+        }
+        Thread.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      if (admin != null) {
+        admin.close(Duration.ZERO);
+      }
+      throw new KafkaBrokerStartException("interrupted while waiting for the Kafka broker", e);
+    } catch (RuntimeException e) {
+      if (admin != null) {
+        admin.close(Duration.ZERO);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static Map<String, String> serverProperties(
+      Path dir, int port, int controllerPort, Map<String, String> overrides) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", "1");
+    p.put("controller.quorum.voters", "1@" + FreePort.LOOPBACK + ":" + controllerPort);
+    p.put(
+        "listeners",
+        "PLAINTEXT://"
+            + FreePort.LOOPBACK
+            + ":"
+            + port
+            + ",CONTROLLER://"
+            + FreePort.LOOPBACK
+            + ":"
+            + controllerPort);
+    p.put("advertised.listeners", "PLAINTEXT://" + FreePort.LOOPBACK + ":" + port);
+    p.put("controller.listener.names", "CONTROLLER");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+    p.put("log.dirs", dir.resolve("data").toString());
+    p.put("num.partitions", "1");
+    p.put("default.replication.factor", "1");
+    p.put("min.insync.replicas", "1");
+    p.put("offsets.topic.replication.factor", "1");
+    p.put("offsets.topic.num.partitions", "1");
+    p.put("transaction.state.log.replication.factor", "1");
+    p.put("transaction.state.log.min.isr", "1");
+    p.put("transaction.state.log.num.partitions", "1");
+    p.put("transaction.max.timeout.ms", "3600000");
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    p.put("num.network.threads", "2");
+    p.put("num.io.threads", "2");
+    p.put("num.recovery.threads.per.data.dir", "1");
+    p.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
+    p.putAll(overrides);
+    return p;
+  }
+
+  private static void writeProperties(Path file, Map<String, String> properties)
+      throws IOException {
+    StringBuilder text = new StringBuilder();
+    properties.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+  }
+
+  private static String log4jConfig(Path logFile) {
+    return String.join(
+        "\n",
+        "status = warn",
+        "appender.file.type = File",
+        "appender.file.name = file",
+        "appender.file.fileName = " + logFile.toString().replace("\\", "/"),
+        "appender.file.layout.type = PatternLayout",
+        "appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5p [%t] %c{1}: %m%n",
+        "rootLogger.level = info",
+        "rootLogger.appenderRef.file.ref = file",
+        "logger.state-change.name = state.change.logger",
+        "logger.state-change.level = warn",
+        "logger.request.name = kafka.request.logger",
+        "logger.request.level = warn",
+        "");
+  }
+
+  private static String randomClusterId() {
+    SecureRandom random = new SecureRandom();
+    byte[] bytes = new byte[16];
+    String id;
+    do {
+      random.nextBytes(bytes);
+      id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    } while (id.startsWith("-"));
+    return id;
+  }
+
+  /** The broker's class path: the launcher's location followed by the listed broker jars. */
+  private static List<String> brokerClasspath() {
+    ClassLoader loader = KafkaBroker.class.getClassLoader();
+    String listed;
+    try (InputStream in = loader.getResourceAsStream(CLASSPATH_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "resource "
+                + CLASSPATH_RESOURCE
+                + " not found: io.lakestream:lakestream-kafka-broker-runtime must be on the class"
+                + " path (build it with mvn install -pl testkit/kafka-broker-runtime)");
+      }
+      listed = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + CLASSPATH_RESOURCE, e);
+    }
+    List<String> classpath = new ArrayList<>();
+    classpath.add(launcherLocation(loader));
+    List<String> missing = new ArrayList<>();
+    for (String entry : listed.split(java.io.File.pathSeparator)) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      if (!Files.exists(Path.of(entry))) {
+        missing.add(entry);
+      }
+      classpath.add(entry);
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "the Kafka broker class path lists jars that do not exist (rebuild"
+              + " testkit/kafka-broker-runtime on this machine): "
+              + missing);
+    }
+    return classpath;
+  }
+
+  private static String launcherLocation(ClassLoader loader) {
+    try {
+      // Loaded without initialization or linking: none of the broker's classes are needed here.
+      Class<?> launcher = Class.forName(LAUNCHER, false, loader);
+      return Path.of(launcher.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (ClassNotFoundException | URISyntaxException | NullPointerException e) {
+      throw new IllegalStateException(
+          "cannot locate " + LAUNCHER + " (module lakestream-kafka-broker-runtime)", e);
+    }
+  }
+
+  private static void killAndWait(Process process) {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            "Kafka broker JVM (pid " + process.pid() + ") did not exit 30 s after SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static String logTail(Path dir) {
+    StringBuilder tail = new StringBuilder();
+    for (String name : List.of("stdout.log", "server.log")) {
+      Path file = dir.resolve(name);
+      if (!Files.isRegularFile(file)) {
+        continue;
+      }
+      try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
+        List<String> all = lines.collect(Collectors.toList());
+        List<String> last = all.subList(Math.max(0, all.size() - LOG_TAIL_LINES), all.size());
+        if (!last.isEmpty()) {
+          tail.append("\n--- last ").append(last.size()).append(" lines of ").append(file);
+          tail.append(" ---\n").append(String.join("\n", last));
+        }
+      } catch (IOException | UncheckedIOException e) {
+        tail.append("\n(cannot read ").append(file).append(": ").append(e).append(')');
+      }
+    }
+    return tail.length() == 0 ? " (the broker wrote no log)" : tail.toString();
+  }
+
+  private TopicDescription describeTopic(String name) {
+    return await("describe topic " + name, admin.describeTopics(List.of(name)).allTopicNames())
+        .get(name);
+  }
+
+  private Map<TopicPartition, Long> offsets(String topic, OffsetSpec spec) {
+    Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+    for (TopicPartition tp : partitions(topic)) {
+      request.put(tp, spec);
+    }
+    Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+    await("list offsets of " + topic, admin.listOffsets(request).all())
+        .forEach((tp, info) -> offsets.put(tp, info.offset()));
+    return offsets;
+  }
+
+  private static <T> T await(String what, KafkaFuture<T> future) {
+    try {
+      return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new KafkaAdminException(
+          "cannot " + what + ": " + Optional.ofNullable(e.getCause()).orElse(e), e.getCause());
+    } catch (TimeoutException e) {
+      throw new KafkaAdminException("cannot " + what + ": no answer in " + ADMIN_TIMEOUT, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KafkaAdminException("interrupted while trying to " + what, e);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KafkaAdminException("interrupted", e);
+    }
+  }
+}
