@@ -1,19 +1,15 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.pipelines.query.Dataflow;
 import io.lakestream.pipelines.query.Trigger;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/**
- * A runnable job: builds its dataflow on an environment that the runner has already configured
- * (checkpointing per trigger, state backend, parallelism). Every stateful operator it adds has an
- * explicit {@code uid}.
- */
+/** A named, runnable job of {@code lakestream run}. */
 public interface Pipeline {
 
   /** Short name used on the command line. */
   String name();
 
-  /** One line for {@code lakestream --help}. */
+  /** One line for the help. */
   String description();
 
   /** Trigger used when the command line gives none. */
@@ -22,12 +18,9 @@ public interface Pipeline {
   }
 
   /**
-   * Called once before the job is built; may check or prepare outputs.
+   * The dataflow for these options.
    *
-   * @throws IllegalArgumentException when an option is invalid, with a message naming it
+   * @throws IllegalArgumentException when an option is invalid, naming it
    */
-  default void prepare(RunSettings settings) throws java.io.IOException {}
-
-  /** Adds the sources, operators and sinks. */
-  void build(StreamExecutionEnvironment env, RunSettings settings);
+  Dataflow dataflow(PipelineOptions options);
 }

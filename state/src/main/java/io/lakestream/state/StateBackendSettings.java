@@ -44,6 +44,17 @@ public final class StateBackendSettings implements Serializable {
     public String flinkName() {
       return flinkName;
     }
+
+    /** Parses {@code rocksdb} or {@code hashmap}. */
+    public static Backend parse(String name) {
+      for (Backend b : values()) {
+        if (b.flinkName.equalsIgnoreCase(name.trim())) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException(
+          "unknown state backend '" + name + "'; valid: rocksdb, hashmap");
+    }
   }
 
   private final Backend backend;

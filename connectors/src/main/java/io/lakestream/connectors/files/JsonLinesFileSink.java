@@ -2,6 +2,7 @@ package io.lakestream.connectors.files;
 
 import io.lakestream.connectors.sink.EpochListener;
 import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.query.SinkKind;
 import java.io.File;
 import java.util.Objects;
 import org.apache.flink.core.fs.Path;
@@ -32,6 +33,8 @@ public final class JsonLinesFileSink {
     }
     String dir = path.toUri().toString();
     return new EpochSink<>(
+        SinkKind.FILE,
+        dir,
         context ->
             new JsonLinesWriter<>(
                 encoder, new Path(dir), context.getTaskInfo().getIndexOfThisSubtask()),

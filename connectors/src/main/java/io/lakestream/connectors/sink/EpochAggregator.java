@@ -21,8 +21,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * <p>Correctness rests on aligned checkpoints: the barrier for checkpoint N reaches this operator
  * only after every writer has sent its results for N, so at {@link #prepareSnapshotPreBarrier} the
  * epoch is complete. It keeps no state: everything is emitted before the barrier goes on and is
- * then held by the committer's state. Results emitted at the end of a bounded input (marked EOI by
- * Flink) get the epoch id "last checkpoint + 1", which is deterministic on replay.
+ * then held by the committer's state. It also carries the sink's event-time watermark (the minimum
+ * over the writers, which forward it) into each epoch for progress reporting. Results emitted at
+ * the end of a bounded input (marked EOI by Flink) get the epoch id "last checkpoint + 1", which is
+ * deterministic on replay.
  */
 class EpochAggregator<R> extends AbstractStreamOperator<CommittableMessage<EpochCommittable<R>>>
     implements OneInputStreamOperator<
@@ -32,6 +34,7 @@ class EpochAggregator<R> extends AbstractStreamOperator<CommittableMessage<Epoch
 
   private final TreeMap<Long, List<R>> pending = new TreeMap<>();
   private long lastCheckpointId;
+  private long watermark = Long.MIN_VALUE;
 
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
@@ -47,6 +50,13 @@ class EpochAggregator<R> extends AbstractStreamOperator<CommittableMessage<Epoch
     if (message instanceof CommittableWithLineage) {
       bucket.add(((CommittableWithLineage<R>) message).getCommittable());
     }
+  }
+
+  @Override
+  public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark)
+      throws Exception {
+    watermark = Math.max(watermark, mark.getTimestamp());
+    super.processWatermark(mark);
   }
 
   @Override
@@ -68,7 +78,7 @@ class EpochAggregator<R> extends AbstractStreamOperator<CommittableMessage<Epoch
       Map.Entry<Long, List<R>> entry = it.next();
       long messageId = entry.getKey();
       long epoch = messageId == CommittableMessage.EOI ? lastCheckpointId + 1 : messageId;
-      EpochCommittable<R> committable = new EpochCommittable<>(epoch, entry.getValue());
+      EpochCommittable<R> committable = new EpochCommittable<>(epoch, entry.getValue(), watermark);
       output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, messageId, 1, 1, 0)));
       output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, messageId, 0)));
       it.remove();

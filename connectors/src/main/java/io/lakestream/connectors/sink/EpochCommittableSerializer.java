@@ -29,6 +29,7 @@ public final class EpochCommittableSerializer<R>
   public byte[] serialize(EpochCommittable<R> committable) throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(256);
     out.writeLong(committable.epoch());
+    out.writeLong(committable.watermark());
     out.writeInt(resultSerializer.getVersion());
     out.writeInt(committable.results().size());
     for (R result : committable.results()) {
@@ -51,6 +52,7 @@ public final class EpochCommittableSerializer<R>
     }
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     long epoch = in.readLong();
+    long watermark = in.readLong();
     int resultVersion = in.readInt();
     int count = in.readInt();
     List<R> results = new ArrayList<>(count);
@@ -59,6 +61,6 @@ public final class EpochCommittableSerializer<R>
       in.readFully(bytes);
       results.add(resultSerializer.deserialize(resultVersion, bytes));
     }
-    return new EpochCommittable<>(epoch, results);
+    return new EpochCommittable<>(epoch, results, watermark);
   }
 }

@@ -42,7 +42,7 @@ final class EpochCommitter<R> implements Committer<EpochCommittable<R>> {
       EpochCommittable<R> committable = request.getCommittable();
       EpochCommitOutcome outcome = action.commit(committable.epoch(), committable.results());
       LOG.debug("epoch {} -> {}", committable.epoch(), outcome);
-      listener.onEpochCommitted(outcome);
+      listener.onEpochCommitted(outcome, committable.watermark());
     }
   }
 

@@ -10,11 +10,16 @@ import java.io.Serializable;
 @FunctionalInterface
 public interface EpochListener extends Serializable {
 
-  /** Called after an epoch's commit returned. */
-  void onEpochCommitted(EpochCommitOutcome outcome);
+  /**
+   * Called after an epoch's commit returned.
+   *
+   * @param watermark the sink's event-time watermark at the end of the epoch ({@code
+   *     Long.MIN_VALUE} if none)
+   */
+  void onEpochCommitted(EpochCommitOutcome outcome, long watermark);
 
   /** A listener that does nothing. */
   static EpochListener none() {
-    return outcome -> {};
+    return (outcome, watermark) -> {};
   }
 }

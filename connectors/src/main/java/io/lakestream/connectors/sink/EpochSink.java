@@ -1,5 +1,7 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.state.query.DescribedSink;
+import io.lakestream.state.query.SinkKind;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Objects;
@@ -31,6 +33,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  */
 public final class EpochSink<IN, R>
     implements Sink<IN>,
+        DescribedSink,
         SupportsCommitter<EpochCommittable<R>>,
         SupportsPreCommitTopology<R, EpochCommittable<R>> {
   private static final long serialVersionUID = 1L;
@@ -51,8 +54,16 @@ public final class EpochSink<IN, R>
   private final ResultSerializerFactory<R> resultSerializer;
   private final EpochCommitAction<R> commitAction;
   private final EpochListener listener;
+  private final SinkKind kind;
+  private final String target;
 
+  /**
+   * @param kind what kind of sink this is, for the restart checks
+   * @param target where it writes (path, topic)
+   */
   public EpochSink(
+      SinkKind kind,
+      String target,
       WriterFactory<IN, R> writerFactory,
       ResultSerializerFactory<R> resultSerializer,
       EpochCommitAction<R> commitAction,
@@ -61,6 +72,18 @@ public final class EpochSink<IN, R>
     this.resultSerializer = Objects.requireNonNull(resultSerializer, "resultSerializer");
     this.commitAction = Objects.requireNonNull(commitAction, "commitAction");
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.target = Objects.requireNonNull(target, "target");
+  }
+
+  @Override
+  public SinkKind sinkKind() {
+    return kind;
+  }
+
+  @Override
+  public String sinkTarget() {
+    return target;
   }
 
   @Override

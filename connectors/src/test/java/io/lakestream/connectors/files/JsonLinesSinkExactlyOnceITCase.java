@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.query.SinkKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +68,8 @@ class JsonLinesSinkExactlyOnceITCase {
     String dir = table.toUri().toString();
     EpochSink<Long, StagedFile> sink =
         new EpochSink<>(
+            SinkKind.FILE,
+            dir,
             context ->
                 new JsonLinesWriter<>(
                     Object::toString,
@@ -99,7 +102,7 @@ class JsonLinesSinkExactlyOnceITCase {
   }
 
   /** Static, so the listener is not a serialized copy of the list. */
-  private static void record(EpochCommitOutcome outcome) {
+  private static void record(EpochCommitOutcome outcome, long watermark) {
     OUTCOMES.add(outcome);
   }
 

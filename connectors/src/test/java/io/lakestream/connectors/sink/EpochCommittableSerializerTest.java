@@ -20,7 +20,8 @@ class EpochCommittableSerializerTest {
             42,
             List.of(
                 new StagedFile("s3://b/t/_staging/a", "s3://b/t/a", 10, 100),
-                new StagedFile("file:/t/_staging/é b", "file:/t/é b", 0, 0)));
+                new StagedFile("file:/t/_staging/é b", "file:/t/é b", 0, 0)),
+            1_700_000_000_000L);
 
     byte[] bytes = serializer.serialize(epoch);
 
@@ -29,7 +30,7 @@ class EpochCommittableSerializerTest {
 
   @Test
   void roundTripsAnEmptyEpoch() throws IOException {
-    EpochCommittable<StagedFile> epoch = new EpochCommittable<>(7, List.of());
+    EpochCommittable<StagedFile> epoch = new EpochCommittable<>(7, List.of(), Long.MIN_VALUE);
     assertThat(serializer.deserialize(1, serializer.serialize(epoch))).isEqualTo(epoch);
   }
 

@@ -1,10 +1,13 @@
 package io.lakestream.pipelines.cli;
 
+import io.lakestream.state.checkpoint.CheckpointLocationException;
+import io.lakestream.state.query.IncompatibleRestartException;
 import picocli.CommandLine;
 
 /**
- * Turns failures into readable output: a configuration mistake prints one line naming what to
- * change (exit 2); a query failure prints the chain of causes, then the stack trace (exit 1).
+ * Turns failures into readable output: a configuration mistake (bad option, unusable or
+ * incompatible checkpoint location) prints its message, which names what to change (exit 2); a
+ * query failure prints the chain of causes, then the stack trace (exit 1).
  */
 final class FailureReporter implements CommandLine.IExecutionExceptionHandler {
   static final int USAGE = 2;
@@ -13,7 +16,10 @@ final class FailureReporter implements CommandLine.IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(
       Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
-    if (e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException) {
+    if (e instanceof IllegalArgumentException
+        || e instanceof UnsupportedOperationException
+        || e instanceof CheckpointLocationException
+        || e instanceof IncompatibleRestartException) {
       commandLine.getErr().println("lakestream: " + e.getMessage());
       return USAGE;
     }

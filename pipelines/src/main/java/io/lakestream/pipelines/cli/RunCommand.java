@@ -1,24 +1,26 @@
 package io.lakestream.pipelines.cli;
 
 import io.lakestream.pipelines.Pipeline;
+import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
-import io.lakestream.pipelines.RunSettings;
-import io.lakestream.pipelines.query.QueryRunner;
+import io.lakestream.pipelines.query.StreamingQuery;
+import io.lakestream.pipelines.query.StreamingQueryBuilder;
 import io.lakestream.pipelines.query.Trigger;
-import java.io.File;
+import io.lakestream.state.StateBackendSettings;
+import io.lakestream.state.query.OutputMode;
 import java.net.URI;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lakestream run <pipeline>}: builds a pipeline and runs it until it ends or fails. */
+/** {@code lakestream run <pipeline>}: runs a pipeline as a query until it ends or fails. */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
     description =
-        "Run a pipeline. Embedded (MiniCluster) under java, on the cluster under flink run.")
+        "Run a pipeline as a streaming query. Embedded (MiniCluster) under java, on the cluster"
+            + " under flink run. The checkpoint location is the query: running again resumes it.")
 final class RunCommand implements Callable<Integer> {
 
   @Parameters(
@@ -52,16 +54,29 @@ final class RunCommand implements Callable<Integer> {
   String queryName;
 
   @Option(
+      names = "--output-mode",
+      defaultValue = "append",
+      description = "append, update or complete. Default: ${DEFAULT-VALUE}.")
+  String outputMode;
+
+  @Option(
       names = "--rows",
       defaultValue = "0",
-      description = "Generated sources: rows in total (0 = pipeline default).")
+      description = "Generated sources: rows available in total (0 = pipeline default).")
   long rows;
 
   @Option(
       names = "--rows-per-second",
       defaultValue = "2000",
-      description = "Generated sources: rows per second. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Generated sources: rows per second (0 = unlimited). Default: ${DEFAULT-VALUE}.")
   long rowsPerSecond;
+
+  @Option(
+      names = "--max-rows-per-trigger",
+      defaultValue = "0",
+      description = "Generated sources: at most this many rows per epoch (0 = no limit).")
+  long maxRowsPerTrigger;
 
   @Option(
       names = "--parallelism",
@@ -69,34 +84,41 @@ final class RunCommand implements Callable<Integer> {
       description = "Job parallelism. Default: ${DEFAULT-VALUE}.")
   int parallelism;
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @Option(
+      names = "--state-backend",
+      defaultValue = "rocksdb",
+      description = "rocksdb or hashmap. Default: ${DEFAULT-VALUE}.")
+  String stateBackend;
+
+  @Option(names = "--changelog", description = "Enable the changelog state backend.")
+  boolean changelog;
 
   @Override
   public Integer call() throws Exception {
     Pipeline pipeline = Pipelines.byName(pipelineName);
     Trigger chosen = trigger == null ? pipeline.defaultTrigger() : Trigger.parse(trigger);
     String name = queryName == null ? pipeline.name() : queryName;
-    URI outputUri = toUri(output);
-    URI checkpointUri =
+    URI outputUri = StreamingQueryBuilder.toUri(output);
+    String checkpointLocation =
         checkpoint == null
-            ? URI.create(outputUri.toString().replaceAll("/+$", "") + "/_checkpoints/" + name)
-            : toUri(checkpoint);
-    if (parallelism < 1) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--parallelism must be >= 1, was " + parallelism);
-    }
-    RunSettings settings =
-        new RunSettings(name, chosen, checkpointUri, outputUri, rows, rowsPerSecond, parallelism);
-    new QueryRunner(pipeline, settings).run();
+            ? outputUri.toString().replaceAll("/+$", "") + "/_checkpoints/" + name
+            : checkpoint;
+    StateBackendSettings state =
+        StateBackendSettings.defaults()
+            .withBackend(StateBackendSettings.Backend.parse(stateBackend))
+            .withChangelog(changelog);
+    StreamingQuery query =
+        StreamingQueryBuilder.of(
+                pipeline.dataflow(
+                    new PipelineOptions(outputUri, rows, rowsPerSecond, maxRowsPerTrigger)))
+            .queryName(name)
+            .checkpointLocation(checkpointLocation)
+            .trigger(chosen)
+            .outputMode(OutputMode.parse(outputMode))
+            .stateBackend(state)
+            .parallelism(parallelism)
+            .start();
+    query.awaitTermination();
     return 0;
-  }
-
-  /** A path without a scheme is a local path, made absolute. */
-  static URI toUri(String location) {
-    URI uri = URI.create(location.replace(" ", "%20"));
-    if (uri.getScheme() == null || uri.getScheme().length() == 1) {
-      return new File(location).getAbsoluteFile().toURI();
-    }
-    return uri;
   }
 }

@@ -16,33 +16,42 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Runs the demo through the CLI, embedded, and checks its tables row for row. */
+/**
+ * Runs the demo through the CLI, embedded, three times on one checkpoint location (availableNow:
+ * half the rows, nothing new, all rows) and checks its tables row for row.
+ */
 class OrdersDemoITCase {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final int ROWS = 3_000;
 
   @TempDir Path output;
 
+  private int runDemo(long rows) {
+    return LakestreamCli.execute(
+        "run",
+        "demo",
+        "--rows",
+        Long.toString(rows),
+        "--rows-per-second",
+        "0",
+        "--max-rows-per-trigger",
+        "700",
+        "--output",
+        output.toString());
+  }
+
   @Test
-  void demoWritesEveryGeneratedOrderOnceAndEveryMalformedOneAsADeadLetter() throws Exception {
-    int code =
-        LakestreamCli.execute(
-            "run",
-            "demo",
-            "--rows",
-            Integer.toString(ROWS),
-            "--rows-per-second",
-            "3000",
-            "--trigger",
-            "processingTime=300ms",
-            "--output",
-            output.toString());
-    assertThat(code).isZero();
+  void availableNowRunsResumeAndWriteEveryOrderOnceAndEveryMalformedOneAsADeadLetter()
+      throws Exception {
+    assertThat(runDemo(ROWS / 2)).isZero();
+    assertThat(readLines(output.resolve("orders"))).hasSizeLessThan(ROWS / 2 + 1);
+    assertThat(runDemo(ROWS / 2)).as("a second run without new input does nothing").isZero();
+    assertThat(runDemo(ROWS)).isZero();
 
     OrderEventGenerator generator =
         new OrderEventGenerator(
             OrdersDemo.EVENT_TIME_START.toEpochMilli(),
-            3000,
+            1000,
             OrdersDemo.DUPLICATE_EVERY,
             OrdersDemo.MALFORMED_EVERY);
     OrderJson json = new OrderJson();

@@ -1,0 +1,173 @@
+package io.lakestream.connectors.rate.source.reader;
+
+import io.lakestream.connectors.rate.source.split.SequenceSplit;
+import io.lakestream.connectors.source.PositionReport;
+import io.lakestream.connectors.source.SplitCaughtUp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.core.io.InputStatus;
+
+/**
+ * Reads its partitions round-robin up to the end available in this run, then idles (it never
+ * finishes, so the job can stop with a savepoint and resume later).
+ *
+ * <p>Rate limits: at most {@code rowsPerSecond} (its share) and at most {@code maxRowsPerTrigger}
+ * (its share) per epoch; a new epoch starts when a checkpoint is taken. With {@code
+ * ignoreRateLimits} (trigger once) neither applies.
+ */
+public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
+  private final SourceReaderContext context;
+  private final GeneratorFunction<Long, T> generator;
+  private final long rows;
+  private final int partitions;
+  private final double rowsPerSecond;
+  private final long maxRowsPerTrigger;
+  private final boolean ignoreRateLimits;
+
+  private final List<long[]> splits = new ArrayList<>(); // {partition, nextOffset, endOffset}
+  private final Map<Integer, Boolean> reportedCaughtUp = new HashMap<>();
+  private CompletableFuture<Void> available = new CompletableFuture<>();
+  private int cursor;
+  private long emittedThisEpoch;
+  private long emittedTotal;
+  private long startNanos;
+
+  public SequenceReader(
+      SourceReaderContext context,
+      GeneratorFunction<Long, T> generator,
+      long rows,
+      int partitions,
+      long rowsPerSecond,
+      long maxRowsPerTrigger,
+      boolean ignoreRateLimits) {
+    this.context = context;
+    this.generator = generator;
+    this.rows = rows;
+    this.partitions = partitions;
+    this.rowsPerSecond = rowsPerSecond;
+    this.maxRowsPerTrigger = maxRowsPerTrigger;
+    this.ignoreRateLimits = ignoreRateLimits;
+  }
+
+  @Override
+  public void start() {
+    try {
+      generator.open(context);
+    } catch (Exception e) {
+      throw new IllegalStateException("could not open the row generator", e);
+    }
+    startNanos = System.nanoTime();
+  }
+
+  @Override
+  public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+    if (!ignoreRateLimits) {
+      long share = share(maxRowsPerTrigger);
+      if (maxRowsPerTrigger > 0 && emittedThisEpoch >= share) {
+        return idle(); // resumes at the next checkpoint (epoch)
+      }
+      if (rowsPerSecond > 0) {
+        double allowed = (System.nanoTime() - startNanos) / 1e9 * rowsPerSecond * mine() + 1;
+        if (emittedTotal >= allowed) {
+          return waitFor(
+              (long) Math.ceil((emittedTotal - allowed + 1) * 1000 / (rowsPerSecond * mine())));
+        }
+      }
+    }
+    for (int tries = 0; tries < splits.size(); tries++) {
+      long[] split = splits.get(cursor);
+      cursor = (cursor + 1) % splits.size();
+      if (split[1] < split[2]) {
+        output.collect(generator.map(SequenceSplit.rowIndex(split[1], (int) split[0], partitions)));
+        split[1]++;
+        emittedThisEpoch++;
+        emittedTotal++;
+        if (split[1] == split[2]) {
+          reportCaughtUp(split);
+        }
+        return InputStatus.MORE_AVAILABLE;
+      }
+      reportCaughtUp(split);
+    }
+    return idle();
+  }
+
+  /** This reader's fraction of all partitions. */
+  private double mine() {
+    return splits.isEmpty() ? 1.0 : (double) splits.size() / partitions;
+  }
+
+  private long share(long total) {
+    return Math.max(1, (long) Math.ceil(total * mine()));
+  }
+
+  private void reportCaughtUp(long[] split) {
+    int partition = (int) split[0];
+    if (reportedCaughtUp.putIfAbsent(partition, true) == null) {
+      context.sendSourceEventToCoordinator(new SplitCaughtUp("partition-" + partition));
+    }
+  }
+
+  private InputStatus idle() {
+    if (available.isDone()) {
+      available = new CompletableFuture<>();
+    }
+    return InputStatus.NOTHING_AVAILABLE;
+  }
+
+  private InputStatus waitFor(long millis) {
+    CompletableFuture<Void> later = new CompletableFuture<>();
+    CompletableFuture.delayedExecutor(Math.max(1, millis), TimeUnit.MILLISECONDS)
+        .execute(() -> later.complete(null));
+    available = later;
+    return InputStatus.NOTHING_AVAILABLE;
+  }
+
+  @Override
+  public CompletableFuture<Void> isAvailable() {
+    return available;
+  }
+
+  @Override
+  public List<SequenceSplit> snapshotState(long checkpointId) {
+    List<SequenceSplit> state = new ArrayList<>();
+    Map<String, Long> positions = new HashMap<>();
+    for (long[] split : splits) {
+      SequenceSplit s = new SequenceSplit((int) split[0], split[1]);
+      state.add(s);
+      positions.put(s.splitId(), s.nextOffset());
+    }
+    context.sendSourceEventToCoordinator(new PositionReport(checkpointId, positions));
+    emittedThisEpoch = 0;
+    available.complete(null);
+    return state;
+  }
+
+  @Override
+  public void addSplits(List<SequenceSplit> added) {
+    for (SequenceSplit split : added) {
+      long end = SequenceSplit.endOffset(rows, split.partition(), partitions);
+      splits.add(new long[] {split.partition(), split.nextOffset(), end});
+    }
+    available.complete(null);
+  }
+
+  @Override
+  public void notifyNoMoreSplits() {
+    if (splits.isEmpty()) {
+      // A reader without partitions has caught up from the start; nothing to report.
+      available.complete(null);
+    }
+  }
+
+  @Override
+  public void close() {}
+}

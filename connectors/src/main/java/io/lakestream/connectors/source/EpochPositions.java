@@ -1,0 +1,113 @@
+package io.lakestream.connectors.source;
+
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.query.QueryContext;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Enumerator-side bookkeeping shared by lakestream sources: records each epoch's positions in the
+ * checkpoint location ({@code offsets/N/SOURCE}) when the checkpoint completes, and, in an
+ * availableNow run, signals the runner once every split has caught up.
+ *
+ * <p>Only for people and the runner: failures to write are logged, never fail the query, since
+ * positions themselves live in Flink state.
+ */
+public final class EpochPositions {
+  private static final Logger LOG = LoggerFactory.getLogger(EpochPositions.class);
+
+  private final QueryContext query;
+  private final String sourceName;
+  private final Map<String, Long> lastKnown = new TreeMap<>();
+  private final TreeMap<Long, Map<String, Long>> reports = new TreeMap<>();
+  private final Set<String> caughtUp = new HashSet<>();
+  private boolean caughtUpSignalled;
+
+  /**
+   * @param query the query, or null when the source runs outside a lakestream query
+   * @param sourceName the source's name (its uid)
+   */
+  public EpochPositions(QueryContext query, String sourceName) {
+    this.query = query;
+    this.sourceName = sourceName;
+  }
+
+  /** Positions known without any reader (restored or unassigned splits). */
+  public void seed(Map<String, Long> positions) {
+    lastKnown.putAll(positions);
+  }
+
+  public void onReport(PositionReport report) {
+    reports
+        .computeIfAbsent(report.checkpointId(), id -> new TreeMap<>())
+        .putAll(report.positions());
+  }
+
+  /**
+   * Writes the positions of epoch {@code checkpointId}.
+   *
+   * @param endPositions each split's end for this run (may be empty when unbounded)
+   */
+  public void onCheckpointComplete(long checkpointId, Map<String, Long> endPositions) {
+    Map<Long, Map<String, Long>> done = reports.headMap(checkpointId, true);
+    done.values().forEach(lastKnown::putAll);
+    done.clear();
+    if (query == null) {
+      return;
+    }
+    Map<String, Object> record = new LinkedHashMap<>();
+    record.put("source", sourceName);
+    record.put("epoch", checkpointId);
+    record.put("recordedAt", Instant.now().toString());
+    record.put("offsets", new TreeMap<>(lastKnown));
+    record.put("totalOffset", lastKnown.values().stream().mapToLong(Long::longValue).sum());
+    if (!endPositions.isEmpty()) {
+      record.put("endOffsets", new TreeMap<>(endPositions));
+    }
+    try {
+      location().epochs().writeOffsets(checkpointId, sourceName, record);
+    } catch (IOException e) {
+      LOG.warn("Could not record offsets of epoch {} for {}", checkpointId, sourceName, e);
+    }
+  }
+
+  /** Notes a caught-up split; signals the runner when all {@code totalSplits} have caught up. */
+  public void onCaughtUp(String splitId, int totalSplits) {
+    caughtUp.add(splitId);
+    signalIfAllCaughtUp(totalSplits);
+  }
+
+  /** Signals the runner if all {@code totalSplits} splits have caught up (0 splits: at once). */
+  public void signalIfAllCaughtUp(int totalSplits) {
+    if (query == null || !query.availableNow() || caughtUpSignalled) {
+      return;
+    }
+    if (caughtUp.size() >= totalSplits) {
+      caughtUpSignalled = true;
+      try {
+        location().epochs().markCaughtUp(query.runId(), sourceName);
+        LOG.info("Source {} read everything available at the start of this run", sourceName);
+      } catch (IOException e) {
+        throw new IllegalStateException(
+            "Could not tell the runner that source "
+                + sourceName
+                + " caught up: the checkpoint location "
+                + query.checkpointLocation()
+                + " is not writable",
+            e);
+      }
+    }
+  }
+
+  private CheckpointLocation location() {
+    return new CheckpointLocation(URI.create(query.checkpointLocation()));
+  }
+}

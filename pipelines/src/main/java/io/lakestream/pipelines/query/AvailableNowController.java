@@ -1,0 +1,99 @@
+package io.lakestream.pipelines.query;
+
+import io.lakestream.state.checkpoint.EpochLog;
+import java.io.IOException;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ends an availableNow (or once) run: when every source has reported that it read what was
+ * available when the run started, stops the job with a savepoint WITHOUT draining, so state, open
+ * windows and the watermark survive and the next run resumes exactly after the data read. The
+ * savepoint is the run's last epoch; its commit happens before the job ends.
+ */
+final class AvailableNowController {
+  private static final Logger LOG = LoggerFactory.getLogger(AvailableNowController.class);
+
+  private final EpochLog log;
+  private final String runId;
+  private final Set<String> sources;
+  private final String savepointDir;
+  private static final int MAX_STOP_ATTEMPTS = 5;
+
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private int failedStops;
+  private final CompletableFuture<String> savepoint = new CompletableFuture<>();
+
+  /**
+   * @param sources file-name-safe names of the sources that must catch up
+   */
+  AvailableNowController(EpochLog log, String runId, Set<String> sources, String savepointDir) {
+    this.log = log;
+    this.runId = runId;
+    this.sources = new TreeSet<>(sources);
+    this.savepointDir = savepointDir;
+  }
+
+  /** Checks the sources; once all caught up, starts the stop (only once). */
+  void poll(JobClient job) throws IOException {
+    if (stopping.get() || !log.caughtUpSources(runId).containsAll(sources)) {
+      return;
+    }
+    if (stopping.compareAndSet(false, true)) {
+      LOG.info(
+          "availableNow: all sources {} read what was available at start; stopping with a"
+              + " savepoint (no drain) in {}",
+          sources,
+          savepointDir);
+      job.stopWithSavepoint(false, savepointDir, SavepointFormatType.NATIVE)
+          .whenComplete(
+              (path, error) -> {
+                if (error != null) {
+                  onStopFailed(job, error);
+                } else {
+                  LOG.info("availableNow: stopped; the next run resumes from savepoint {}", path);
+                  savepoint.complete(path);
+                }
+              });
+    }
+  }
+
+  /**
+   * A stop fails while the job is restarting after a task failure or a checkpoint is declined; try
+   * again at the next poll, and give up (cancel, fail the query) after a few attempts.
+   */
+  private synchronized void onStopFailed(JobClient job, Throwable error) {
+    failedStops++;
+    if (failedStops < MAX_STOP_ATTEMPTS) {
+      LOG.warn(
+          "availableNow: stop with savepoint failed (attempt {} of {}), retrying: {}",
+          failedStops,
+          MAX_STOP_ATTEMPTS,
+          error.toString());
+      stopping.set(false);
+      return;
+    }
+    savepoint.completeExceptionally(
+        new IllegalStateException(
+            "availableNow: could not stop with a savepoint after "
+                + MAX_STOP_ATTEMPTS
+                + " attempts; the job was cancelled and resumes from its last checkpoint on the"
+                + " next run",
+            error));
+    job.cancel();
+  }
+
+  boolean stopping() {
+    return stopping.get();
+  }
+
+  CompletableFuture<String> savepoint() {
+    return savepoint;
+  }
+}

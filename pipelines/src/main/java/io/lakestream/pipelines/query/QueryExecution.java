@@ -1,0 +1,473 @@
+package io.lakestream.pipelines.query;
+
+import io.lakestream.state.StateBackendSettings;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.CheckpointLocationException;
+import io.lakestream.state.checkpoint.LocationNesting;
+import io.lakestream.state.checkpoint.QueryLease;
+import io.lakestream.state.checkpoint.RestorableSnapshot;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.QueryFingerprint;
+import io.lakestream.state.query.QueryMetadata;
+import io.lakestream.state.query.RestartCompatibility;
+import io.lakestream.state.query.SinkKind;
+import io.lakestream.state.query.SinkSpec;
+import io.lakestream.state.query.SourceSpec;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.RestoreMode;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a query: prepares its checkpoint location (lease, metadata, restart checks, newest
+ * snapshot), submits the job restoring that snapshot, and watches it (progress, availableNow stop,
+ * lease heartbeat) until it ends.
+ */
+final class QueryExecution implements StreamingQuery {
+  private static final Logger LOG = LoggerFactory.getLogger(QueryExecution.class);
+
+  record Settings(
+      Dataflow dataflow,
+      String queryName,
+      URI checkpointLocation,
+      Trigger trigger,
+      OutputMode outputMode,
+      StateBackendSettings state,
+      int parallelism,
+      List<QueryListener> listeners,
+      Configuration flinkConfiguration) {}
+
+  private final Settings settings;
+  private final QueryContext context;
+  private final CheckpointLocation location;
+  private final QueryLease lease;
+  private final ScheduledExecutorService scheduler;
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private volatile JobClient job;
+  private volatile ProgressTracker progress;
+  private volatile AvailableNowController availableNow;
+  private volatile StreamingQueryException failure;
+  private volatile String statusMessage = "Initializing";
+
+  private QueryExecution(
+      Settings settings, QueryContext context, CheckpointLocation location, QueryLease lease) {
+    this.settings = settings;
+    this.context = context;
+    this.location = location;
+    this.lease = lease;
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "lakestream-query-" + context.queryName());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  static StreamingQuery start(Settings s) throws Exception {
+    CheckpointLocation location = new CheckpointLocation(s.checkpointLocation());
+    Configuration conf = new Configuration(s.flinkConfiguration());
+    conf.addAll(s.state().toConfiguration(s.checkpointLocation()));
+    TriggerSettings.apply(s.trigger(), conf);
+    conf.set(CheckpointingOptions.CREATE_CHECKPOINT_SUB_DIR, false);
+    if (!conf.getOptional(StateRecoveryOptions.SAVEPOINT_PATH).isEmpty()) {
+      throw new IllegalArgumentException(
+          "do not pass a savepoint to restore (-s / execution.state-recovery.path): a lakestream"
+              + " query restores the newest snapshot of its checkpoint location by itself");
+    }
+    if (isLocal()) {
+      // Embedded: nobody else initialises file systems (s3://) with this configuration.
+      FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+    }
+
+    Optional<QueryMetadata> metadata = location.readMetadata();
+    List<Long> epochs = location.epochs().committedEpochs();
+    Optional<RestorableSnapshot> snapshot = location.newestSnapshot();
+    if (metadata.isEmpty() && (snapshot.isPresent() || !epochs.isEmpty())) {
+      throw new CheckpointLocationException(
+          "Checkpoint location "
+              + location
+              + " holds snapshots or epochs but no metadata file: it was damaged or not written by"
+              + " lakestream. Restore the metadata file, or use a new checkpoint location.");
+    }
+    if (metadata.isPresent() && snapshot.isEmpty() && !epochs.isEmpty()) {
+      throw new CheckpointLocationException(
+          "Checkpoint location "
+              + location
+              + " has committed epochs up to "
+              + epochs.get(epochs.size() - 1)
+              + " but no restorable checkpoint or savepoint (state/chk-N or savepoints/ with"
+              + " _metadata): they were deleted or never retained. Running now would silently"
+              + " start from scratch (sources from their starting positions, empty state)."
+              + " Restore the snapshot files, or start over deliberately with a new"
+              + " checkpoint location.");
+    }
+    snapshot.ifPresent(
+        sn -> {
+          // The run restores the snapshot and owns it (CLAIM): checkpoint ids continue after it.
+          conf.set(StateRecoveryOptions.SAVEPOINT_PATH, sn.path());
+          conf.set(StateRecoveryOptions.RESTORE_MODE, RestoreMode.CLAIM);
+          conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
+        });
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(s.parallelism());
+
+    String queryId = metadata.map(QueryMetadata::queryId).orElse(UUID.randomUUID().toString());
+    String runId = UUID.randomUUID().toString();
+    String originalName = metadata.map(QueryMetadata::queryName).orElse(s.queryName());
+    if (!originalName.equals(s.queryName())) {
+      LOG.warn(
+          "Checkpoint location {} belongs to query '{}'; running it as '{}' keeps its identity"
+              + " and sink app id",
+          location,
+          originalName,
+          s.queryName());
+    }
+    QueryContext context =
+        new QueryContext(
+            queryId,
+            s.queryName(),
+            runId,
+            QueryContext.appIdFor(originalName, queryId),
+            location.uri().toString(),
+            TriggerSettings.bounded(s.trigger()),
+            s.trigger() instanceof Trigger.Once,
+            s.outputMode());
+
+    QueryLease lease = QueryLease.acquire(location, runId, s.queryName());
+    try {
+      s.dataflow().build(env, context);
+      DataflowInspector inspector =
+          new DataflowInspector(new ArrayList<>(env.getTransformations()));
+      inspector.requireUids();
+      if (context.availableNow()) {
+        List<String> unbounded = inspector.sourcesWithoutAvailableNow();
+        if (!unbounded.isEmpty()) {
+          throw new IllegalArgumentException(
+              "trigger "
+                  + s.trigger()
+                  + " needs sources that can stop at the data available at start; "
+                  + unbounded
+                  + " cannot. Use --trigger processingTime=<interval> for this query.");
+        }
+      }
+      QueryFingerprint fingerprint =
+          inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
+      LocationNesting.check(
+          s.checkpointLocation(), inspector.inputPaths(), tablePaths(fingerprint));
+
+      if (metadata.isPresent()) {
+        RestartCompatibility.check(metadata.get().fingerprint(), fingerprint, s.parallelism());
+        LOG.info(
+            "Query '{}' (id {}) resumes from {} on checkpoint location {}; sink app id {}",
+            s.queryName(),
+            queryId,
+            snapshot
+                .map(sn -> sn.kind() + " " + sn.path() + " (epoch " + sn.checkpointId() + ")")
+                .orElse("the beginning (no epoch completed yet)"),
+            location,
+            context.appId());
+        location.writeMetadata(metadata.get().nextRun(runId, fingerprint));
+      } else {
+        LOG.info(
+            "Query '{}' starts from scratch: new checkpoint location {} (query id {}). Sources"
+                + " begin at their starting positions; sink transactions use app id {}",
+            s.queryName(),
+            location,
+            queryId,
+            context.appId());
+        location.writeMetadata(
+            new QueryMetadata(
+                QueryMetadata.FORMAT_VERSION,
+                queryId,
+                s.queryName(),
+                Instant.now().toString(),
+                runId,
+                fingerprint));
+      }
+      if (snapshot.isPresent()) {
+        location.deleteCheckpointsOlderThan(snapshot.get().checkpointId());
+      }
+
+      StreamGraph graph = env.getStreamGraph();
+      graph.setJobName(s.queryName());
+      QueryExecution execution = new QueryExecution(s, context, location, lease);
+      execution.submit(env, graph, fingerprint, snapshot.map(RestorableSnapshot::checkpointId));
+      return execution;
+    } catch (Exception | Error e) {
+      lease.close();
+      throw e;
+    }
+  }
+
+  private static boolean isLocal() {
+    return StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
+  }
+
+  private static List<URI> tablePaths(QueryFingerprint fingerprint) {
+    List<URI> paths = new ArrayList<>();
+    for (SinkSpec sink : fingerprint.sinks()) {
+      if (sink.kind() == SinkKind.FILE || sink.kind() == SinkKind.DELTA) {
+        paths.add(URI.create(sink.target()));
+      }
+    }
+    return paths;
+  }
+
+  private void submit(
+      StreamExecutionEnvironment env,
+      StreamGraph graph,
+      QueryFingerprint fp,
+      Optional<Long> restoredEpoch)
+      throws Exception {
+    Set<String> sources = new TreeSet<>();
+    for (SourceSpec source : fp.sources()) {
+      sources.add(source.name().replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+    Duration poll = TriggerSettings.pollInterval(settings.trigger());
+    progress =
+        new ProgressTracker(
+            location.epochs(),
+            context.queryId(),
+            context.runId(),
+            context.queryName(),
+            restoredEpoch.orElse(0L),
+            fp.sinks().size(),
+            sources.size(),
+            Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
+            new ProgressTracker.Sink() {
+              @Override
+              public void progress(QueryProgress p) {
+                statusMessage =
+                    p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
+                notifyListeners(l -> l.onQueryProgress(QueryExecution.this, p));
+              }
+
+              @Override
+              public void idle() {
+                statusMessage = "Waiting for data to arrive";
+                notifyListeners(l -> l.onQueryIdle(QueryExecution.this));
+              }
+            });
+    if (context.availableNow()) {
+      availableNow =
+          new AvailableNowController(
+              location.epochs(), context.runId(), sources, location.savepointsDir().toString());
+    }
+    job = env.executeAsync(graph);
+    statusMessage = "Running";
+    LOG.info("Query '{}' run {} submitted as Flink job {}", name(), runId(), job.getJobID());
+    notifyListeners(l -> l.onQueryStarted(this));
+
+    scheduler.scheduleWithFixedDelay(
+        this::watch, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::heartbeat,
+        QueryLease.HEARTBEAT.toMillis(),
+        QueryLease.HEARTBEAT.toMillis(),
+        TimeUnit.MILLISECONDS);
+    job.getJobExecutionResult().whenComplete(this::onJobEnd);
+  }
+
+  private void watch() {
+    try {
+      progress.poll(false);
+      if (availableNow != null) {
+        availableNow.poll(job);
+      }
+    } catch (Exception e) {
+      LOG.warn("Query '{}': could not read its epoch log", name(), e);
+    }
+  }
+
+  private void heartbeat() {
+    try {
+      lease.renew();
+    } catch (Exception e) {
+      LOG.warn("Query '{}': could not renew its checkpoint location lease", name(), e);
+    }
+  }
+
+  private void onJobEnd(JobExecutionResult result, Throwable error) {
+    scheduler.execute(
+        () -> {
+          try {
+            if (availableNow != null
+                && (availableNow.stopping() || availableNow.savepoint().isDone())) {
+              availableNow.savepoint().get(1, TimeUnit.MINUTES);
+            }
+          } catch (Exception e) {
+            if (error == null) {
+              failure =
+                  new StreamingQueryException(
+                      "Query '" + name() + "' could not stop with a savepoint", e);
+            }
+          }
+          try {
+            progress.poll(true);
+          } catch (Exception e) {
+            LOG.warn("Query '{}': could not read its last epochs", name(), e);
+          }
+          if (error != null && failure == null) {
+            failure = new StreamingQueryException(describeFailure(error), error);
+          }
+          statusMessage = "Stopped";
+          try {
+            location.epochs().deleteRun(runId());
+            lease.close();
+          } catch (Exception e) {
+            LOG.warn("Query '{}': could not release its checkpoint location", name(), e);
+          }
+          LOG.info(
+              "Query '{}' run {} {}",
+              name(),
+              runId(),
+              failure == null ? "ended" : "failed: " + failure.getMessage());
+          notifyListeners(l -> l.onQueryTerminated(this, failure));
+          scheduler.shutdown();
+          terminated.complete(null);
+        });
+  }
+
+  private String describeFailure(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return "Query '"
+        + name()
+        + "' failed: "
+        + root.getClass().getSimpleName()
+        + ": "
+        + root.getMessage()
+        + ". Its checkpoint location "
+        + location
+        + " keeps the last completed epoch; fix the cause and run it again to resume.";
+  }
+
+  private void notifyListeners(java.util.function.Consumer<QueryListener> call) {
+    for (QueryListener listener : settings.listeners()) {
+      try {
+        call.accept(listener);
+      } catch (RuntimeException e) {
+        LOG.warn("Query listener {} failed", listener, e);
+      }
+    }
+  }
+
+  @Override
+  public String id() {
+    return context.queryId();
+  }
+
+  @Override
+  public String runId() {
+    return context.runId();
+  }
+
+  @Override
+  public String name() {
+    return context.queryName();
+  }
+
+  @Override
+  public String appId() {
+    return context.appId();
+  }
+
+  @Override
+  public void awaitTermination() throws StreamingQueryException, InterruptedException {
+    try {
+      terminated.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public boolean awaitTermination(Duration timeout)
+      throws StreamingQueryException, InterruptedException {
+    try {
+      terminated.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return true;
+  }
+
+  @Override
+  public void stop() throws StreamingQueryException, InterruptedException {
+    if (!terminated.isDone()) {
+      try {
+        String path =
+            job.stopWithSavepoint(
+                    false, location.savepointsDir().toString(), SavepointFormatType.NATIVE)
+                .get();
+        LOG.info("Query '{}' stopped with savepoint {}", name(), path);
+      } catch (ExecutionException e) {
+        LOG.warn("Query '{}': stop with savepoint failed, cancelling instead", name(), e);
+        job.cancel();
+      }
+    }
+    awaitTermination();
+  }
+
+  @Override
+  public boolean isActive() {
+    return !terminated.isDone();
+  }
+
+  @Override
+  public Optional<QueryProgress> lastProgress() {
+    return progress == null ? Optional.empty() : progress.last();
+  }
+
+  @Override
+  public List<QueryProgress> recentProgress() {
+    return progress == null ? List.of() : progress.recent();
+  }
+
+  @Override
+  public QueryStatus status() {
+    return new QueryStatus(statusMessage, progress != null && progress.lastHadData(), isActive());
+  }
+
+  @Override
+  public Optional<StreamingQueryException> exception() {
+    return Optional.ofNullable(failure);
+  }
+}

@@ -1,0 +1,184 @@
+package io.lakestream.state.checkpoint;
+
+import io.lakestream.state.query.QueryMetadata;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
+
+/**
+ * One query's checkpoint location: a directory (local or {@code s3://}) that IS the query.
+ *
+ * <pre>
+ *   metadata            query id, name, fingerprint (JSON)
+ *   lock                lease of the run that is using the location
+ *   state/chk-N/        Flink checkpoints (RocksDB incremental: state/shared, state/taskowned)
+ *   savepoints/         savepoints (availableNow runs end with one)
+ *   offsets/N/SOURCE    source positions at the end of epoch N (JSON)
+ *   commits/N/SINK      what each sink committed for epoch N (JSON)
+ *   progress/N          the epoch's progress report (JSON)
+ *   runs/RUN/           per-run signals (sources caught up)
+ * </pre>
+ *
+ * Epoch N is Flink checkpoint N; ids continue across runs because every run restores the newest
+ * snapshot. I/O failures surface as {@link IOException}; inconsistent contents as {@link
+ * CheckpointLocationException}.
+ */
+public final class CheckpointLocation implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final String root;
+
+  public CheckpointLocation(URI root) {
+    if (!root.isAbsolute()) {
+      throw new IllegalArgumentException("checkpoint location must be an absolute URI: " + root);
+    }
+    this.root = root.toString().replaceAll("/+$", "");
+  }
+
+  public URI uri() {
+    return URI.create(root);
+  }
+
+  Path path(String child) {
+    return new Path(root + "/" + child);
+  }
+
+  public Path stateDir() {
+    return path("state");
+  }
+
+  public Path savepointsDir() {
+    return path("savepoints");
+  }
+
+  /** The epoch log of this location. */
+  public EpochLog epochs() {
+    return new EpochLog(root);
+  }
+
+  public Optional<QueryMetadata> readMetadata() throws IOException {
+    try {
+      return JsonFiles.read(path("metadata"), QueryMetadata.class);
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw new CheckpointLocationException(
+          "The metadata file of checkpoint location "
+              + root
+              + " is not readable ("
+              + e.getOriginalMessage()
+              + "). It was not written by lakestream or was damaged; restore it from a backup or"
+              + " use a new checkpoint location.",
+          e);
+    }
+  }
+
+  public void writeMetadata(QueryMetadata metadata) throws IOException {
+    JsonFiles.write(path("metadata"), metadata);
+  }
+
+  /** True when the location holds anything at all (metadata, state, epochs). */
+  public boolean isUsed() throws IOException {
+    Path rootPath = new Path(root);
+    FileSystem fs = rootPath.getFileSystem();
+    if (!fs.exists(rootPath)) {
+      return false;
+    }
+    FileStatus[] children = fs.listStatus(rootPath);
+    return children != null && children.length > 0;
+  }
+
+  /**
+   * The newest completed checkpoint or savepoint, by checkpoint id: what the next run restores.
+   * Directories without {@code _metadata} (incomplete snapshots) are ignored.
+   */
+  public Optional<RestorableSnapshot> newestSnapshot() throws IOException {
+    List<RestorableSnapshot> found = new ArrayList<>();
+    for (FileStatus dir : list(stateDir())) {
+      String name = dir.getPath().getName();
+      if (dir.isDir() && name.matches("chk-\\d+") && exists(new Path(dir.getPath(), "_metadata"))) {
+        found.add(
+            new RestorableSnapshot(
+                dir.getPath().toString(),
+                Long.parseLong(name.substring(4)),
+                RestorableSnapshot.Kind.CHECKPOINT));
+      }
+    }
+    for (FileStatus dir : list(savepointsDir())) {
+      Path metadata = new Path(dir.getPath(), "_metadata");
+      if (dir.isDir() && exists(metadata)) {
+        found.add(
+            new RestorableSnapshot(
+                dir.getPath().toString(),
+                readCheckpointId(metadata),
+                RestorableSnapshot.Kind.SAVEPOINT));
+      }
+    }
+    return found.stream().max(Comparator.comparingLong(RestorableSnapshot::checkpointId));
+  }
+
+  /**
+   * Deletes the checkpoints {@code state/chk-N} with {@code N < checkpointId}: they are older than
+   * the snapshot being restored, which now owns the shared files they point to.
+   */
+  public void deleteCheckpointsOlderThan(long checkpointId) throws IOException {
+    for (FileStatus dir : list(stateDir())) {
+      String name = dir.getPath().getName();
+      if (dir.isDir()
+          && name.matches("chk-\\d+")
+          && Long.parseLong(name.substring(4)) < checkpointId) {
+        dir.getPath().getFileSystem().delete(dir.getPath(), true);
+      }
+    }
+  }
+
+  /** Total bytes under {@code state/} and {@code savepoints/}. */
+  public long stateSizeBytes() throws IOException {
+    return size(stateDir()) + size(savepointsDir());
+  }
+
+  private long size(Path dir) throws IOException {
+    long total = 0;
+    for (FileStatus status : list(dir)) {
+      total += status.isDir() ? size(status.getPath()) : status.getLen();
+    }
+    return total;
+  }
+
+  private static long readCheckpointId(Path metadata) throws IOException {
+    try (InputStream in = metadata.getFileSystem().open(metadata);
+        DataInputStream data = new DataInputStream(in)) {
+      CheckpointMetadata loaded =
+          Checkpoints.loadCheckpointMetadata(
+              data, CheckpointLocation.class.getClassLoader(), metadata.getParent().toString());
+      return loaded.getCheckpointId();
+    }
+  }
+
+  static FileStatus[] list(Path dir) throws IOException {
+    FileSystem fs = dir.getFileSystem();
+    if (!fs.exists(dir)) {
+      return new FileStatus[0];
+    }
+    FileStatus[] statuses = fs.listStatus(dir);
+    return statuses == null ? new FileStatus[0] : statuses;
+  }
+
+  private static boolean exists(Path path) throws IOException {
+    return path.getFileSystem().exists(path);
+  }
+
+  @Override
+  public String toString() {
+    return root;
+  }
+}

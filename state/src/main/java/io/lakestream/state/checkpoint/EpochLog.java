@@ -1,0 +1,136 @@
+package io.lakestream.state.checkpoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * The human-readable side of a checkpoint location: per epoch, the sources' positions ({@code
+ * offsets/N/SOURCE}), what each sink committed ({@code commits/N/SINK}) and the progress report
+ * ({@code progress/N}); per run, which sources have caught up ({@code runs/RUN/caught-up/SOURCE}).
+ *
+ * <p>Source enumerators and sink committers write their part when a checkpoint completes; the query
+ * runner reads them to build progress. These files are for people and progress only: correctness
+ * never depends on them (positions live in Flink state, commits in the sink).
+ */
+public final class EpochLog implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final String root;
+
+  EpochLog(String root) {
+    this.root = root;
+  }
+
+  private Path path(String child) {
+    return new Path(root + "/" + child);
+  }
+
+  public void writeOffsets(long epoch, String source, Object offsets) throws IOException {
+    JsonFiles.write(path("offsets/" + epoch + "/" + fileName(source)), offsets);
+  }
+
+  public void writeCommit(long epoch, String sink, Object commit) throws IOException {
+    JsonFiles.write(path("commits/" + epoch + "/" + fileName(sink)), commit);
+  }
+
+  public void writeProgress(long epoch, Object progress) throws IOException {
+    JsonFiles.write(path("progress/" + epoch), progress);
+  }
+
+  /** Positions per source at the end of {@code epoch}; empty when none were recorded. */
+  public Map<String, JsonNode> readOffsets(long epoch) throws IOException {
+    return readAll("offsets/" + epoch);
+  }
+
+  /** Commit records per sink for {@code epoch}. */
+  public Map<String, JsonNode> readCommits(long epoch) throws IOException {
+    return readAll("commits/" + epoch);
+  }
+
+  public Optional<JsonNode> readProgress(long epoch) throws IOException {
+    return JsonFiles.read(path("progress/" + epoch), JsonNode.class);
+  }
+
+  /** Epochs with at least one commit record, ascending. */
+  public List<Long> committedEpochs() throws IOException {
+    return numberedChildren("commits");
+  }
+
+  /** Epochs with at least one offsets record, ascending. */
+  public List<Long> offsetEpochs() throws IOException {
+    return numberedChildren("offsets");
+  }
+
+  /** Epochs with a progress report, ascending. */
+  public List<Long> progressEpochs() throws IOException {
+    return numberedChildren("progress");
+  }
+
+  /** Marks {@code source} as having read everything available when run {@code runId} started. */
+  public void markCaughtUp(String runId, String source) throws IOException {
+    JsonFiles.write(
+        path("runs/" + runId + "/caught-up/" + fileName(source)),
+        Map.of("source", source, "at", java.time.Instant.now().toString()));
+  }
+
+  /** Sources that have caught up in run {@code runId}. */
+  public TreeSet<String> caughtUpSources(String runId) throws IOException {
+    TreeSet<String> names = new TreeSet<>();
+    for (FileStatus status : CheckpointLocation.list(path("runs/" + runId + "/caught-up"))) {
+      names.add(status.getPath().getName());
+    }
+    return names;
+  }
+
+  /** Deletes offsets, commits and progress of epochs older than the newest {@code retain}. */
+  public void prune(int retain) throws IOException {
+    for (String kind : new String[] {"offsets", "commits", "progress"}) {
+      List<Long> epochs = numberedChildren(kind);
+      for (int i = 0; i < epochs.size() - retain; i++) {
+        Path p = path(kind + "/" + epochs.get(i));
+        p.getFileSystem().delete(p, true);
+      }
+    }
+  }
+
+  /** Deletes the per-run signal files of {@code runId}. */
+  public void deleteRun(String runId) throws IOException {
+    Path p = path("runs/" + runId);
+    p.getFileSystem().delete(p, true);
+  }
+
+  private Map<String, JsonNode> readAll(String dir) throws IOException {
+    Map<String, JsonNode> out = new TreeMap<>();
+    for (FileStatus status : CheckpointLocation.list(path(dir))) {
+      JsonFiles.read(status.getPath(), JsonNode.class)
+          .ifPresent(node -> out.put(status.getPath().getName(), node));
+    }
+    return out;
+  }
+
+  private List<Long> numberedChildren(String dir) throws IOException {
+    List<Long> epochs = new ArrayList<>();
+    for (FileStatus status : CheckpointLocation.list(path(dir))) {
+      String name = status.getPath().getName();
+      if (name.matches("\\d+")) {
+        epochs.add(Long.parseLong(name));
+      }
+    }
+    epochs.sort(null);
+    return epochs;
+  }
+
+  /** Source and sink names are uids; keep them file-name safe. */
+  static String fileName(String name) {
+    return name.replaceAll("[^A-Za-z0-9._-]", "_");
+  }
+}

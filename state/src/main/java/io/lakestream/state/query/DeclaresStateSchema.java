@@ -1,0 +1,12 @@
+package io.lakestream.state.query;
+
+/**
+ * A stateful function or operator that describes its state, so a change to it is caught before a
+ * restart instead of failing deep inside Flink's restore. Change the description whenever the
+ * state's layout changes.
+ */
+public interface DeclaresStateSchema {
+
+  /** For example {@code "seen: ValueState<Long>; v2"}. */
+  String stateSchema();
+}

@@ -1,0 +1,13 @@
+package io.lakestream.state.query;
+
+/**
+ * A sink that tells the restart checks what it is. Sinks that do not implement it are treated as
+ * {@link SinkKind#CONSOLE}-like test sinks named by their class.
+ */
+public interface DescribedSink {
+
+  SinkKind sinkKind();
+
+  /** Where it writes (table path, topic). */
+  String sinkTarget();
+}

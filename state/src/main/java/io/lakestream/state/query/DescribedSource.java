@@ -1,0 +1,27 @@
+package io.lakestream.state.query;
+
+/**
+ * A source that tells the restart checks what it is. Sources that do not implement it are described
+ * by their class name.
+ */
+public interface DescribedSource {
+
+  /** The kind of source, e.g. {@code kafka}, {@code rate}. */
+  String sourceType();
+
+  /** What it reads, for people: topic, path. */
+  String sourceTarget();
+
+  /** Directories it reads files from; a checkpoint location must not be inside them. */
+  default java.util.List<java.net.URI> inputPaths() {
+    return java.util.List.of();
+  }
+
+  /**
+   * Whether it can bound a run to what is available at start and report when it caught up (the
+   * availableNow and once triggers).
+   */
+  default boolean supportsAvailableNow() {
+    return false;
+  }
+}

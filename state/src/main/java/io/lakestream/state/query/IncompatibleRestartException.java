@@ -1,0 +1,26 @@
+package io.lakestream.state.query;
+
+import java.util.List;
+
+/**
+ * A query cannot restart on its checkpoint location because it changed in a way the checkpoint
+ * cannot follow. Thrown before anything runs; the message lists every problem and what to do.
+ */
+public class IncompatibleRestartException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  private final List<String> problems;
+
+  public IncompatibleRestartException(List<String> problems) {
+    super(
+        "This query cannot restart from its checkpoint location:\n  - "
+            + String.join("\n  - ", problems)
+            + "\nUndo these changes to resume the query, or start it as a new query with a new"
+            + " checkpoint location (--checkpoint <new dir>), which starts from scratch: sources"
+            + " from their starting positions, empty state, a new sink transaction app id.");
+    this.problems = List.copyOf(problems);
+  }
+
+  public List<String> problems() {
+    return problems;
+  }
+}

@@ -1,0 +1,23 @@
+package io.lakestream.state.query;
+
+import java.util.Locale;
+
+/** Structured Streaming's output modes: what a sink receives each epoch. */
+public enum OutputMode {
+  /** Only new, final rows (default). */
+  APPEND,
+  /** Rows changed in the epoch, as upserts. */
+  UPDATE,
+  /** The whole result every epoch. */
+  COMPLETE;
+
+  /** Parses {@code append}, {@code update} or {@code complete}, case-insensitively. */
+  public static OutputMode parse(String text) {
+    try {
+      return valueOf(text.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "unknown output mode '" + text + "'; valid: append, update, complete");
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package io.lakestream.state.query;
+
+/**
+ * A sink as the restart checks see it.
+ *
+ * @param name the sink's uid
+ * @param kind the kind of sink, which decides what it may be changed into
+ * @param target where it writes (table path, topic), for people and for the path checks
+ */
+public record SinkSpec(String name, SinkKind kind, String target) {}
