@@ -11,7 +11,11 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Databricks-style lakehouse streaming on Apache Flink.",
-    subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      RunCommand.class,
+      DescribeCheckpointCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class LakestreamCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

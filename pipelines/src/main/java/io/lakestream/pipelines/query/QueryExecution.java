@@ -101,7 +101,7 @@ final class QueryExecution implements StreamingQuery {
           "do not pass a savepoint to restore (-s / execution.state-recovery.path): a lakestream"
               + " query restores the newest snapshot of its checkpoint location by itself");
     }
-    if (isLocal()) {
+    if (isLocal() && configuresFileSystems(s.flinkConfiguration())) {
       // Embedded: nobody else initialises file systems (s3://) with this configuration.
       FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
     }
@@ -224,6 +224,17 @@ final class QueryExecution implements StreamingQuery {
       lease.close();
       throw e;
     }
+  }
+
+  /**
+   * Whether the caller gave file system settings (s3.*, fs.*) or a plugins directory exists; if
+   * not, file systems stay as the process initialised them.
+   */
+  private static boolean configuresFileSystems(Configuration conf) {
+    boolean keys = conf.keySet().stream().anyMatch(k -> k.startsWith("s3.") || k.startsWith("fs."));
+    return keys
+        || System.getenv("FLINK_PLUGINS_DIR") != null
+        || new java.io.File("plugins").isDirectory();
   }
 
   private static boolean isLocal() {
@@ -444,6 +455,22 @@ final class QueryExecution implements StreamingQuery {
       }
     }
     awaitTermination();
+  }
+
+  @Override
+  public void cancel() throws InterruptedException {
+    if (!terminated.isDone()) {
+      LOG.warn(
+          "Query '{}': cancelling without a savepoint; the next run resumes from the last"
+              + " completed checkpoint",
+          name());
+      job.cancel();
+    }
+    try {
+      terminated.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

@@ -37,6 +37,12 @@ public interface StreamingQuery {
    */
   void stop() throws StreamingQueryException, InterruptedException;
 
+  /**
+   * Cancels the job without a savepoint, like a crash of the cluster: the next run resumes from the
+   * last completed checkpoint, and sinks replay or skip the epochs after it. Blocks until ended.
+   */
+  void cancel() throws InterruptedException;
+
   boolean isActive();
 
   /** The most recent progress, if any epoch has committed in this run. */

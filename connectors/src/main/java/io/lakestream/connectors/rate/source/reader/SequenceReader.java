@@ -37,6 +37,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private int cursor;
   private long emittedThisEpoch;
+  private long epoch;
   private long emittedTotal;
   private long startNanos;
 
@@ -70,8 +71,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   @Override
   public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
     if (!ignoreRateLimits) {
-      long share = share(maxRowsPerTrigger);
-      if (maxRowsPerTrigger > 0 && emittedThisEpoch >= share) {
+      if (maxRowsPerTrigger > 0 && emittedThisEpoch >= epochBudget()) {
         return idle(); // resumes at the next checkpoint (epoch)
       }
       if (rowsPerSecond > 0) {
@@ -105,8 +105,20 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
     return splits.isEmpty() ? 1.0 : (double) splits.size() / partitions;
   }
 
-  private long share(long total) {
-    return Math.max(1, (long) Math.ceil(total * mine()));
+  /**
+   * This reader's rows for the current epoch: {@code maxRowsPerTrigger} split evenly over all
+   * partitions, the remainder going to partitions that rotate with the epoch, so the readers
+   * together never exceed the limit and every partition progresses.
+   */
+  private long epochBudget() {
+    long base = maxRowsPerTrigger / partitions;
+    long remainder = maxRowsPerTrigger % partitions;
+    long budget = 0;
+    for (long[] split : splits) {
+      long p = split[0];
+      budget += base + (Math.floorMod(p - epoch, partitions) < remainder ? 1 : 0);
+    }
+    return budget;
   }
 
   private void reportCaughtUp(long[] split) {
@@ -147,6 +159,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
     }
     context.sendSourceEventToCoordinator(new PositionReport(checkpointId, positions));
     emittedThisEpoch = 0;
+    epoch = checkpointId;
     available.complete(null);
     return state;
   }

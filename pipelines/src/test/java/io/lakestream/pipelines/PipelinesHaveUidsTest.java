@@ -1,0 +1,54 @@
+package io.lakestream.pipelines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.pipelines.query.DataflowInspector;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import java.net.URI;
+import java.util.ArrayList;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ArgumentsSource;
+
+/**
+ * Fails the build when an operator of a shipped pipeline has no explicit uid: without one, its
+ * state cannot be found again after a code change.
+ */
+class PipelinesHaveUidsTest {
+
+  static final class AllPipelines implements org.junit.jupiter.params.provider.ArgumentsProvider {
+    @Override
+    public java.util.stream.Stream<? extends org.junit.jupiter.params.provider.Arguments>
+        provideArguments(org.junit.jupiter.api.extension.ExtensionContext context) {
+      java.util.List<org.junit.jupiter.params.provider.Arguments> all = new ArrayList<>();
+      new Pipelines.Names()
+          .forEach(n -> all.add(org.junit.jupiter.params.provider.Arguments.of(n)));
+      return all.stream();
+    }
+  }
+
+  @ParameterizedTest
+  @ArgumentsSource(AllPipelines.class)
+  void everyOperatorHasAnExplicitUid(String name) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    QueryContext query =
+        new QueryContext(
+            "q",
+            name,
+            "run",
+            "app",
+            "file:///tmp/lakestream-uid-check",
+            false,
+            false,
+            OutputMode.APPEND);
+    Pipelines.byName(name)
+        .dataflow(
+            new PipelineOptions(URI.create("file:///tmp/lakestream-uid-check/out"), 10, 10, 0))
+        .build(env, query);
+
+    DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
+    assertThat(inspector.operatorsWithoutUid()).isEmpty();
+    assertThat(inspector.fingerprint("rocksdb", 128).sources()).isNotEmpty();
+  }
+}
