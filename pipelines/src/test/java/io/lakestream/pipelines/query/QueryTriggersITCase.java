@@ -20,9 +20,32 @@ class QueryTriggersITCase {
     return dir.resolve("counts");
   }
 
+  /** Records listener calls. */
+  static final class RecordingListener implements QueryListener {
+    final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void onQueryStarted(StreamingQuery query) {
+      events.add("started");
+    }
+
+    @Override
+    public void onQueryProgress(StreamingQuery query, QueryProgress progress) {
+      events.add("progress " + progress.batchId());
+    }
+
+    @Override
+    public void onQueryTerminated(StreamingQuery query, Throwable error) {
+      events.add("terminated " + (error == null ? "ok" : error.getMessage()));
+    }
+  }
+
+  private final RecordingListener listener = new RecordingListener();
+
   private StreamingQuery start(Trigger trigger, long rows, long maxRowsPerTrigger, long rate)
       throws Exception {
     return StreamingQueryBuilder.of(CountingQuery.dataflow(table(), rows, maxRowsPerTrigger, rate))
+        .listener(listener)
         .queryName("counting")
         .checkpointLocation(dir.resolve("checkpoint").toString())
         .trigger(trigger)
@@ -46,6 +69,12 @@ class QueryTriggersITCase {
         .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(100));
     assertThat(withInput(first).stream().mapToLong(QueryProgress::numInputRows).sum())
         .isEqualTo(600);
+    assertThat(listener.events.get(0)).isEqualTo("started");
+    assertThat(listener.events.get(listener.events.size() - 1)).isEqualTo("terminated ok");
+    assertThat(listener.events.stream().filter(e -> e.startsWith("progress")).count())
+        .isEqualTo(first.recentProgress().size());
+    assertThat(first.status().isTriggerActive()).isFalse();
+    assertThat(first.lastProgress()).isPresent();
 
     StreamingQuery second = start(Trigger.availableNow(), 900, 100, 0);
     second.awaitTermination();
