@@ -62,4 +62,18 @@ class SequenceSplitTest {
       }
     }
   }
+
+  @Test
+  void endOffsetNearLongMaxValueDoesNotOverflow() {
+    long rows = Long.MAX_VALUE - 1;
+
+    long total = 0;
+    for (int p = 0; p < 4; p++) {
+      long end = SequenceSplit.endOffset(rows, p, 4);
+      assertThat(end).as("partition %d", p).isPositive();
+      total += end;
+    }
+    assertThat(total).isEqualTo(rows);
+    assertThat(SequenceSplit.endOffset(rows, 0, 4)).isEqualTo(Long.MAX_VALUE / 4 + 1);
+  }
 }
