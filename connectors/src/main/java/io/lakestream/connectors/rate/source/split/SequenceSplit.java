@@ -27,6 +27,7 @@ public record SequenceSplit(int partition, long nextOffset) implements SourceSpl
     if (rows == Long.MAX_VALUE) {
       return Long.MAX_VALUE;
     }
-    return rows <= partition ? 0 : (rows - partition + partitions - 1) / partitions;
+    // ceil((rows - partition) / partitions) without overflowing for rows near Long.MAX_VALUE
+    return rows <= partition ? 0 : (rows - partition - 1) / partitions + 1;
   }
 }
