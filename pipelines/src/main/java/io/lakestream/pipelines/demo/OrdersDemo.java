@@ -9,6 +9,7 @@ import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
+import io.lakestream.operators.watermark.Watermarks;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.query.Dataflow;
@@ -85,12 +86,8 @@ public final class OrdersDemo implements Pipeline {
               .uid("parse-orders")
               .name("parse orders");
 
-      orders
-          .assignTimestampsAndWatermarks(
-              WatermarkStrategy.<Order>forBoundedOutOfOrderness(Duration.ofSeconds(5))
-                  .withTimestampAssigner((order, ts) -> order.orderTsMillis))
-          .uid("orders-watermark")
-          .name("watermark order_ts - 5s")
+      Watermarks.withWatermark(
+              orders, order -> order.orderTsMillis, Duration.ofSeconds(5), "orders-watermark")
           .sinkTo(
               JsonLinesFileSink.create(
                   ordersTable,

@@ -45,7 +45,12 @@ class OrdersDemoITCase {
       throws Exception {
     assertThat(runDemo(ROWS / 2)).isZero();
     assertThat(readLines(output.resolve("orders"))).hasSizeLessThan(ROWS / 2 + 1);
+    String watermarkAfterFirstRun = lastOrdersWatermark();
+    assertThat(watermarkAfterFirstRun).isNotEmpty();
     assertThat(runDemo(ROWS / 2)).as("a second run without new input does nothing").isZero();
+    assertThat(lastOrdersWatermark())
+        .as("the watermark survives the stop with savepoint")
+        .isEqualTo(watermarkAfterFirstRun);
     assertThat(runDemo(ROWS)).isZero();
 
     OrderEventGenerator generator =
@@ -78,6 +83,17 @@ class OrdersDemoITCase {
     // the generator's producer retries reach the table as duplicates (no dedup in this demo)
     assertThat(expectedOrders.size() - new HashSet<>(expectedOrders).size()).isPositive();
     assertThat(output.resolve("orders/_commits")).isNotEmptyDirectory();
+  }
+
+  /** The watermark in the orders sink's commit record of the last epoch. */
+  private String lastOrdersWatermark() throws IOException {
+    Path commits = output.resolve("_checkpoints/demo/commits");
+    long last;
+    try (Stream<Path> epochs = Files.list(commits)) {
+      last = epochs.mapToLong(p -> Long.parseLong(p.getFileName().toString())).max().orElseThrow();
+    }
+    JsonNode commit = MAPPER.readTree(commits.resolve(last + "/orders-sink").toFile());
+    return commit.path("watermark").asText("");
   }
 
   private static List<String> readLines(Path dir) throws IOException {
