@@ -4,6 +4,8 @@ import java.io.Serializable;
 import java.net.URI;
 import java.util.Objects;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
@@ -56,6 +58,12 @@ public final class StateBackendSettings implements Serializable {
           "unknown state backend '" + name + "'; valid: rocksdb, hashmap");
     }
   }
+
+  /**
+   * flink-dstl-dfs's base path option (not referenced by class to keep it a runtime dependency).
+   */
+  static final ConfigOption<String> CHANGELOG_BASE_PATH =
+      ConfigOptions.key("state.changelog.dstl.dfs.base-path").stringType().noDefaultValue();
 
   private final Backend backend;
   private final boolean incremental;
@@ -123,6 +131,11 @@ public final class StateBackendSettings implements Serializable {
     conf.set(CheckpointingOptions.STATE_BACKEND, backend.flinkName());
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
     conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, changelog);
+    if (changelog) {
+      // Durable changelog next to the checkpoints (flink-dstl-dfs); "memory" would lose it.
+      conf.set(StateChangelogOptions.STATE_CHANGE_LOG_STORAGE, "filesystem");
+      conf.set(CHANGELOG_BASE_PATH, base + "/state/changelog");
+    }
     conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, base + "/state");
     conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, base + "/savepoints");
     conf.set(

@@ -42,6 +42,9 @@ class StateBackendSettingsTest {
 
     assertThat(conf.get(CheckpointingOptions.STATE_BACKEND)).isEqualTo("hashmap");
     assertThat(conf.get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).isTrue();
+    assertThat(conf.get(StateChangelogOptions.STATE_CHANGE_LOG_STORAGE)).isEqualTo("filesystem");
+    assertThat(conf.get(StateBackendSettings.CHANGELOG_BASE_PATH))
+        .isEqualTo("file:///tmp/q/state/changelog");
     assertThat(conf.get(PipelineOptions.MAX_PARALLELISM)).isEqualTo(256);
   }
 

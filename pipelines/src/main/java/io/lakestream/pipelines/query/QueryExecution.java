@@ -3,6 +3,7 @@ package io.lakestream.pipelines.query;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
+import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.checkpoint.LocationNesting;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
@@ -259,7 +260,7 @@ final class QueryExecution implements StreamingQuery {
       throws Exception {
     Set<String> sources = new TreeSet<>();
     for (SourceSpec source : fp.sources()) {
-      sources.add(source.name().replaceAll("[^A-Za-z0-9._-]", "_"));
+      sources.add(EpochLog.fileName(source.name()));
     }
     Duration poll = TriggerSettings.pollInterval(settings.trigger());
     progress =

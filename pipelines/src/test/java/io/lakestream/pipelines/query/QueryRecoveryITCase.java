@@ -102,6 +102,26 @@ class QueryRecoveryITCase {
   }
 
   @Test
+  void theChangelogStateBackendKeepsStateAcrossRunsAndAFailure() throws Exception {
+    CountingQuery.failAtRow = 200;
+    String location = dir.resolve("chk").toString();
+    StateBackendSettings changelog = StateBackendSettings.defaults().withChangelog(true);
+    query(location, Trigger.availableNow(), 300, 50, 0)
+        .stateBackend(changelog)
+        .flinkConfiguration(restarts(3))
+        .start()
+        .awaitTermination();
+    query(location, Trigger.availableNow(), 600, 50, 0)
+        .stateBackend(changelog)
+        .start()
+        .awaitTermination();
+
+    assertThat(CountingQuery.FAILED).isTrue();
+    CountingQuery.assertExactlyOnce(table(), 600);
+    assertThat(dir.resolve("chk/state/changelog")).isDirectory();
+  }
+
+  @Test
   void aCheckpointLocationOnS3WorksAcrossRuns() throws Exception {
     S3.server().initializeFlinkFileSystems();
     String location = S3.server().uri("queries/counting").toString();

@@ -130,7 +130,7 @@ public final class EpochLog implements Serializable {
   }
 
   /** Source and sink names are uids; keep them file-name safe. */
-  static String fileName(String name) {
+  public static String fileName(String name) {
     return name.replaceAll("[^A-Za-z0-9._-]", "_");
   }
 }
