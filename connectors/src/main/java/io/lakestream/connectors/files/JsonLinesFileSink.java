@@ -31,7 +31,9 @@ public final class JsonLinesFileSink {
     if (path.toUri().getScheme() == null) {
       path = new Path(new File(directory).getAbsoluteFile().toURI());
     }
-    String dir = path.toUri().toString();
+    // File.toURI() ends in '/' once the directory exists; the target is part of the query's
+    // fingerprint, so it must not change when the first run has created the table.
+    String dir = path.toUri().toString().replaceAll("/+$", "");
     return new EpochSink<>(
         SinkKind.FILE,
         dir,

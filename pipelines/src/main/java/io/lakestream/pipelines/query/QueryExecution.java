@@ -129,6 +129,18 @@ final class QueryExecution implements StreamingQuery {
               + " Restore the snapshot files, or start over deliberately with a new"
               + " checkpoint location.");
     }
+    if (metadata.isEmpty() && s.parallelism() > s.state().maxParallelism()) {
+      // RestartCompatibility reports this on a restart. Without this check a new query failed
+      // only at submission ("Failed to execute job"), after its metadata was written: raising the
+      // max parallelism was then refused as a restart change although nothing had ever run.
+      throw new IllegalArgumentException(
+          "parallelism "
+              + s.parallelism()
+              + " exceeds the max parallelism "
+              + s.state().maxParallelism()
+              + " of this new query: lower the parallelism, or raise the max parallelism now"
+              + " (it cannot change once the query has run)");
+    }
     snapshot.ifPresent(
         sn -> {
           // The run restores the snapshot and owns it (CLAIM): checkpoint ids continue after it.
