@@ -7,6 +7,7 @@ import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.checkpoint.LocationNesting;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
+import io.lakestream.state.query.IncompatibleRestartException;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.QueryFingerprint;
@@ -75,6 +76,15 @@ final class QueryExecution implements StreamingQuery {
   private volatile AvailableNowController availableNow;
   private volatile StreamingQueryException failure;
   private volatile String statusMessage = "Initializing";
+
+  /**
+   * The restarted query's new metadata, written once this run has completed a snapshot: until then
+   * the location's snapshots still belong to the previous program, and a run that fails to start
+   * must not leave the location described as something it never ran.
+   */
+  private volatile QueryMetadata pendingMetadata;
+
+  private long restoredEpoch;
 
   private QueryExecution(
       Settings settings, QueryContext context, CheckpointLocation location, QueryLease lease) {
@@ -173,30 +183,42 @@ final class QueryExecution implements StreamingQuery {
             s.trigger() instanceof Trigger.Once,
             s.outputMode());
 
+    s.dataflow().build(env, context);
+    DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
+    inspector.requireUids();
+    if (context.availableNow()) {
+      List<String> unbounded = inspector.sourcesWithoutAvailableNow();
+      if (!unbounded.isEmpty()) {
+        throw new IllegalArgumentException(
+            "trigger "
+                + s.trigger()
+                + " needs sources that can stop at the data available at start; "
+                + unbounded
+                + " cannot. Use --trigger processingTime=<interval> for this query.");
+      }
+    }
+    QueryFingerprint fingerprint =
+        inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
+    LocationNesting.check(s.checkpointLocation(), inspector.inputPaths(), tablePaths(fingerprint));
+    QueryMetadata pending;
+    if (metadata.isPresent()) {
+      RestartCompatibility.check(metadata.get().fingerprint(), fingerprint, s.parallelism());
+      allowReplacedSink(metadata.get().fingerprint(), fingerprint, snapshot, env);
+      pending = metadata.get().nextRun(runId, fingerprint);
+    } else {
+      pending =
+          new QueryMetadata(
+              QueryMetadata.FORMAT_VERSION,
+              queryId,
+              s.queryName(),
+              Instant.now().toString(),
+              runId,
+              fingerprint);
+    }
+
     QueryLease lease = QueryLease.acquire(location, runId, s.queryName());
     try {
-      s.dataflow().build(env, context);
-      DataflowInspector inspector =
-          new DataflowInspector(new ArrayList<>(env.getTransformations()));
-      inspector.requireUids();
-      if (context.availableNow()) {
-        List<String> unbounded = inspector.sourcesWithoutAvailableNow();
-        if (!unbounded.isEmpty()) {
-          throw new IllegalArgumentException(
-              "trigger "
-                  + s.trigger()
-                  + " needs sources that can stop at the data available at start; "
-                  + unbounded
-                  + " cannot. Use --trigger processingTime=<interval> for this query.");
-        }
-      }
-      QueryFingerprint fingerprint =
-          inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
-      LocationNesting.check(
-          s.checkpointLocation(), inspector.inputPaths(), tablePaths(fingerprint));
-
       if (metadata.isPresent()) {
-        RestartCompatibility.check(metadata.get().fingerprint(), fingerprint, s.parallelism());
         LOG.info(
             "Query '{}' (id {}) resumes from {} on checkpoint location {}; sink app id {}",
             s.queryName(),
@@ -206,7 +228,6 @@ final class QueryExecution implements StreamingQuery {
                 .orElse("the beginning (no epoch completed yet)"),
             location,
             context.appId());
-        location.writeMetadata(metadata.get().nextRun(runId, fingerprint));
       } else {
         LOG.info(
             "Query '{}' starts from scratch: new checkpoint location {} (query id {}). Sources"
@@ -215,14 +236,9 @@ final class QueryExecution implements StreamingQuery {
             location,
             queryId,
             context.appId());
-        location.writeMetadata(
-            new QueryMetadata(
-                QueryMetadata.FORMAT_VERSION,
-                queryId,
-                s.queryName(),
-                Instant.now().toString(),
-                runId,
-                fingerprint));
+        // A new location gets its identity at once: its snapshots must never lack metadata.
+        location.writeMetadata(pending);
+        pending = null;
       }
       if (snapshot.isPresent()) {
         location.deleteCheckpointsOlderThan(snapshot.get().checkpointId());
@@ -231,12 +247,53 @@ final class QueryExecution implements StreamingQuery {
       StreamGraph graph = env.getStreamGraph();
       graph.setJobName(s.queryName());
       QueryExecution execution = new QueryExecution(s, context, location, lease);
+      execution.pendingMetadata = pending;
       execution.submit(env, graph, fingerprint, snapshot.map(RestorableSnapshot::checkpointId));
       return execution;
     } catch (Exception | Error e) {
       lease.close();
       throw e;
     }
+  }
+
+  /**
+   * A sink the restart matrix lets the query replace (file to Kafka, a renamed only sink, a sink of
+   * another kind under the same uid) leaves state behind that the new program cannot take. Dropping
+   * it is safe only when restoring a savepoint: stopping with a savepoint committed every epoch, so
+   * nothing is pending in it.
+   */
+  private static void allowReplacedSink(
+      QueryFingerprint before,
+      QueryFingerprint after,
+      Optional<RestorableSnapshot> snapshot,
+      StreamExecutionEnvironment env) {
+    Set<String> now = new TreeSet<>();
+    after.sinks().forEach(sink -> now.add(sink.name() + " " + sink.kind()));
+    List<String> replaced =
+        before.sinks().stream()
+            .filter(sink -> !now.contains(sink.name() + " " + sink.kind()))
+            .map(SinkSpec::name)
+            .toList();
+    if (replaced.isEmpty() || snapshot.isEmpty()) {
+      return;
+    }
+    if (snapshot.get().kind() != RestorableSnapshot.Kind.SAVEPOINT) {
+      throw new IncompatibleRestartException(
+          List.of(
+              "sink "
+                  + replaced
+                  + " is replaced, but the newest snapshot is a checkpoint: its last epoch may"
+                  + " not be committed to the old sink yet. Stop the query with a savepoint first"
+                  + " (run it with --trigger availableNow, or StreamingQuery.stop()), then switch"
+                  + " the sink"));
+    }
+    LOG.warn(
+        "Sink {} is replaced: its state in savepoint {} is dropped (all its epochs are committed)",
+        replaced,
+        snapshot.get().path());
+    Configuration dropOldSinkState = new Configuration();
+    dropOldSinkState.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+    env.configure(dropOldSinkState);
   }
 
   /**
@@ -270,6 +327,7 @@ final class QueryExecution implements StreamingQuery {
       QueryFingerprint fp,
       Optional<Long> restoredEpoch)
       throws Exception {
+    this.restoredEpoch = restoredEpoch.orElse(0L);
     Set<String> sources = new TreeSet<>();
     for (SourceSpec source : fp.sources()) {
       sources.add(EpochLog.fileName(source.name()));
@@ -319,8 +377,21 @@ final class QueryExecution implements StreamingQuery {
     job.getJobExecutionResult().whenComplete(this::onJobEnd);
   }
 
+  private void writePendingMetadata() throws java.io.IOException {
+    QueryMetadata metadata = pendingMetadata;
+    if (metadata == null) {
+      return;
+    }
+    Optional<RestorableSnapshot> newest = location.newestSnapshot();
+    if (newest.isPresent() && newest.get().checkpointId() > restoredEpoch) {
+      location.writeMetadata(metadata);
+      pendingMetadata = null;
+    }
+  }
+
   private void watch() {
     try {
+      writePendingMetadata();
       progress.poll(false);
       if (availableNow != null) {
         availableNow.poll(job);
@@ -357,6 +428,11 @@ final class QueryExecution implements StreamingQuery {
             progress.poll(true);
           } catch (Exception e) {
             LOG.warn("Query '{}': could not read its last epochs", name(), e);
+          }
+          try {
+            writePendingMetadata();
+          } catch (Exception e) {
+            LOG.warn("Query '{}': could not update its metadata", name(), e);
           }
           if (error != null && failure == null) {
             failure = new StreamingQueryException(describeFailure(error), error);

@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -194,20 +193,10 @@ class QueryGuardsRestartMatrixITCase {
 
   /**
    * The same switch from the real JSON-lines table (a FILE sink with an aggregator and a committer)
-   * to a sink of kind KAFKA.
-   *
-   * <p>Disabled: a runtime bug. The restart checks allow it, but the job then fails to start:
-   * "Failed to rollback to checkpoint/savepoint ... Cannot map checkpoint/savepoint state for
-   * operator ... to the new program" — the file sink's committer/aggregator state has no operator
-   * in the new program and QueryExecution restores with SAVEPOINT_IGNORE_UNCLAIMED_STATE=false.
-   * Renaming the uid of a query's only sink (also allowed by the checks) fails the same way. Worse,
-   * the metadata was already rewritten with the KAFKA sink before the submission failed, so going
-   * back to the file sink is then refused (KAFKA -> FILE) and the location is stuck. A fix needs a
-   * decision on dropping a replaced sink's state (safe only when restoring a savepoint, whose
-   * commits completed before the job stopped) and on writing metadata only once the job was
-   * accepted; too much for this test suite.
+   * to a sink of kind KAFKA: the run restores the availableNow savepoint, drops the old sink's
+   * state (all its epochs were committed when the query stopped) and the new sink sees only new
+   * rows.
    */
-  @Disabled("runtime bug: an allowed sink change cannot restore the old sink's state; see javadoc")
   @Test
   void theJsonLinesTableMayBecomeKafka() throws Exception {
     Path sinkLocation = tmp.resolve("table-to-kafka-chk");
