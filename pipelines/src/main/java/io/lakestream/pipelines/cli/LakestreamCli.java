@@ -26,7 +26,31 @@ public final class LakestreamCli implements Runnable {
    * failure is thrown instead.
    */
   public static void main(String[] args) {
-    int code = execute(args);
+    if (!flinkOnClasspath()) {
+      System.err.println(
+          "lakestream: Flink is not on the classpath. lakestream.jar is a Flink application jar"
+              + " (Flink itself is provided by the cluster): run it with 'flink run lakestream.jar"
+              + " <command>', or embedded with 'java -cp \"lakestream.jar:$FLINK_HOME/lib/*\""
+              + " io.lakestream.pipelines.cli.LakestreamCli <command>' (or bin/lakestream from the"
+              + " source tree).");
+      System.exit(FailureReporter.USAGE);
+    }
+    exit(execute(args), args);
+  }
+
+  private static boolean flinkOnClasspath() {
+    try {
+      Class.forName(
+          "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment",
+          false,
+          LakestreamCli.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+
+  private static void exit(int code, String[] args) {
     if (StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment) {
       System.exit(code);
     } else if (code != 0) {
