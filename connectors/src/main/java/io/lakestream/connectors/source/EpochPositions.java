@@ -57,15 +57,26 @@ public final class EpochPositions {
    * @param endPositions each split's end for this run (may be empty when unbounded)
    */
   public void onCheckpointComplete(long checkpointId, Map<String, Long> endPositions) {
+    // Flink notifies only the newest completed checkpoint; earlier epochs it subsumed were
+    // committed by the sinks too, so each gets its own offsets record.
     Map<Long, Map<String, Long>> done = reports.headMap(checkpointId, true);
-    done.values().forEach(lastKnown::putAll);
+    if (done.isEmpty()) {
+      write(checkpointId, endPositions);
+    }
+    for (Map.Entry<Long, Map<String, Long>> report : done.entrySet()) {
+      lastKnown.putAll(report.getValue());
+      write(report.getKey(), endPositions);
+    }
     done.clear();
+  }
+
+  private void write(long epoch, Map<String, Long> endPositions) {
     if (query == null) {
       return;
     }
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("source", sourceName);
-    record.put("epoch", checkpointId);
+    record.put("epoch", epoch);
     record.put("recordedAt", Instant.now().toString());
     record.put("offsets", new TreeMap<>(lastKnown));
     record.put("totalOffset", lastKnown.values().stream().mapToLong(Long::longValue).sum());
@@ -73,9 +84,9 @@ public final class EpochPositions {
       record.put("endOffsets", new TreeMap<>(endPositions));
     }
     try {
-      location().epochs().writeOffsets(checkpointId, sourceName, record);
+      location().epochs().writeOffsets(epoch, sourceName, record);
     } catch (IOException e) {
-      LOG.warn("Could not record offsets of epoch {} for {}", checkpointId, sourceName, e);
+      LOG.warn("Could not record offsets of epoch {} for {}", epoch, sourceName, e);
     }
   }
 

@@ -104,16 +104,18 @@ class EpochPositionsTest {
   }
 
   @Test
-  void laterReportsOverrideEarlierOnesWhenCheckpointsAreSubsumed() throws IOException {
+  void aSubsumedCheckpointStillGetsItsOwnOffsetsRecord() throws IOException {
     EpochPositions positions = new EpochPositions(query(false), "src");
     positions.seed(Map.of("partition-0", 0L, "partition-1", 0L));
     positions.onReport(new PositionReport(1, Map.of("partition-0", 5L, "partition-1", 2L)));
     positions.onReport(new PositionReport(2, Map.of("partition-0", 9L)));
 
-    // checkpoint 1 never completed; 2 subsumes it
+    // Flink notifies only checkpoint 2; the sinks commit epoch 1 and 2, so both are recorded
     positions.onCheckpointComplete(2, Map.of());
 
-    assertThat(log.offsetEpochs()).containsExactly(2L);
+    assertThat(log.offsetEpochs()).containsExactly(1L, 2L);
+    assertThat(offsetsOf(offsets(1, "src")))
+        .containsExactly(Map.entry("partition-0", 5L), Map.entry("partition-1", 2L));
     JsonNode record = offsets(2, "src");
     assertThat(offsetsOf(record))
         .containsExactly(Map.entry("partition-0", 9L), Map.entry("partition-1", 2L));
