@@ -1,0 +1,187 @@
+package io.lakestream.connectors.delta;
+
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The declaration of a Delta table: columns (name, type, nullability), partition columns and table
+ * properties (for example {@code delta.enableChangeDataFeed=true} or {@code
+ * delta.checkpointInterval=10}).
+ *
+ * <p>Guarantees, checked when built: column names are non-blank and unique ignoring case (Delta
+ * resolves names case-insensitively), every partition column is a declared column, and at least one
+ * column is not a partition column. A violation throws {@link IllegalArgumentException} naming the
+ * offending column. Immutable and serializable.
+ */
+public final class DeltaTableSchema implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * One column.
+   *
+   * @param name the column name
+   * @param type the column type
+   * @param nullable whether rows may hold null in it
+   */
+  public record Column(String name, DeltaColumnType type, boolean nullable)
+      implements Serializable {
+    public Column {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(type, "type");
+    }
+  }
+
+  private final List<Column> columns;
+  private final List<String> partitionColumns;
+  private final Map<String, String> properties;
+
+  private DeltaTableSchema(
+      List<Column> columns, List<String> partitionColumns, Map<String, String> properties) {
+    this.columns = List.copyOf(columns);
+    this.partitionColumns = List.copyOf(partitionColumns);
+    this.properties = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    validate();
+  }
+
+  /** Starts a declaration. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private void validate() {
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("A Delta table needs at least one column");
+    }
+    Set<String> seen = new HashSet<>();
+    for (Column c : columns) {
+      if (c.name().isBlank()) {
+        throw new IllegalArgumentException("Column names must not be blank");
+      }
+      if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException(
+            "Column '" + c.name() + "' is declared twice (Delta column names ignore case)");
+      }
+    }
+    for (String p : partitionColumns) {
+      if (columns.stream().noneMatch(c -> c.name().equals(p))) {
+        throw new IllegalArgumentException(
+            "Partition column '" + p + "' is not a declared column; columns are " + columnNames());
+      }
+    }
+    if (new HashSet<>(partitionColumns).size() == columns.size()) {
+      throw new IllegalArgumentException(
+          "Every column is a partition column; Delta needs at least one data column");
+    }
+  }
+
+  public List<Column> columns() {
+    return columns;
+  }
+
+  /** Partition column names, in partitioning order. */
+  public List<String> partitionColumns() {
+    return partitionColumns;
+  }
+
+  /** Table properties set when the table is created. */
+  public Map<String, String> properties() {
+    return properties;
+  }
+
+  /** Column names in declaration order. */
+  public List<String> columnNames() {
+    return columns.stream().map(Column::name).toList();
+  }
+
+  /** Index of a column, or -1. */
+  public int indexOf(String name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The Delta Kernel schema of all columns (partition columns included). */
+  public StructType toStructType() {
+    List<StructField> fields = new ArrayList<>(columns.size());
+    for (Column c : columns) {
+      fields.add(new StructField(c.name(), c.type().toKernelType(), c.nullable()));
+    }
+    return new StructType(fields);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DeltaTableSchema s
+        && s.columns.equals(columns)
+        && s.partitionColumns.equals(partitionColumns)
+        && s.properties.equals(properties);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(columns, partitionColumns, properties);
+  }
+
+  @Override
+  public String toString() {
+    return "DeltaTableSchema{columns="
+        + columns
+        + ", partitionColumns="
+        + partitionColumns
+        + ", properties="
+        + properties
+        + "}";
+  }
+
+  /** Builds a {@link DeltaTableSchema}; not thread-safe. */
+  public static final class Builder {
+    private final List<Column> columns = new ArrayList<>();
+    private final List<String> partitionColumns = new ArrayList<>();
+    private final Map<String, String> properties = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** Adds a nullable column. */
+    public Builder column(String name, DeltaColumnType type) {
+      return column(name, type, true);
+    }
+
+    /** Adds a column. */
+    public Builder column(String name, DeltaColumnType type, boolean nullable) {
+      columns.add(new Column(name, type, nullable));
+      return this;
+    }
+
+    /** Sets the partition columns (replacing earlier ones). */
+    public Builder partitionedBy(String... names) {
+      partitionColumns.clear();
+      partitionColumns.addAll(List.of(names));
+      return this;
+    }
+
+    /** Sets a table property, e.g. {@code delta.enableChangeDataFeed=true}. */
+    public Builder property(String key, String value) {
+      properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if the declaration is invalid (see the class comment)
+     */
+    public DeltaTableSchema build() {
+      return new DeltaTableSchema(columns, partitionColumns, properties);
+    }
+  }
+}

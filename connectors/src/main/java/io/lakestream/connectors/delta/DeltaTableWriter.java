@@ -1,0 +1,231 @@
+package io.lakestream.connectors.delta;
+
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Operation;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
+import io.delta.kernel.defaults.internal.data.vector.DefaultGenericVector;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes batches of rows as Parquet data files of a Delta table, WITHOUT committing them: each
+ * {@link #write} returns {@link DeltaWrittenFile}s that {@link DeltaAppendCommit} commits later,
+ * possibly elsewhere (Flink writers in TaskManagers, one committer). Until committed, the files are
+ * invisible to readers; files never committed are orphans that Delta's VACUUM removes.
+ *
+ * <p>On first use the table is created if missing ({@link DeltaTable#ensureExists}), or checked
+ * against the declaration. Rows are {@code Object[]} in declared column order (partition columns
+ * included), with the Java values listed in {@link DeltaColumnType}. Each distinct combination of
+ * partition values gets its own file(s) in its partition directory; file statistics (min, max, null
+ * counts, record count) are collected by Kernel's Parquet writer.
+ *
+ * <p>Not thread-safe: use one writer per thread or task.
+ */
+public final class DeltaTableWriter {
+  private final DeltaTable table;
+  private final DeltaTableSchema schema;
+  private final StructType structType;
+  private Row transactionState;
+
+  /** A writer for {@code table} declared as {@code schema}; does no I/O until first used. */
+  public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema) {
+    this.table = table;
+    this.schema = schema;
+    this.structType = schema.toStructType();
+  }
+
+  /**
+   * Creates or checks the table and prepares writing; {@link #write} calls it when needed.
+   *
+   * @throws DeltaSchemaMismatchException if the existing table differs from the declaration
+   * @throws DeltaTableException if the table cannot be read or created
+   */
+  public void open() throws DeltaTableException {
+    if (transactionState != null) {
+      return;
+    }
+    table.ensureExists(schema);
+    Engine engine = table.engine();
+    try {
+      // A transaction that is never committed: it only supplies the write state (table root,
+      // physical schema, partitioning) that Kernel's write helpers need.
+      Transaction txn =
+          table
+              .kernelTable()
+              .createTransactionBuilder(engine, DeltaTable.ENGINE_INFO, Operation.STREAMING_UPDATE)
+              .build(engine);
+      transactionState = txn.getTransactionState(engine);
+    } catch (KernelException e) {
+      throw new DeltaTableException(
+          "Cannot prepare writing to " + table.path() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Writes {@code rows} as Parquet files (at least one per partition present in the rows).
+   *
+   * @return the written files, not yet committed; empty for no rows
+   * @throws IllegalArgumentException if a row has the wrong number of values, a value of the wrong
+   *     type, or null in a NOT NULL column (the message names row and column); nothing is written
+   * @throws DeltaTableException if the table cannot be prepared or a file cannot be written
+   */
+  public List<DeltaWrittenFile> write(List<Object[]> rows) throws DeltaTableException {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    open();
+    Map<List<String>, List<Object[]>> byPartition = toKernelRows(rows);
+    List<DeltaWrittenFile> written = new ArrayList<>();
+    for (Map.Entry<List<String>, List<Object[]>> group : byPartition.entrySet()) {
+      written.addAll(writePartition(group.getKey(), group.getValue()));
+    }
+    return written;
+  }
+
+  /** Validates and converts rows, grouped by their partition values' text (in partition order). */
+  private Map<List<String>, List<Object[]>> toKernelRows(List<Object[]> rows) {
+    List<DeltaTableSchema.Column> columns = schema.columns();
+    int[] partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
+    Map<List<String>, List<Object[]>> groups = new LinkedHashMap<>();
+    for (int r = 0; r < rows.size(); r++) {
+      Object[] row = rows.get(r);
+      if (row == null || row.length != columns.size()) {
+        throw new IllegalArgumentException(
+            "Row "
+                + r
+                + " has "
+                + (row == null ? "no" : String.valueOf(row.length))
+                + " values, the table has "
+                + columns.size()
+                + " columns "
+                + schema.columnNames());
+      }
+      Object[] converted = new Object[row.length];
+      for (int c = 0; c < row.length; c++) {
+        try {
+          converted[c] = DeltaValues.toKernelValue(columns.get(c), row[c]);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("Row " + r + ": " + e.getMessage(), e);
+        }
+      }
+      List<String> key = new ArrayList<>(partitionIndexes.length);
+      for (int p : partitionIndexes) {
+        key.add(DeltaValues.toPartitionText(columns.get(p).type(), converted[p]));
+      }
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(converted);
+    }
+    return groups;
+  }
+
+  private List<DeltaWrittenFile> writePartition(List<String> partitionText, List<Object[]> rows)
+      throws DeltaTableException {
+    Engine engine = table.engine();
+    Map<String, String> partitionValues = new LinkedHashMap<>();
+    Map<String, Literal> literals = new LinkedHashMap<>();
+    for (int i = 0; i < partitionText.size(); i++) {
+      String name = schema.partitionColumns().get(i);
+      DeltaColumnType type = schema.columns().get(schema.indexOf(name)).type();
+      partitionValues.put(name, partitionText.get(i));
+      literals.put(name, DeltaValues.toPartitionLiteral(type, partitionText.get(i)));
+    }
+    ColumnVector[] vectors = new ColumnVector[structType.length()];
+    for (int c = 0; c < vectors.length; c++) {
+      Object[] values = new Object[rows.size()];
+      for (int r = 0; r < values.length; r++) {
+        values[r] = rows.get(r)[c];
+      }
+      vectors[c] = DefaultGenericVector.fromArray(structType.at(c).getDataType(), values);
+    }
+    FilteredColumnarBatch batch =
+        new FilteredColumnarBatch(
+            new DefaultColumnarBatch(rows.size(), structType, vectors), Optional.empty());
+    List<DeltaWrittenFile> written = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> physical =
+            Transaction.transformLogicalData(engine, transactionState, singleton(batch), literals);
+        CloseableIterator<DataFileStatus> files =
+            writeFiles(
+                engine,
+                Transaction.getWriteContext(engine, transactionState, literals),
+                physical)) {
+      while (files.hasNext()) {
+        DataFileStatus file = files.next();
+        String stats = file.getStatistics().map(s -> s.serializeAsJson(structType)).orElse("");
+        long numRecords =
+            file.getStatistics().map(s -> s.getNumRecords()).orElse((long) rows.size());
+        written.add(
+            new DeltaWrittenFile(
+                file.getPath(),
+                file.getSize(),
+                file.getModificationTime(),
+                partitionValues,
+                stats,
+                numRecords));
+      }
+    } catch (IOException | UncheckedIOException | KernelException e) {
+      throw new DeltaTableException(
+          "Cannot write Parquet files of "
+              + table.path()
+              + " (partition "
+              + partitionValues
+              + "): "
+              + e.getMessage(),
+          e);
+    }
+    return written;
+  }
+
+  private static CloseableIterator<DataFileStatus> writeFiles(
+      Engine engine, DataWriteContext context, CloseableIterator<FilteredColumnarBatch> data)
+      throws IOException {
+    return engine
+        .getParquetHandler()
+        .writeParquetFiles(context.getTargetDirectory(), data, context.getStatisticsColumns());
+  }
+
+  static <T> CloseableIterator<T> singleton(T item) {
+    return iterator(List.of(item));
+  }
+
+  static <T> CloseableIterator<T> iterator(List<T> items) {
+    java.util.Iterator<T> it = items.iterator();
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public T next() {
+        return it.next();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "DeltaTableWriter["
+        + table.path()
+        + ", columns="
+        + Arrays.toString(schema.columnNames().toArray())
+        + "]";
+  }
+}

@@ -1,0 +1,148 @@
+package io.lakestream.connectors.delta;
+
+import io.delta.kernel.expressions.Literal;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+
+/** Conversions between Java row values, Kernel vector values and partition-value text. */
+final class DeltaValues {
+  private DeltaValues() {}
+
+  /**
+   * The Kernel in-memory value of {@code value} for a column (Long micros for timestamps, Integer
+   * days for dates, a BigDecimal of the column's scale for decimals).
+   *
+   * @throws IllegalArgumentException if the value does not fit the column
+   */
+  static Object toKernelValue(DeltaTableSchema.Column column, Object value) {
+    if (value == null) {
+      if (!column.nullable()) {
+        throw new IllegalArgumentException(
+            "Column '" + column.name() + "' is NOT NULL but the row holds null");
+      }
+      return null;
+    }
+    DeltaColumnType type = column.type();
+    switch (type.kind()) {
+      case STRING:
+        if (value instanceof CharSequence s) {
+          return s.toString();
+        }
+        break;
+      case LONG:
+        if (value instanceof Long
+            || value instanceof Integer
+            || value instanceof Short
+            || value instanceof Byte) {
+          return ((Number) value).longValue();
+        }
+        break;
+      case INT:
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+          return ((Number) value).intValue();
+        }
+        break;
+      case DOUBLE:
+        if (value instanceof Double || value instanceof Float) {
+          return ((Number) value).doubleValue();
+        }
+        break;
+      case BOOLEAN:
+        if (value instanceof Boolean) {
+          return value;
+        }
+        break;
+      case DECIMAL:
+        if (value instanceof BigDecimal d) {
+          BigDecimal scaled;
+          try {
+            scaled = d.setScale(type.scale(), RoundingMode.UNNECESSARY);
+          } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(
+                "Column '" + column.name() + "' is " + type + " but " + d + " needs rounding");
+          }
+          if (scaled.precision() > type.precision()) {
+            throw new IllegalArgumentException(
+                "Column '" + column.name() + "' is " + type + " but " + d + " has more digits");
+          }
+          return scaled;
+        }
+        break;
+      case TIMESTAMP:
+        if (value instanceof Instant i) {
+          return ChronoUnit.MICROS.between(Instant.EPOCH, i);
+        }
+        if (value instanceof Long micros) {
+          return micros;
+        }
+        break;
+      case DATE:
+        if (value instanceof LocalDate d) {
+          return Math.toIntExact(d.toEpochDay());
+        }
+        if (value instanceof Integer days) {
+          return days;
+        }
+        break;
+      default:
+        break;
+    }
+    throw new IllegalArgumentException(
+        "Column '"
+            + column.name()
+            + "' is "
+            + type
+            + " but the row holds a "
+            + value.getClass().getName()
+            + " ("
+            + value
+            + "); see DeltaColumnType for the accepted Java values");
+  }
+
+  /** The text form of a Kernel value of a partition column (null stays null). */
+  static String toPartitionText(DeltaColumnType type, Object kernelValue) {
+    if (kernelValue == null) {
+      return null;
+    }
+    switch (type.kind()) {
+      case DECIMAL:
+        return ((BigDecimal) kernelValue).toPlainString();
+      case TIMESTAMP:
+        return Instant.EPOCH.plus((Long) kernelValue, ChronoUnit.MICROS).toString();
+      case DATE:
+        return LocalDate.ofEpochDay((Integer) kernelValue).toString();
+      default:
+        return kernelValue.toString();
+    }
+  }
+
+  /** The Kernel literal of a partition value in {@link #toPartitionText} form. */
+  static Literal toPartitionLiteral(DeltaColumnType type, String text) {
+    if (text == null) {
+      return Literal.ofNull(type.toKernelType());
+    }
+    switch (type.kind()) {
+      case STRING:
+        return Literal.ofString(text);
+      case LONG:
+        return Literal.ofLong(Long.parseLong(text));
+      case INT:
+        return Literal.ofInt(Integer.parseInt(text));
+      case DOUBLE:
+        return Literal.ofDouble(Double.parseDouble(text));
+      case BOOLEAN:
+        return Literal.ofBoolean(Boolean.parseBoolean(text));
+      case DECIMAL:
+        return Literal.ofDecimal(new BigDecimal(text), type.precision(), type.scale());
+      case TIMESTAMP:
+        return Literal.ofTimestamp(ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(text)));
+      case DATE:
+        return Literal.ofDate(Math.toIntExact(LocalDate.parse(text).toEpochDay()));
+      default:
+        throw new IllegalStateException("unknown kind " + type.kind());
+    }
+  }
+}
