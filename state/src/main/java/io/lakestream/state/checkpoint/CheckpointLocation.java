@@ -2,6 +2,7 @@ package io.lakestream.state.checkpoint;
 
 import io.lakestream.state.query.QueryMetadata;
 import java.io.DataInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -164,13 +165,21 @@ public final class CheckpointLocation implements Serializable {
     }
   }
 
+  /**
+   * The children of {@code dir}; empty when it does not exist or vanishes while being listed (Flink
+   * deletes subsumed checkpoints asynchronously, also after a job has ended).
+   */
   static FileStatus[] list(Path dir) throws IOException {
     FileSystem fs = dir.getFileSystem();
-    if (!fs.exists(dir)) {
+    try {
+      if (!fs.exists(dir)) {
+        return new FileStatus[0];
+      }
+      FileStatus[] statuses = fs.listStatus(dir);
+      return statuses == null ? new FileStatus[0] : statuses;
+    } catch (FileNotFoundException e) {
       return new FileStatus[0];
     }
-    FileStatus[] statuses = fs.listStatus(dir);
-    return statuses == null ? new FileStatus[0] : statuses;
   }
 
   private static boolean exists(Path path) throws IOException {
