@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -198,6 +199,56 @@ class DeltaTableReaderTest {
     assertThatThrownBy(() -> reader.countVersion(4))
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("available versions are 0 to 3");
+  }
+
+  @Test
+  void afterLogCleanupTheRangeStartsAtTheOldestCheckpoint() throws IOException {
+    DeltaTableSchema schema = orders().property("delta.checkpointInterval", "2").build();
+    DeltaTable table = table();
+    DeltaTableWriter writer = new DeltaTableWriter(table, schema);
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, schema, "app");
+    commit.open();
+    for (int epoch = 1; epoch <= 4; epoch++) {
+      commit.commit(epoch, writer.write(orders(epoch * 10, epoch * 10 + 2, "2024-05-01")));
+    }
+    Path log = dir.resolve("t/_delta_log");
+    for (int v = 0; v < 2; v++) {
+      Files.deleteIfExists(log.resolve(String.format("%020d.json", v)));
+      Files.deleteIfExists(log.resolve(String.format("%020d.crc", v)));
+    }
+    DeltaTableReader reader = new DeltaTableReader(table);
+    assertThat(reader.readVersion(2)).hasSize(4);
+    assertThat(reader.readLatest()).hasSize(8);
+    assertThatThrownBy(() -> reader.readVersion(1))
+        .isInstanceOf(DeltaTableException.class)
+        .hasMessageContaining("available versions are 2 to 4");
+    assertThatThrownBy(() -> reader.readAsOfTimestamp(Instant.parse("2001-01-01T00:00:00Z")))
+        .isInstanceOf(DeltaTableException.class)
+        .hasMessageContaining("(version 2)")
+        .hasMessageContaining("(version 4)");
+  }
+
+  @Test
+  void countsFilesWithoutStatisticsByReadingThem() throws IOException {
+    DeltaTableSchema schema = orders().build();
+    DeltaTable table = table();
+    DeltaTableWriter writer = new DeltaTableWriter(table, schema);
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, schema, "app");
+    commit.open();
+    commit.commit(1, writer.write(orders(0, 5, "2024-05-01")));
+    List<DeltaWrittenFile> noStats = new ArrayList<>();
+    for (DeltaWrittenFile f : writer.write(orders(5, 12, "2024-05-01"))) {
+      noStats.add(
+          new DeltaWrittenFile(
+              f.path(), f.size(), f.modificationTime(), f.partitionValues(), "", f.numRecords()));
+    }
+    commit.commit(2, noStats);
+    assertThat(
+            Files.readString(dir.resolve("t/_delta_log").resolve(String.format("%020d.json", 2))))
+        .doesNotContain("numRecords");
+    DeltaTableReader reader = new DeltaTableReader(table);
+    assertThat(reader.count()).isEqualTo(12);
+    assertThat(reader.readLatest()).hasSize(12);
   }
 
   @Test
