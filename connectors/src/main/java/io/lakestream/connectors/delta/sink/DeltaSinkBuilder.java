@@ -1,0 +1,121 @@
+package io.lakestream.connectors.delta.sink;
+
+import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.sink.CommitRecordListener;
+import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.SinkKind;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds the exactly-once Delta append sink: parallel writers produce Parquet files, ONE committer
+ * commits each epoch as one Delta version carrying {@code txn(appId, epoch)} (app id from the
+ * query), so a replayed epoch is skipped. {@link #build()} runs {@link #sanityCheck()}.
+ *
+ * @param <T> the stream's element type
+ */
+public final class DeltaSinkBuilder<T> {
+  /** Rows buffered per writer before a file is written (a checkpoint also writes one). */
+  public static final int DEFAULT_MAX_ROWS_PER_FILE = 200_000;
+
+  private final String path;
+  private final DeltaTableSchema schema;
+  private final RowFields<T> fields;
+  private QueryContext query;
+  private String sinkName;
+  private int maxRowsPerFile = DEFAULT_MAX_ROWS_PER_FILE;
+  private Map<String, String> hadoopConf = Map.of();
+
+  private DeltaSinkBuilder(String path, DeltaTableSchema schema, RowFields<T> fields) {
+    this.path = absolute(Objects.requireNonNull(path, "path"));
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.fields = Objects.requireNonNull(fields, "fields");
+  }
+
+  /**
+   * A path without a scheme is a local path, made absolute, so the table's identity in the query's
+   * fingerprint does not depend on the working directory or a trailing slash.
+   */
+  static String absolute(String path) {
+    String uri =
+        path.matches("^[A-Za-z][A-Za-z0-9+.-]+:.*")
+            ? path
+            : new java.io.File(path).getAbsoluteFile().toURI().toString();
+    return uri.replaceAll("/+$", "");
+  }
+
+  /**
+   * A sink into the Delta table at {@code path} (created if missing) declared as {@code schema}.
+   */
+  public static <T> DeltaSinkBuilder<T> forTable(
+      String path, DeltaTableSchema schema, RowFields<T> fields) {
+    return new DeltaSinkBuilder<>(path, schema, fields);
+  }
+
+  /** The query: its app id tags every commit; required. */
+  public DeltaSinkBuilder<T> query(QueryContext query) {
+    this.query = query;
+    return this;
+  }
+
+  /** The sink's name in progress and commit records; use the same string as its uid. */
+  public DeltaSinkBuilder<T> sinkName(String sinkName) {
+    this.sinkName = sinkName;
+    return this;
+  }
+
+  public DeltaSinkBuilder<T> maxRowsPerFile(int rows) {
+    this.maxRowsPerFile = rows;
+    return this;
+  }
+
+  /** Hadoop settings for the table's file system (e.g. fs.s3a.* for S3). */
+  public DeltaSinkBuilder<T> hadoopConf(Map<String, String> conf) {
+    this.hadoopConf = Map.copyOf(conf);
+    return this;
+  }
+
+  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  public void sanityCheck() {
+    if (query == null) {
+      throw new IllegalArgumentException(
+          "Delta sink for " + path + " needs the query (query(...)): its app id tags each commit");
+    }
+    if (sinkName == null || sinkName.isBlank()) {
+      throw new IllegalArgumentException("Delta sink for " + path + " needs a sinkName (its uid)");
+    }
+    if (maxRowsPerFile < 1) {
+      throw new IllegalArgumentException("maxRowsPerFile must be >= 1, was " + maxRowsPerFile);
+    }
+    if (query.outputMode() == OutputMode.UPDATE) {
+      throw new IllegalArgumentException(
+          "The Delta sink does not support output mode update: a Delta table takes appends."
+              + " Upsert changed rows with a MERGE in an epoch function (foreachBatch), or use"
+              + " output mode append.");
+    }
+    if (query.outputMode() == OutputMode.COMPLETE) {
+      throw new UnsupportedOperationException(
+          "The Delta sink does not support output mode complete yet; use append");
+    }
+  }
+
+  public EpochSink<T, DeltaWrittenFile> build() {
+    sanityCheck();
+    DeltaTable table = DeltaTable.forPath(path, hadoopConf);
+    RowFields<T> rowFields = fields;
+    DeltaTableSchema tableSchema = schema;
+    int rows = maxRowsPerFile;
+    return new EpochSink<>(
+        SinkKind.DELTA,
+        table.path(),
+        context -> new DeltaSinkWriter<>(table, tableSchema, rowFields, rows),
+        DeltaWrittenFileSerializer::new,
+        new DeltaAppendCommit(table, schema, query.appId()),
+        new CommitRecordListener(query, sinkName, "DeltaSink[" + table.path() + "]"));
+  }
+}
