@@ -139,7 +139,7 @@ public final class DeltaAppendCommit implements EpochCommitAction<DeltaWrittenFi
       try {
         TransactionCommitResult result = commitOnce(engine, epoch, files);
         table.runPostCommitHooks(result);
-        LOG.info(
+        LOG.debug(
             "{}: committed epoch {} of app {} as version {} ({} files, {} rows)",
             table.path(),
             epoch,

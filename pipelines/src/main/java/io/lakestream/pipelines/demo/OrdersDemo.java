@@ -2,6 +2,9 @@ package io.lakestream.pipelines.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.connectors.rate.OrderEventGenerator;
@@ -23,15 +26,28 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * The demo: an order "topic" (a rate source with event times, producer-retry duplicates, late and
- * malformed records) -> parse with dead letters -> event-time watermark -> exactly-once JSON-lines
- * tables {@code orders} and {@code orders_dead_letters}. Needs no external service. Its default
- * trigger is availableNow: a run processes what the topic holds and stops with a savepoint; run it
- * again with a larger {@code --rows} and it continues where it stopped.
+ * malformed records) -> parse with dead letters -> event-time watermark -> the exactly-once Delta
+ * table {@code orders} (partitioned by currency) and the JSON-lines quarantine {@code
+ * orders_dead_letters}. Needs no external service. Its default trigger is availableNow: a run
+ * processes what the topic holds and stops with a savepoint; run it again with a larger {@code
+ * --rows} and it continues where it stopped.
  */
 public final class OrdersDemo implements Pipeline {
 
   /** Fixed start of event time, so every run generates identical data. */
   static final Instant EVENT_TIME_START = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** The orders Delta table, partitioned by currency. */
+  static final DeltaTableSchema ORDERS_SCHEMA =
+      DeltaTableSchema.builder()
+          .column("event_id", DeltaColumnType.STRING, false)
+          .column("order_id", DeltaColumnType.STRING, false)
+          .column("customer_id", DeltaColumnType.STRING)
+          .column("amount", DeltaColumnType.decimal(12, 2))
+          .column("currency", DeltaColumnType.STRING)
+          .column("order_ts", DeltaColumnType.TIMESTAMP)
+          .partitionedBy("currency")
+          .build();
 
   static final long DEFAULT_ROWS = 20_000;
   static final int PARTITIONS = 4;
@@ -45,7 +61,7 @@ public final class OrdersDemo implements Pipeline {
 
   @Override
   public String description() {
-    return "generated orders -> parse (dead letters) -> watermark -> JSON-lines tables";
+    return "generated orders -> parse (dead letters) -> watermark -> Delta table orders";
   }
 
   @Override
@@ -89,12 +105,12 @@ public final class OrdersDemo implements Pipeline {
       Watermarks.withWatermark(
               orders, order -> order.orderTsMillis, Duration.ofSeconds(5), "orders-watermark")
           .sinkTo(
-              JsonLinesFileSink.create(
-                  ordersTable,
-                  json,
-                  new CommitRecordListener(query, "orders-sink", "json-lines " + ordersTable)))
+              DeltaSinkBuilder.forTable(ordersTable, ORDERS_SCHEMA, OrdersDemo::toDeltaRow)
+                  .query(query)
+                  .sinkName("orders-sink")
+                  .build())
           .uid("orders-sink")
-          .name("orders table");
+          .name("orders Delta table");
 
       orders
           .getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
@@ -106,6 +122,18 @@ public final class OrdersDemo implements Pipeline {
                       query, "dead-letter-sink", "json-lines " + deadLetterTable)))
           .uid("dead-letter-sink")
           .name("orders_dead_letters table");
+    };
+  }
+
+  /** An order as a row of {@link #ORDERS_SCHEMA}. */
+  static Object[] toDeltaRow(Order order) {
+    return new Object[] {
+      order.eventId,
+      order.orderId,
+      order.customerId,
+      order.amount == null ? null : order.amount.setScale(2, java.math.RoundingMode.UNNECESSARY),
+      order.currency,
+      Instant.ofEpochMilli(order.orderTsMillis)
     };
   }
 

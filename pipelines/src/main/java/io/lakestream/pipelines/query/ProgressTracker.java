@@ -32,7 +32,10 @@ final class ProgressTracker {
       LoggerFactory.getLogger("io.lakestream.progress.json");
   private static final Logger LOG = LoggerFactory.getLogger(ProgressTracker.class);
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final Duration WAIT_FOR_RECORDS = Duration.ofSeconds(2);
+
+  /** How long an epoch waits for a slow sink's record before it is reported without it. */
+  private static final Duration WAIT_FOR_RECORDS = Duration.ofSeconds(30);
+
   private static final int RETAIN_EPOCHS = 100;
 
   interface Sink {
@@ -94,7 +97,7 @@ final class ProgressTracker {
       if (epoch <= lastEpoch) {
         continue;
       }
-      boolean later = i + 1 < epochs.size();
+      boolean later = laterEpochComplete(epochs, i);
       Instant seen = firstSeen.computeIfAbsent(epoch, e -> Instant.now());
       boolean waited = Duration.between(seen, Instant.now()).compareTo(WAIT_FOR_RECORDS) > 0;
       Map<String, JsonNode> commits = log.readCommits(epoch);
@@ -110,6 +113,21 @@ final class ProgressTracker {
       idleReported = true;
       out.idle();
     }
+  }
+
+  /**
+   * Whether an epoch after {@code epochs[i]} has records from every sink and source: sinks commit
+   * in order, so a record still missing for epoch i will not come.
+   */
+  private boolean laterEpochComplete(List<Long> epochs, int i) throws IOException {
+    for (int j = epochs.size() - 1; j > i; j--) {
+      long epoch = epochs.get(j);
+      if (log.readCommits(epoch).size() >= sinkCount
+          && log.readOffsets(epoch).size() >= sourceCount) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void report(long epoch, Map<String, JsonNode> commits, Map<String, JsonNode> offsets)

@@ -34,6 +34,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.RestoreMode;
@@ -107,10 +109,15 @@ final class QueryExecution implements StreamingQuery {
     conf.addAll(s.state().toConfiguration(s.checkpointLocation()));
     TriggerSettings.apply(s.trigger(), conf);
     conf.set(CheckpointingOptions.CREATE_CHECKPOINT_SUB_DIR, false);
+    boundRestarts(conf);
     if (!conf.getOptional(StateRecoveryOptions.SAVEPOINT_PATH).isEmpty()) {
       throw new IllegalArgumentException(
           "do not pass a savepoint to restore (-s / execution.state-recovery.path): a lakestream"
               + " query restores the newest snapshot of its checkpoint location by itself");
+    }
+    if (isLocal()) {
+      // Embedded, libraries' JVM shutdown hooks (Hadoop's) outlive the job's class loader.
+      conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
     }
     if (isLocal() && configuresFileSystems(s.flinkConfiguration())) {
       // Embedded: nobody else initialises file systems (s3://) with this configuration.
@@ -295,6 +302,32 @@ final class QueryExecution implements StreamingQuery {
     dropOldSinkState.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
     env.configure(dropOldSinkState);
   }
+
+  /**
+   * Unless a restart strategy is configured (the cluster's config.yaml, the caller), a failing task
+   * is restarted from the last checkpoint with exponential backoff, but at most {@link
+   * #RESTART_ATTEMPTS} times in a row: a deterministic failure (a bug, a missing class, bad data
+   * without a dead-letter path) then fails the query with its cause instead of looping forever.
+   */
+  static void boundRestarts(Configuration conf) {
+    if (conf.contains(RestartStrategyOptions.RESTART_STRATEGY)) {
+      return;
+    }
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+    conf.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
+        Duration.ofSeconds(1));
+    conf.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
+        Duration.ofSeconds(30));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, RESTART_ATTEMPTS);
+    conf.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD,
+        Duration.ofMinutes(10));
+  }
+
+  /** In-job restarts in a row before the query fails (default restart strategy only). */
+  static final int RESTART_ATTEMPTS = 4;
 
   /**
    * Whether the caller gave file system settings (s3.*, fs.*) or a plugins directory exists; if

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.pipelines.cli.LakestreamCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.stream.Stream;
@@ -44,7 +47,7 @@ class OrdersDemoITCase {
   void availableNowRunsResumeAndWriteEveryOrderOnceAndEveryMalformedOneAsADeadLetter()
       throws Exception {
     assertThat(runDemo(ROWS / 2)).isZero();
-    assertThat(readLines(output.resolve("orders"))).hasSizeLessThan(ROWS / 2 + 1);
+    assertThat(readOrders()).hasSizeLessThan(ROWS / 2 + 1);
     String watermarkAfterFirstRun = lastOrdersWatermark();
     assertThat(watermarkAfterFirstRun).isNotEmpty();
     assertThat(runDemo(ROWS / 2)).as("a second run without new input does nothing").isZero();
@@ -65,14 +68,13 @@ class OrdersDemoITCase {
     for (long i = 0; i < ROWS; i++) {
       String raw = generator.map(i);
       try {
-        expectedOrders.add(json.encode(json.parse(raw)));
+        expectedOrders.add(Arrays.toString(OrdersDemo.toDeltaRow(json.parse(raw))));
       } catch (Exception e) {
         expectedDead.add(raw);
       }
     }
 
-    assertThat(readLines(output.resolve("orders")))
-        .containsExactlyInAnyOrderElementsOf(expectedOrders);
+    assertThat(readOrders()).containsExactlyInAnyOrderElementsOf(expectedOrders);
     List<String> deadRaw = new ArrayList<>();
     for (String line : readLines(output.resolve("orders_dead_letters"))) {
       JsonNode node = MAPPER.readTree(line);
@@ -82,7 +84,7 @@ class OrdersDemoITCase {
     assertThat(deadRaw).containsExactlyInAnyOrderElementsOf(expectedDead).isNotEmpty();
     // the generator's producer retries reach the table as duplicates (no dedup in this demo)
     assertThat(expectedOrders.size() - new HashSet<>(expectedOrders).size()).isPositive();
-    assertThat(output.resolve("orders/_commits")).isNotEmptyDirectory();
+    assertThat(output.resolve("orders/_delta_log")).isNotEmptyDirectory();
   }
 
   /** The watermark in the orders sink's commit record of the last epoch. */
@@ -94,6 +96,13 @@ class OrdersDemoITCase {
     }
     JsonNode commit = MAPPER.readTree(commits.resolve(last + "/orders-sink").toFile());
     return commit.path("watermark").asText("");
+  }
+
+  /** The orders Delta table's rows, read with Delta Kernel. */
+  private List<String> readOrders() throws IOException {
+    DeltaTableReader reader =
+        new DeltaTableReader(DeltaTable.forPath(output.resolve("orders").toUri().toString()));
+    return reader.readLatest().stream().map(Arrays::toString).toList();
   }
 
   private static List<String> readLines(Path dir) throws IOException {
