@@ -24,11 +24,12 @@ class FlinkRunIT {
   @TempDir Path dir;
 
   private int flinkRun(Path conf, String... args) throws Exception {
+    String classpath =
+        Files.readString(Path.of("target/embedded-runtime.classpath")).trim()
+            + File.pathSeparator
+            + Files.readString(Path.of("target/embedded-provided.classpath")).trim();
     String flinkClasspath =
-        Arrays.stream(
-                Files.readString(Path.of("target/embedded.classpath"))
-                    .trim()
-                    .split(File.pathSeparator))
+        Arrays.stream(classpath.split(File.pathSeparator))
             .filter(entry -> !new File(entry).getName().startsWith("lakestream-"))
             .collect(Collectors.joining(File.pathSeparator));
     List<String> command = new ArrayList<>();
