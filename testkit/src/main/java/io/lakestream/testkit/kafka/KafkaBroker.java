@@ -201,7 +201,8 @@ public final class KafkaBroker implements AutoCloseable {
       try {
         TopicDescription description = describeTopic(name);
         if (description.partitions().size() == partitions
-            && description.partitions().stream().allMatch(p -> p.leader() != null)) {
+            && description.partitions().stream().allMatch(p -> p.leader() != null)
+            && leadersServe(name)) {
           return;
         }
       } catch (KafkaAdminException e) {
@@ -215,6 +216,20 @@ public final class KafkaBroker implements AutoCloseable {
             "topic " + name + " has no leader for every partition after " + ADMIN_TIMEOUT, null);
       }
       sleep(50);
+    }
+  }
+
+  /**
+   * Whether every partition's leader answers a list-offsets request. Metadata can name a leader
+   * before the partition is ready on it; a producer that writes then gets NOT_LEADER_OR_FOLLOWER,
+   * and an idempotent kafka-clients 3.x producer can then stall on OUT_OF_ORDER_SEQUENCE_NUMBER.
+   */
+  private boolean leadersServe(String topic) {
+    try {
+      offsets(topic, OffsetSpec.latest());
+      return true;
+    } catch (KafkaAdminException e) {
+      return false;
     }
   }
 
