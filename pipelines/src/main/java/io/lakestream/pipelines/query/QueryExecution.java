@@ -2,29 +2,20 @@ package io.lakestream.pipelines.query;
 
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
-import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.EpochLog;
-import io.lakestream.state.checkpoint.LocationNesting;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
-import io.lakestream.state.query.IncompatibleRestartException;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.QueryFingerprint;
 import io.lakestream.state.query.QueryMetadata;
-import io.lakestream.state.query.RestartCompatibility;
-import io.lakestream.state.query.SinkKind;
-import io.lakestream.state.query.SinkSpec;
 import io.lakestream.state.query.SourceSpec;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -32,26 +23,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.RestoreMode;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.PluginUtils;
-import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of a query: prepares its checkpoint location (lease, metadata, restart checks, newest
- * snapshot), submits the job restoring that snapshot, and watches it (progress, availableNow stop,
- * lease heartbeat) until it ends.
+ * One submitted run of a query (started by {@link QueryLauncher}): watches the job until it ends
+ * (progress, availableNow stop, lease heartbeat, the new metadata after the first snapshot) and is
+ * the query's {@link StreamingQuery} handle.
  */
 final class QueryExecution implements StreamingQuery {
   private static final Logger LOG = LoggerFactory.getLogger(QueryExecution.class);
@@ -84,11 +67,11 @@ final class QueryExecution implements StreamingQuery {
    * the location's snapshots still belong to the previous program, and a run that fails to start
    * must not leave the location described as something it never ran.
    */
-  private volatile QueryMetadata pendingMetadata;
+  volatile QueryMetadata pendingMetadata;
 
   private long restoredEpoch;
 
-  private QueryExecution(
+  QueryExecution(
       Settings settings, QueryContext context, CheckpointLocation location, QueryLease lease) {
     this.settings = settings;
     this.context = context;
@@ -103,258 +86,7 @@ final class QueryExecution implements StreamingQuery {
             });
   }
 
-  static StreamingQuery start(Settings s) throws Exception {
-    CheckpointLocation location = new CheckpointLocation(s.checkpointLocation());
-    Configuration conf = new Configuration(s.flinkConfiguration());
-    conf.addAll(s.state().toConfiguration(s.checkpointLocation()));
-    TriggerSettings.apply(s.trigger(), conf);
-    conf.set(CheckpointingOptions.CREATE_CHECKPOINT_SUB_DIR, false);
-    boundRestarts(conf);
-    if (!conf.getOptional(StateRecoveryOptions.SAVEPOINT_PATH).isEmpty()) {
-      throw new IllegalArgumentException(
-          "do not pass a savepoint to restore (-s / execution.state-recovery.path): a lakestream"
-              + " query restores the newest snapshot of its checkpoint location by itself");
-    }
-    if (isLocal()) {
-      // Embedded, libraries' JVM shutdown hooks (Hadoop's) outlive the job's class loader.
-      conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
-    }
-    if (isLocal() && configuresFileSystems(s.flinkConfiguration())) {
-      // Embedded: nobody else initialises file systems (s3://) with this configuration.
-      FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
-    }
-
-    Optional<QueryMetadata> metadata = location.readMetadata();
-    List<Long> epochs = location.epochs().committedEpochs();
-    Optional<RestorableSnapshot> snapshot = location.newestSnapshot();
-    if (metadata.isEmpty() && (snapshot.isPresent() || !epochs.isEmpty())) {
-      throw new CheckpointLocationException(
-          "Checkpoint location "
-              + location
-              + " holds snapshots or epochs but no metadata file: it was damaged or not written by"
-              + " lakestream. Restore the metadata file, or use a new checkpoint location.");
-    }
-    if (metadata.isPresent() && snapshot.isEmpty() && !epochs.isEmpty()) {
-      throw new CheckpointLocationException(
-          "Checkpoint location "
-              + location
-              + " has committed epochs up to "
-              + epochs.get(epochs.size() - 1)
-              + " but no restorable checkpoint or savepoint (state/chk-N or savepoints/ with"
-              + " _metadata): they were deleted or never retained. Running now would silently"
-              + " start from scratch (sources from their starting positions, empty state)."
-              + " Restore the snapshot files, or start over deliberately with a new"
-              + " checkpoint location.");
-    }
-    if (metadata.isEmpty() && s.parallelism() > s.state().maxParallelism()) {
-      // RestartCompatibility reports this on a restart. Without this check a new query failed
-      // only at submission ("Failed to execute job"), after its metadata was written: raising the
-      // max parallelism was then refused as a restart change although nothing had ever run.
-      throw new IllegalArgumentException(
-          "parallelism "
-              + s.parallelism()
-              + " exceeds the max parallelism "
-              + s.state().maxParallelism()
-              + " of this new query: lower the parallelism, or raise the max parallelism now"
-              + " (it cannot change once the query has run)");
-    }
-    snapshot.ifPresent(
-        sn -> {
-          // The run restores the snapshot and owns it (CLAIM): checkpoint ids continue after it.
-          conf.set(StateRecoveryOptions.SAVEPOINT_PATH, sn.path());
-          conf.set(StateRecoveryOptions.RESTORE_MODE, RestoreMode.CLAIM);
-          conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
-        });
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setParallelism(s.parallelism());
-
-    String queryId = metadata.map(QueryMetadata::queryId).orElse(UUID.randomUUID().toString());
-    String runId = UUID.randomUUID().toString();
-    String originalName = metadata.map(QueryMetadata::queryName).orElse(s.queryName());
-    if (!originalName.equals(s.queryName())) {
-      LOG.warn(
-          "Checkpoint location {} belongs to query '{}'; running it as '{}' keeps its identity"
-              + " and sink app id",
-          location,
-          originalName,
-          s.queryName());
-    }
-    QueryContext context =
-        new QueryContext(
-            queryId,
-            s.queryName(),
-            runId,
-            QueryContext.appIdFor(originalName, queryId),
-            location.uri().toString(),
-            TriggerSettings.bounded(s.trigger()),
-            s.trigger() instanceof Trigger.Once,
-            s.outputMode());
-
-    s.dataflow().build(env, context);
-    DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
-    inspector.requireUids();
-    if (context.availableNow()) {
-      List<String> unbounded = inspector.sourcesWithoutAvailableNow();
-      if (!unbounded.isEmpty()) {
-        throw new IllegalArgumentException(
-            "trigger "
-                + s.trigger()
-                + " needs sources that can stop at the data available at start; "
-                + unbounded
-                + " cannot. Use --trigger processingTime=<interval> for this query.");
-      }
-    }
-    QueryFingerprint fingerprint =
-        inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
-    LocationNesting.check(s.checkpointLocation(), inspector.inputPaths(), tablePaths(fingerprint));
-    QueryMetadata pending;
-    if (metadata.isPresent()) {
-      RestartCompatibility.check(metadata.get().fingerprint(), fingerprint, s.parallelism());
-      allowReplacedSink(metadata.get().fingerprint(), fingerprint, snapshot, env);
-      pending = metadata.get().nextRun(runId, fingerprint);
-    } else {
-      pending =
-          new QueryMetadata(
-              QueryMetadata.FORMAT_VERSION,
-              queryId,
-              s.queryName(),
-              Instant.now().toString(),
-              runId,
-              fingerprint);
-    }
-
-    QueryLease lease = QueryLease.acquire(location, runId, s.queryName());
-    try {
-      if (metadata.isPresent()) {
-        LOG.info(
-            "Query '{}' (id {}) resumes from {} on checkpoint location {}; sink app id {}",
-            s.queryName(),
-            queryId,
-            snapshot
-                .map(sn -> sn.kind() + " " + sn.path() + " (epoch " + sn.checkpointId() + ")")
-                .orElse("the beginning (no epoch completed yet)"),
-            location,
-            context.appId());
-      } else {
-        LOG.info(
-            "Query '{}' starts from scratch: new checkpoint location {} (query id {}). Sources"
-                + " begin at their starting positions; sink transactions use app id {}",
-            s.queryName(),
-            location,
-            queryId,
-            context.appId());
-        // A new location gets its identity at once: its snapshots must never lack metadata.
-        location.writeMetadata(pending);
-        pending = null;
-      }
-      if (snapshot.isPresent()) {
-        location.deleteCheckpointsOlderThan(snapshot.get().checkpointId());
-      }
-
-      StreamGraph graph = env.getStreamGraph();
-      graph.setJobName(s.queryName());
-      QueryExecution execution = new QueryExecution(s, context, location, lease);
-      execution.pendingMetadata = pending;
-      execution.submit(env, graph, fingerprint, snapshot.map(RestorableSnapshot::checkpointId));
-      return execution;
-    } catch (Exception | Error e) {
-      lease.close();
-      throw e;
-    }
-  }
-
-  /**
-   * A sink the restart matrix lets the query replace (file to Kafka, a renamed only sink, a sink of
-   * another kind under the same uid) leaves state behind that the new program cannot take. Dropping
-   * it is safe only when restoring a savepoint: stopping with a savepoint committed every epoch, so
-   * nothing is pending in it.
-   */
-  private static void allowReplacedSink(
-      QueryFingerprint before,
-      QueryFingerprint after,
-      Optional<RestorableSnapshot> snapshot,
-      StreamExecutionEnvironment env) {
-    Set<String> now = new TreeSet<>();
-    after.sinks().forEach(sink -> now.add(sink.name() + " " + sink.kind()));
-    List<String> replaced =
-        before.sinks().stream()
-            .filter(sink -> !now.contains(sink.name() + " " + sink.kind()))
-            .map(SinkSpec::name)
-            .toList();
-    if (replaced.isEmpty() || snapshot.isEmpty()) {
-      return;
-    }
-    if (snapshot.get().kind() != RestorableSnapshot.Kind.SAVEPOINT) {
-      throw new IncompatibleRestartException(
-          List.of(
-              "sink "
-                  + replaced
-                  + " is replaced, but the newest snapshot is a checkpoint: its last epoch may"
-                  + " not be committed to the old sink yet. Stop the query with a savepoint first"
-                  + " (run it with --trigger availableNow, or StreamingQuery.stop()), then switch"
-                  + " the sink"));
-    }
-    LOG.warn(
-        "Sink {} is replaced: its state in savepoint {} is dropped (all its epochs are committed)",
-        replaced,
-        snapshot.get().path());
-    Configuration dropOldSinkState = new Configuration();
-    dropOldSinkState.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
-    env.configure(dropOldSinkState);
-  }
-
-  /**
-   * Unless a restart strategy is configured (the cluster's config.yaml, the caller), a failing task
-   * is restarted from the last checkpoint with exponential backoff, but at most {@link
-   * #RESTART_ATTEMPTS} times in a row: a deterministic failure (a bug, a missing class, bad data
-   * without a dead-letter path) then fails the query with its cause instead of looping forever.
-   */
-  static void boundRestarts(Configuration conf) {
-    if (conf.contains(RestartStrategyOptions.RESTART_STRATEGY)) {
-      return;
-    }
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-    conf.set(
-        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
-        Duration.ofSeconds(1));
-    conf.set(
-        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
-        Duration.ofSeconds(30));
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, RESTART_ATTEMPTS);
-    conf.set(
-        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD,
-        Duration.ofMinutes(10));
-  }
-
-  /** In-job restarts in a row before the query fails (default restart strategy only). */
-  static final int RESTART_ATTEMPTS = 4;
-
-  /**
-   * Whether the caller gave file system settings (s3.*, fs.*) or a plugins directory exists; if
-   * not, file systems stay as the process initialised them.
-   */
-  private static boolean configuresFileSystems(Configuration conf) {
-    boolean keys = conf.keySet().stream().anyMatch(k -> k.startsWith("s3.") || k.startsWith("fs."));
-    return keys
-        || System.getenv("FLINK_PLUGINS_DIR") != null
-        || new java.io.File("plugins").isDirectory();
-  }
-
-  private static boolean isLocal() {
-    return StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
-  }
-
-  private static List<URI> tablePaths(QueryFingerprint fingerprint) {
-    List<URI> paths = new ArrayList<>();
-    for (SinkSpec sink : fingerprint.sinks()) {
-      if (sink.kind() == SinkKind.FILE || sink.kind() == SinkKind.DELTA) {
-        paths.add(URI.create(sink.target()));
-      }
-    }
-    return paths;
-  }
-
-  private void submit(
+  void submit(
       StreamExecutionEnvironment env,
       StreamGraph graph,
       QueryFingerprint fp,

@@ -109,7 +109,7 @@ public final class StreamingQueryBuilder {
   /** Validates, prepares the checkpoint location and submits the job. */
   public StreamingQuery start() throws Exception {
     sanityCheck();
-    return QueryExecution.start(
+    return QueryLauncher.start(
         new QueryExecution.Settings(
             dataflow,
             queryName,
