@@ -142,12 +142,18 @@ final class QueryExecution implements StreamingQuery {
     job.getJobExecutionResult().whenComplete(this::onJobEnd);
   }
 
-  private void writePendingMetadata() throws java.io.IOException {
+  /**
+   * Writes the new metadata once a snapshot newer than the restored one exists. While the job runs
+   * only checkpoints are looked at (no savepoint metadata file read on every poll); at the end the
+   * final savepoint counts too.
+   */
+  private void writePendingMetadata(boolean jobEnded) throws java.io.IOException {
     QueryMetadata metadata = pendingMetadata;
     if (metadata == null) {
       return;
     }
-    Optional<RestorableSnapshot> newest = location.newestSnapshot();
+    Optional<RestorableSnapshot> newest =
+        jobEnded ? location.newestSnapshot() : location.newestCheckpoint();
     if (newest.isPresent() && newest.get().checkpointId() > restoredEpoch) {
       location.writeMetadata(metadata);
       pendingMetadata = null;
@@ -156,7 +162,7 @@ final class QueryExecution implements StreamingQuery {
 
   private void watch() {
     try {
-      writePendingMetadata();
+      writePendingMetadata(false);
       progress.poll(false);
       if (availableNow != null) {
         availableNow.poll(job);
@@ -195,7 +201,7 @@ final class QueryExecution implements StreamingQuery {
             LOG.warn("Query '{}': could not read its last epochs", name(), e);
           }
           try {
-            writePendingMetadata();
+            writePendingMetadata(true);
           } catch (Exception e) {
             LOG.warn("Query '{}': could not update its metadata", name(), e);
           }
