@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakestream.pipelines.query.DataflowInspector;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
-import java.net.URI;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ArgumentsSource;
 
@@ -30,7 +31,7 @@ class PipelinesHaveUidsTest {
 
   @ParameterizedTest
   @ArgumentsSource(AllPipelines.class)
-  void everyOperatorHasAnExplicitUid(String name) {
+  void everyOperatorHasAnExplicitUid(String name, @TempDir Path dir) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     QueryContext query =
         new QueryContext(
@@ -38,13 +39,12 @@ class PipelinesHaveUidsTest {
             name,
             "run",
             "app",
-            "file:///tmp/lakestream-uid-check",
+            dir.resolve("chk").toUri().toString(),
             false,
             false,
             OutputMode.APPEND);
     Pipelines.byName(name)
-        .dataflow(
-            new PipelineOptions(URI.create("file:///tmp/lakestream-uid-check/out"), 10, 10, 0))
+        .dataflow(new PipelineOptions(dir.resolve("out").toUri(), 10, 10, 0))
         .build(env, query);
 
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));

@@ -2,8 +2,8 @@ package io.lakestream.connectors.files;
 
 import io.lakestream.connectors.sink.EpochListener;
 import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.Locations;
 import io.lakestream.state.query.SinkKind;
-import java.io.File;
 import java.util.Objects;
 import org.apache.flink.core.fs.Path;
 
@@ -27,13 +27,8 @@ public final class JsonLinesFileSink {
       String directory, RowEncoder<T> encoder, EpochListener listener) {
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(encoder, "encoder");
-    Path path = new Path(directory);
-    if (path.toUri().getScheme() == null) {
-      path = new Path(new File(directory).getAbsoluteFile().toURI());
-    }
-    // File.toURI() ends in '/' once the directory exists; the target is part of the query's
-    // fingerprint, so it must not change when the first run has created the table.
-    String dir = path.toUri().toString().replaceAll("/+$", "");
+    // The target is part of the query's fingerprint: it must not change between runs.
+    String dir = new Path(Locations.absolute(directory)).toUri().toString();
     return new EpochSink<>(
         SinkKind.FILE,
         dir,

@@ -1,8 +1,8 @@
 package io.lakestream.pipelines.query;
 
+import io.lakestream.state.Locations;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.query.OutputMode;
-import java.io.File;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,11 +122,8 @@ public final class StreamingQueryBuilder {
             flinkConfiguration));
   }
 
-  /** A path without a scheme is a local path, made absolute. */
+  /** A path without a scheme is a local path, made absolute (see {@link Locations}). */
   public static URI toUri(String location) {
-    if (location.matches("^[A-Za-z][A-Za-z0-9+.-]+:/.*")) {
-      return URI.create(location.replace(" ", "%20"));
-    }
-    return new File(location).getAbsoluteFile().toURI();
+    return URI.create(Locations.absolute(location));
   }
 }

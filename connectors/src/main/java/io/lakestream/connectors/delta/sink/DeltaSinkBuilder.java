@@ -6,6 +6,7 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.Locations;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.SinkKind;
@@ -15,7 +16,8 @@ import java.util.Objects;
 /**
  * Builds the exactly-once Delta append sink: parallel writers produce Parquet files, ONE committer
  * commits each epoch as one Delta version carrying {@code txn(appId, epoch)} (app id from the
- * query), so a replayed epoch is skipped. {@link #build()} runs {@link #sanityCheck()}.
+ * query), so a replayed epoch is skipped. {@link #build()} runs {@link #sanityCheck()} and creates
+ * the table if missing.
  *
  * @param <T> the stream's element type
  */
@@ -32,21 +34,9 @@ public final class DeltaSinkBuilder<T> {
   private Map<String, String> hadoopConf = Map.of();
 
   private DeltaSinkBuilder(String path, DeltaTableSchema schema, RowFields<T> fields) {
-    this.path = absolute(Objects.requireNonNull(path, "path"));
+    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.fields = Objects.requireNonNull(fields, "fields");
-  }
-
-  /**
-   * A path without a scheme is a local path, made absolute, so the table's identity in the query's
-   * fingerprint does not depend on the working directory or a trailing slash.
-   */
-  static String absolute(String path) {
-    String uri =
-        path.matches("^[A-Za-z][A-Za-z0-9+.-]+:.*")
-            ? path
-            : new java.io.File(path).getAbsoluteFile().toURI().toString();
-    return uri.replaceAll("/+$", "");
   }
 
   /**
@@ -104,9 +94,21 @@ public final class DeltaSinkBuilder<T> {
     }
   }
 
+  /**
+   * Builds the sink, creating the table (or checking it against the schema) now, before any task
+   * runs: parallel writers racing to create version 0 could leave a damaged checksum file beside it
+   * on a local file system, and a schema mismatch should stop the query before it starts.
+   *
+   * @throws java.io.UncheckedIOException if the table cannot be created or does not match
+   */
   public EpochSink<T, DeltaWrittenFile> build() {
     sanityCheck();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
+    try {
+      table.ensureExists(schema);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e.getMessage(), e);
+    }
     RowFields<T> rowFields = fields;
     DeltaTableSchema tableSchema = schema;
     int rows = maxRowsPerFile;

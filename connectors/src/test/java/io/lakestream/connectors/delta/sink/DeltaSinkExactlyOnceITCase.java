@@ -13,6 +13,7 @@ import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.Locations;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.SinkKind;
@@ -88,7 +89,8 @@ class DeltaSinkExactlyOnceITCase {
             false,
             false,
             OutputMode.APPEND);
-    DeltaTable table = DeltaTable.forPath(DeltaSinkBuilder.absolute(tablePath));
+    DeltaTable table = DeltaTable.forPath(Locations.absolute(tablePath));
+    table.ensureExists(SCHEMA); // as DeltaSinkBuilder.build() does, before any task runs
     RowFields<Long> fields = id -> new Object[] {id, "row-" + id, "p" + (id % 3)};
     EpochSink<Long, DeltaWrittenFile> sink =
         new EpochSink<>(
