@@ -93,6 +93,15 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--changelog", description = "Enable the changelog state backend.")
   boolean changelog;
 
+  @Option(
+      names = "--restore-from",
+      paramLabel = "<snapshot>",
+      description =
+          "Restore this savepoint or retained checkpoint instead of the newest one. Epochs a"
+              + " later run already committed are replayed exactly as committed; newer snapshots"
+              + " are retired.")
+  String restoreFrom;
+
   @Override
   public Integer call() throws Exception {
     Pipeline pipeline = Pipelines.byName(pipelineName);
@@ -117,6 +126,7 @@ final class RunCommand implements Callable<Integer> {
             .outputMode(OutputMode.parse(outputMode))
             .stateBackend(state)
             .parallelism(parallelism)
+            .restoreFrom(restoreFrom)
             .start();
     query.awaitTermination();
     return 0;

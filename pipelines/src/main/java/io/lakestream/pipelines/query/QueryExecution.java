@@ -48,7 +48,8 @@ final class QueryExecution implements StreamingQuery {
       StateBackendSettings state,
       int parallelism,
       List<QueryListener> listeners,
-      Configuration flinkConfiguration) {}
+      Configuration flinkConfiguration,
+      String restoreFrom) {}
 
   private final Settings settings;
   private final QueryContext context;

@@ -4,6 +4,7 @@ import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.LocationNesting;
 import io.lakestream.state.checkpoint.QueryLease;
+import io.lakestream.state.checkpoint.ReplayPlan;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
 import io.lakestream.state.query.IncompatibleRestartException;
 import io.lakestream.state.query.QueryContext;
@@ -12,6 +13,7 @@ import io.lakestream.state.query.QueryMetadata;
 import io.lakestream.state.query.RestartCompatibility;
 import io.lakestream.state.query.SinkKind;
 import io.lakestream.state.query.SinkSpec;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +46,9 @@ import org.slf4j.LoggerFactory;
 final class QueryLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(QueryLauncher.class);
 
+  /** Savepoints kept in a checkpoint location (newest first); older ones are deleted at start. */
+  static final int RETAINED_SAVEPOINTS = 5;
+
   private QueryLauncher() {}
 
   static StreamingQuery start(QueryExecution.Settings s) throws Exception {
@@ -60,7 +65,9 @@ final class QueryLauncher {
             .isPresent()) {
       throw new IllegalArgumentException(
           "do not pass a savepoint to restore (-s / execution.state-recovery.path): a lakestream"
-              + " query restores the newest snapshot of its checkpoint location by itself");
+              + " query restores the newest snapshot of its checkpoint location by itself. To"
+              + " restore an older one, use --restore-from <path> (StreamingQueryBuilder"
+              + ".restoreFrom)");
     }
     if (isLocal()) {
       // Embedded, libraries' JVM shutdown hooks (Hadoop's) outlive the job's class loader.
@@ -73,7 +80,19 @@ final class QueryLauncher {
 
     Optional<QueryMetadata> metadata = location.readMetadata();
     List<Long> epochs = location.epochs().committedEpochs();
-    Optional<RestorableSnapshot> snapshot = location.newestSnapshot();
+    Optional<RestorableSnapshot> newest = location.newestSnapshot();
+    Optional<RestorableSnapshot> snapshot =
+        s.restoreFrom() == null ? newest : Optional.of(location.snapshotAt(s.restoreFrom()));
+    if (s.restoreFrom() != null && metadata.isEmpty()) {
+      throw new CheckpointLocationException(
+          "Cannot restore "
+              + s.restoreFrom()
+              + ": checkpoint location "
+              + location
+              + " has no metadata, so it does not belong to a query yet. Restore into the"
+              + " checkpoint location the snapshot was taken from.");
+    }
+    ReplayPlan replay = rewindPlan(location, snapshot, newest, epochs);
     if (metadata.isEmpty() && (snapshot.isPresent() || !epochs.isEmpty())) {
       throw new CheckpointLocationException(
           "Checkpoint location "
@@ -107,9 +126,15 @@ final class QueryLauncher {
     }
     snapshot.ifPresent(
         sn -> {
-          // The run restores the snapshot and owns it (CLAIM): checkpoint ids continue after it.
+          // Checkpoint ids continue after the snapshot. A checkpoint is owned by the run (CLAIM:
+          // deleted once subsumed); a savepoint stays the user's (NO_CLAIM), so an upgrade can be
+          // rolled back by restoring it again (--restore-from).
           conf.set(StateRecoveryOptions.SAVEPOINT_PATH, sn.path());
-          conf.set(StateRecoveryOptions.RESTORE_MODE, RestoreMode.CLAIM);
+          conf.set(
+              StateRecoveryOptions.RESTORE_MODE,
+              sn.kind() == RestorableSnapshot.Kind.SAVEPOINT
+                  ? RestoreMode.NO_CLAIM
+                  : RestoreMode.CLAIM);
           conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
         });
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -135,7 +160,8 @@ final class QueryLauncher {
             location.uri().toString(),
             TriggerSettings.bounded(s.trigger()),
             s.trigger() instanceof Trigger.Once,
-            s.outputMode());
+            s.outputMode(),
+            replay);
 
     s.dataflow().build(env, context);
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
@@ -195,7 +221,20 @@ final class QueryLauncher {
         pending = null;
       }
       if (snapshot.isPresent()) {
+        if (!replay.isEmpty()) {
+          LOG.warn(
+              "Query '{}' rewinds to epoch {} ({}): epochs {}..{} were committed by a later run;"
+                  + " they are replayed exactly as committed (sinks skip them) and the later"
+                  + " run's snapshots are retired",
+              s.queryName(),
+              replay.restoredEpoch(),
+              snapshot.get().path(),
+              replay.restoredEpoch() + 1,
+              replay.lastEpoch());
+          location.abandonSnapshotsAfter(snapshot.get().checkpointId(), runId);
+        }
         location.deleteCheckpointsOlderThan(snapshot.get().checkpointId());
+        location.pruneSavepoints(RETAINED_SAVEPOINTS, snapshot.get().path());
       }
 
       StreamGraph graph = env.getStreamGraph();
@@ -208,6 +247,26 @@ final class QueryLauncher {
       lease.close();
       throw e;
     }
+  }
+
+  /**
+   * What the sources must replay when the restored snapshot is older than what a later run
+   * completed (its newest snapshot, or the last epoch a sink committed): see {@link ReplayPlan}.
+   */
+  private static ReplayPlan rewindPlan(
+      CheckpointLocation location,
+      Optional<RestorableSnapshot> snapshot,
+      Optional<RestorableSnapshot> newest,
+      List<Long> committedEpochs)
+      throws IOException {
+    if (snapshot.isEmpty()) {
+      return ReplayPlan.NONE;
+    }
+    long last = newest.map(RestorableSnapshot::checkpointId).orElse(-1L);
+    if (!committedEpochs.isEmpty()) {
+      last = Math.max(last, committedEpochs.get(committedEpochs.size() - 1));
+    }
+    return ReplayPlan.read(location.epochs(), snapshot.get().checkpointId(), last);
   }
 
   /**

@@ -34,6 +34,7 @@ public final class StreamingQueryBuilder {
   private int parallelism = 1;
   private final List<QueryListener> listeners = new ArrayList<>();
   private final Configuration flinkConfiguration = new Configuration();
+  private String restoreFrom;
 
   private StreamingQueryBuilder(Dataflow dataflow) {
     this.dataflow = Objects.requireNonNull(dataflow, "dataflow");
@@ -89,6 +90,19 @@ public final class StreamingQueryBuilder {
     return this;
   }
 
+  /**
+   * Restores this snapshot (a savepoint or retained checkpoint of this query) instead of the newest
+   * one. When a later run already committed epochs after it, those epochs are replayed exactly as
+   * they were committed (sinks skip them), so every input row still lands once; if that cannot be
+   * guaranteed (their source positions are no longer recorded) the start is refused. Newer
+   * checkpoints of the abandoned run are deleted and its newer savepoints moved to {@code
+   * abandoned/<run id>/} in the checkpoint location.
+   */
+  public StreamingQueryBuilder restoreFrom(String snapshotPath) {
+    this.restoreFrom = snapshotPath;
+    return this;
+  }
+
   /** Checks the settings; fails with {@link IllegalArgumentException} naming the bad one. */
   public void sanityCheck() {
     if (queryName == null || !queryName.matches("[A-Za-z0-9_][A-Za-z0-9_.-]*")) {
@@ -119,7 +133,8 @@ public final class StreamingQueryBuilder {
             state,
             parallelism,
             List.copyOf(listeners),
-            flinkConfiguration));
+            flinkConfiguration,
+            restoreFrom == null ? null : Locations.absolute(restoreFrom)));
   }
 
   /** A path without a scheme is a local path, made absolute (see {@link Locations}). */

@@ -156,6 +156,86 @@ public final class CheckpointLocation implements Serializable {
     }
   }
 
+  /**
+   * The completed snapshot at {@code path} (a savepoint or checkpoint directory holding {@code
+   * _metadata}, in this location or elsewhere).
+   *
+   * @throws CheckpointLocationException if there is no completed snapshot at {@code path}
+   */
+  public RestorableSnapshot snapshotAt(String path) throws IOException {
+    Path dir = new Path(path);
+    Path metadata = new Path(dir, "_metadata");
+    if (!exists(metadata)) {
+      throw new CheckpointLocationException(
+          "No completed savepoint or checkpoint at "
+              + path
+              + " (no _metadata file). List the snapshots with `lakestream describe-checkpoint "
+              + root
+              + "` and pass one of their paths.");
+    }
+    boolean checkpoint = dir.getName().matches("chk-\\d+");
+    return new RestorableSnapshot(
+        dir.toString(),
+        readCheckpointId(metadata),
+        checkpoint ? RestorableSnapshot.Kind.CHECKPOINT : RestorableSnapshot.Kind.SAVEPOINT);
+  }
+
+  /**
+   * Retires the snapshots newer than {@code checkpointId} when a run restores an older one: their
+   * checkpoint ids would collide with the new run's, and the next automatic restart must not pick
+   * them. Checkpoints {@code state/chk-N} are deleted; savepoints are moved to {@code
+   * abandoned/RUN_ID/} (kept for people, never restored automatically).
+   */
+  public void abandonSnapshotsAfter(long checkpointId, String runId) throws IOException {
+    for (FileStatus dir : list(stateDir())) {
+      String name = dir.getPath().getName();
+      if (dir.isDir()
+          && name.matches("chk-\\d+")
+          && Long.parseLong(name.substring(4)) > checkpointId) {
+        dir.getPath().getFileSystem().delete(dir.getPath(), true);
+      }
+    }
+    Path abandoned = new Path(root + "/abandoned/" + runId);
+    for (FileStatus dir : list(savepointsDir())) {
+      Path metadata = new Path(dir.getPath(), "_metadata");
+      if (dir.isDir() && exists(metadata) && readCheckpointId(metadata) > checkpointId) {
+        FileSystem fs = dir.getPath().getFileSystem();
+        fs.mkdirs(abandoned);
+        Path target = new Path(abandoned, dir.getPath().getName());
+        if (!fs.rename(dir.getPath(), target)) {
+          throw new IOException("Could not move savepoint " + dir.getPath() + " to " + target);
+        }
+      }
+    }
+  }
+
+  /**
+   * Deletes all but the newest {@code keep} savepoints (by checkpoint id) in {@code savepoints/},
+   * never the one at {@code inUse}. Savepoints are restored without claiming them, so they would
+   * otherwise pile up, one per stop.
+   */
+  public void pruneSavepoints(int keep, String inUse) throws IOException {
+    List<RestorableSnapshot> savepoints = new ArrayList<>();
+    for (FileStatus dir : list(savepointsDir())) {
+      Path metadata = new Path(dir.getPath(), "_metadata");
+      if (dir.isDir() && exists(metadata)) {
+        savepoints.add(
+            new RestorableSnapshot(
+                dir.getPath().toString(),
+                readCheckpointId(metadata),
+                RestorableSnapshot.Kind.SAVEPOINT));
+      }
+    }
+    savepoints.sort(Comparator.comparingLong(RestorableSnapshot::checkpointId).reversed());
+    for (RestorableSnapshot old :
+        savepoints.subList(Math.min(keep, savepoints.size()), savepoints.size())) {
+      Path dir = new Path(old.path());
+      if (!dir.equals(new Path(inUse))) {
+        dir.getFileSystem().delete(dir, true);
+      }
+    }
+  }
+
   /** Total bytes under {@code state/} and {@code savepoints/}. */
   public long stateSizeBytes() throws IOException {
     return size(stateDir()) + size(savepointsDir());

@@ -1,5 +1,6 @@
 package io.lakestream.state.query;
 
+import io.lakestream.state.checkpoint.ReplayPlan;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -16,6 +17,8 @@ import java.util.Objects;
  * @param availableNow sources read only what is available at start, then report caught-up
  * @param ignoreRateLimits sources ignore per-epoch rate limits (the deprecated once trigger)
  * @param outputMode what sinks receive each epoch; sinks refuse modes they cannot honour
+ * @param replay how sources replay epochs a later run already committed, when this run restores an
+ *     older snapshot ({@link ReplayPlan#NONE} otherwise)
  */
 public record QueryContext(
     String queryId,
@@ -25,7 +28,8 @@ public record QueryContext(
     String checkpointLocation,
     boolean availableNow,
     boolean ignoreRateLimits,
-    OutputMode outputMode)
+    OutputMode outputMode,
+    ReplayPlan replay)
     implements Serializable {
 
   public QueryContext {
@@ -35,6 +39,29 @@ public record QueryContext(
     Objects.requireNonNull(appId, "appId");
     Objects.requireNonNull(checkpointLocation, "checkpointLocation");
     Objects.requireNonNull(outputMode, "outputMode");
+    Objects.requireNonNull(replay, "replay");
+  }
+
+  /** A context without replay. */
+  public QueryContext(
+      String queryId,
+      String queryName,
+      String runId,
+      String appId,
+      String checkpointLocation,
+      boolean availableNow,
+      boolean ignoreRateLimits,
+      OutputMode outputMode) {
+    this(
+        queryId,
+        queryName,
+        runId,
+        appId,
+        checkpointLocation,
+        availableNow,
+        ignoreRateLimits,
+        outputMode,
+        ReplayPlan.NONE);
   }
 
   /** The transaction app id for a query: stable for its checkpoint location, new for a new one. */

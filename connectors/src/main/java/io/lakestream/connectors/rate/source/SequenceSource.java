@@ -7,6 +7,7 @@ import io.lakestream.connectors.rate.source.reader.SequenceReader;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.rate.source.split.SequenceSplitSerializer;
 import io.lakestream.connectors.source.EpochPositions;
+import io.lakestream.connectors.source.ReplayedEpochs;
 import io.lakestream.state.query.DescribedSource;
 import io.lakestream.state.query.QueryContext;
 import java.util.ArrayList;
@@ -80,7 +81,8 @@ public final class SequenceSource<T>
         partitions,
         rowsPerSecond,
         maxRowsPerTrigger,
-        query != null && query.ignoreRateLimits());
+        query != null && query.ignoreRateLimits(),
+        new ReplayedEpochs(query == null ? null : query.replay(), name));
   }
 
   @Override

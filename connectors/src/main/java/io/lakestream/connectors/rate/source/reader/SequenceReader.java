@@ -2,6 +2,7 @@ package io.lakestream.connectors.rate.source.reader;
 
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.source.PositionReport;
+import io.lakestream.connectors.source.ReplayedEpochs;
 import io.lakestream.connectors.source.SplitCaughtUp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +23,9 @@ import org.apache.flink.core.io.InputStatus;
  * <p>Rate limits: at most {@code rowsPerSecond} (its share) and at most {@code maxRowsPerTrigger}
  * (its share) per epoch; a new epoch starts when a checkpoint is taken. With {@code
  * ignoreRateLimits} (trigger once) neither applies.
+ *
+ * <p>After a restore from an older snapshot it first replays the epochs a later run committed, each
+ * ending exactly where it originally did ({@link ReplayedEpochs}), without rate limits.
  */
 public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   private final SourceReaderContext context;
@@ -31,6 +35,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   private final double rowsPerSecond;
   private final long maxRowsPerTrigger;
   private final boolean ignoreRateLimits;
+  private final ReplayedEpochs replay;
 
   private final List<long[]> splits = new ArrayList<>(); // {partition, nextOffset, endOffset}
   private final Map<Integer, Boolean> reportedCaughtUp = new HashMap<>();
@@ -39,6 +44,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   private long emittedThisEpoch;
   private long epoch;
   private long emittedTotal;
+  private boolean replayEpochEmitted;
   private long startNanos;
 
   public SequenceReader(
@@ -48,7 +54,8 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
       int partitions,
       long rowsPerSecond,
       long maxRowsPerTrigger,
-      boolean ignoreRateLimits) {
+      boolean ignoreRateLimits,
+      ReplayedEpochs replay) {
     this.context = context;
     this.generator = generator;
     this.rows = rows;
@@ -56,6 +63,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
     this.rowsPerSecond = rowsPerSecond;
     this.maxRowsPerTrigger = maxRowsPerTrigger;
     this.ignoreRateLimits = ignoreRateLimits;
+    this.replay = replay;
   }
 
   @Override
@@ -70,6 +78,13 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
 
   @Override
   public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+    if (replay.isReplaying()) {
+      if (!replayEpochEmitted) {
+        emitReplayedEpoch(output);
+        replayEpochEmitted = true;
+      }
+      return idle(); // the epoch ends at the next checkpoint
+    }
     if (!ignoreRateLimits) {
       if (maxRowsPerTrigger > 0 && emittedThisEpoch >= epochBudget()) {
         return idle(); // resumes at the next checkpoint (epoch)
@@ -98,6 +113,23 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
       reportCaughtUp(split);
     }
     return idle();
+  }
+
+  /** All rows of the replayed epoch at once, so that no checkpoint can cut into it. */
+  private void emitReplayedEpoch(ReaderOutput<T> output) throws Exception {
+    Map<String, Long> ends = replay.nextEpochEnds();
+    for (long[] split : splits) {
+      long end = Math.min(split[2], ends.getOrDefault(splitId(split), split[1]));
+      while (split[1] < end) {
+        output.collect(generator.map(SequenceSplit.rowIndex(split[1], (int) split[0], partitions)));
+        split[1]++;
+        emittedTotal++;
+      }
+    }
+  }
+
+  private static String splitId(long[] split) {
+    return new SequenceSplit((int) split[0], 0).splitId();
   }
 
   /** This reader's fraction of all partitions. */
@@ -153,10 +185,12 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
     List<SequenceSplit> state = new ArrayList<>();
     Map<String, Long> positions = new HashMap<>();
     for (long[] split : splits) {
-      SequenceSplit s = new SequenceSplit((int) split[0], split[1]);
+      SequenceSplit s = new SequenceSplit((int) split[0], split[1], checkpointId);
       state.add(s);
       positions.put(s.splitId(), s.nextOffset());
     }
+    replay.onSnapshot(checkpointId, positions);
+    replayEpochEmitted = false;
     context.sendSourceEventToCoordinator(new PositionReport(checkpointId, positions));
     emittedThisEpoch = 0;
     epoch = checkpointId;
@@ -167,6 +201,7 @@ public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   @Override
   public void addSplits(List<SequenceSplit> added) {
     for (SequenceSplit split : added) {
+      replay.restoredAt(split.epoch());
       long end = SequenceSplit.endOffset(rows, split.partition(), partitions);
       splits.add(new long[] {split.partition(), split.nextOffset(), end});
     }

@@ -9,8 +9,14 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *
  * @param partition the partition number
  * @param nextOffset the next offset to read
+ * @param epoch the checkpoint id this split was snapshotted in, or -1 (never snapshotted)
  */
-public record SequenceSplit(int partition, long nextOffset) implements SourceSplit {
+public record SequenceSplit(int partition, long nextOffset, long epoch) implements SourceSplit {
+
+  /** A split that was never snapshotted. */
+  public SequenceSplit(int partition, long nextOffset) {
+    this(partition, nextOffset, -1);
+  }
 
   @Override
   public String splitId() {

@@ -5,9 +5,12 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
-/** Versioned serializer for {@link SequenceSplit} (reader state). */
+/**
+ * Versioned serializer for {@link SequenceSplit} (reader state). Version 2 added the epoch; version
+ * 1 splits read back with epoch -1.
+ */
 public final class SequenceSplitSerializer implements SimpleVersionedSerializer<SequenceSplit> {
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -16,18 +19,22 @@ public final class SequenceSplitSerializer implements SimpleVersionedSerializer<
 
   @Override
   public byte[] serialize(SequenceSplit split) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(12);
+    DataOutputSerializer out = new DataOutputSerializer(20);
     out.writeInt(split.partition());
     out.writeLong(split.nextOffset());
+    out.writeLong(split.epoch());
     return out.getCopyOfBuffer();
   }
 
   @Override
   public SequenceSplit deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
-      throw new IOException("Unknown sequence split version " + version + ", expected " + VERSION);
+    if (version < 1 || version > VERSION) {
+      throw new IOException(
+          "Unknown sequence split version " + version + ", expected 1.." + VERSION);
     }
     DataInputDeserializer in = new DataInputDeserializer(serialized);
-    return new SequenceSplit(in.readInt(), in.readLong());
+    int partition = in.readInt();
+    long nextOffset = in.readLong();
+    return new SequenceSplit(partition, nextOffset, version >= 2 ? in.readLong() : -1);
   }
 }

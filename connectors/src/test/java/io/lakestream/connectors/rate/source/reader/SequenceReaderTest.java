@@ -1,13 +1,20 @@
 package io.lakestream.connectors.rate.source.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.source.PositionReport;
+import io.lakestream.connectors.source.ReplayAlignmentException;
+import io.lakestream.connectors.source.ReplayedEpochs;
 import io.lakestream.connectors.source.SplitCaughtUp;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.EpochLog;
+import io.lakestream.state.checkpoint.ReplayPlan;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +26,12 @@ import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 import org.apache.flink.core.io.InputStatus;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SequenceReaderTest {
   private static final GeneratorFunction<Long, Long> IDENTITY = index -> index;
   private static final int MAX_POLLS = 10_000;
+  private static final ReplayedEpochs NO_REPLAY = new ReplayedEpochs(ReplayPlan.NONE, "numbers");
 
   private final TestingReaderContext context = new TestingReaderContext();
   private final TestingReaderOutput<Long> output = new TestingReaderOutput<>();
@@ -30,7 +39,8 @@ class SequenceReaderTest {
   /** A reader without a rows-per-second limit. */
   private SequenceReader<Long> reader(long rows, int partitions, long maxRowsPerTrigger) {
     SequenceReader<Long> reader =
-        new SequenceReader<>(context, IDENTITY, rows, partitions, 0, maxRowsPerTrigger, false);
+        new SequenceReader<>(
+            context, IDENTITY, rows, partitions, 0, maxRowsPerTrigger, false, NO_REPLAY);
     reader.start();
     return reader;
   }
@@ -118,7 +128,7 @@ class SequenceReaderTest {
   @Test
   void generatorReceivesRowIndexes() throws Exception {
     SequenceReader<String> reader =
-        new SequenceReader<>(context, index -> "row-" + index, 4, 2, 0, 0, false);
+        new SequenceReader<>(context, index -> "row-" + index, 4, 2, 0, 0, false, NO_REPLAY);
     reader.start();
     TestingReaderOutput<String> strings = new TestingReaderOutput<>();
     reader.addSplits(splits(0, 1));
@@ -214,7 +224,8 @@ class SequenceReaderTest {
 
     // a reader owning 2 of 4 partitions may read 5
     TestingReaderContext otherContext = new TestingReaderContext();
-    SequenceReader<Long> two = new SequenceReader<>(otherContext, IDENTITY, 100, 4, 0, 10, false);
+    SequenceReader<Long> two =
+        new SequenceReader<>(otherContext, IDENTITY, 100, 4, 0, 10, false, NO_REPLAY);
     two.start();
     two.addSplits(splits(0, 2));
     assertThat(drain(two)).containsExactly(0L, 2L, 4L, 6L, 8L);
@@ -244,7 +255,8 @@ class SequenceReaderTest {
 
     List<SequenceSplit> state = reader.snapshotState(7);
 
-    assertThat(state).containsExactlyInAnyOrder(new SequenceSplit(0, 3), new SequenceSplit(2, 12));
+    assertThat(state)
+        .containsExactlyInAnyOrder(new SequenceSplit(0, 3, 7), new SequenceSplit(2, 12, 7));
     assertThat(positionReports())
         .containsExactly(new PositionReport(7, Map.of("partition-0", 3L, "partition-2", 12L)));
   }
@@ -275,7 +287,8 @@ class SequenceReaderTest {
 
   @Test
   void rowsPerSecondThrottlesTheReader() throws Exception {
-    SequenceReader<Long> reader = new SequenceReader<>(context, IDENTITY, 100, 1, 1, 0, false);
+    SequenceReader<Long> reader =
+        new SequenceReader<>(context, IDENTITY, 100, 1, 1, 0, false, NO_REPLAY);
     reader.start();
     reader.addSplits(splits(0));
 
@@ -342,5 +355,79 @@ class SequenceReaderTest {
       values.add(i);
     }
     return values;
+  }
+
+  /**
+   * Restored at epoch 5; the abandoned run completed epochs 6 and 8 (7 failed) and its sink last
+   * committed 8. Replayed epochs end where the originals did, 7 taking what original 8 held.
+   */
+  private ReplayPlan rewindPlan(Path dir) throws Exception {
+    EpochLog log = new CheckpointLocation(dir.toUri()).epochs();
+    log.writeOffsets(6, "numbers", offsets(15, 12));
+    log.writeOffsets(8, "numbers", offsets(20, 20));
+    log.writeCommit(6, "sink", Map.of("epoch", 6));
+    log.writeCommit(8, "sink", Map.of("epoch", 8));
+    return ReplayPlan.read(log, 5, 8);
+  }
+
+  private static Map<String, Object> offsets(long p0, long p1) {
+    return Map.of("source", "numbers", "offsets", Map.of("partition-0", p0, "partition-1", p1));
+  }
+
+  private SequenceReader<Long> restoredReader(ReplayPlan plan) {
+    SequenceReader<Long> reader =
+        new SequenceReader<>(
+            context, IDENTITY, 100, 2, 0, 1, false, new ReplayedEpochs(plan, "numbers"));
+    reader.start();
+    reader.addSplits(List.of(new SequenceSplit(0, 10, 5), new SequenceSplit(1, 10, 5)));
+    return reader;
+  }
+
+  @Test
+  void replaysCommittedEpochsExactlyThenContinuesWithRateLimits(@TempDir Path dir)
+      throws Exception {
+    SequenceReader<Long> reader = restoredReader(rewindPlan(dir));
+
+    // epoch 6: p0 offsets 10..14 (rows 20,22,..,28), p1 offsets 10..11 (rows 21,23), in one poll,
+    // ignoring maxRowsPerTrigger=1; then nothing until the checkpoint
+    assertThat(reader.pollNext(output)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+    assertThat(output.getEmittedRecords()).containsExactly(20L, 22L, 24L, 26L, 28L, 21L, 23L);
+    assertThat(drain(reader)).isEmpty();
+    reader.snapshotState(6);
+    // epoch 7 (failed originally): up to original epoch 8's end
+    assertThat(drain(reader)).hasSize(5 + 8);
+    reader.snapshotState(7);
+    assertThat(drain(reader)).isEmpty();
+    assertThat(reader.snapshotState(8))
+        .containsExactlyInAnyOrder(new SequenceSplit(0, 20, 8), new SequenceSplit(1, 20, 8));
+    // replay over: maxRowsPerTrigger=1 applies again
+    assertThat(drain(reader)).containsExactly(40L);
+  }
+
+  @Test
+  void skippingTheCommittedEpochFailsInsteadOfDuplicating(@TempDir Path dir) throws Exception {
+    SequenceReader<Long> reader = restoredReader(rewindPlan(dir));
+    drain(reader);
+    reader.snapshotState(6);
+    drain(reader);
+
+    assertThatThrownBy(() -> reader.snapshotState(9))
+        .isInstanceOf(ReplayAlignmentException.class)
+        .hasMessageContaining("could not replay epoch 8")
+        .hasMessageContaining("checkpoint 8 was skipped")
+        .hasMessageContaining("restore the same snapshot again");
+  }
+
+  @Test
+  void aPlanWithoutTheCommittedEpochsPositionsIsRefused(@TempDir Path dir) throws Exception {
+    EpochLog log = new CheckpointLocation(dir.toUri()).epochs();
+    log.writeOffsets(6, "numbers", offsets(15, 12));
+    log.writeCommit(8, "sink", Map.of("epoch", 8));
+
+    assertThatThrownBy(() -> ReplayPlan.read(log, 5, 8))
+        .isInstanceOf(io.lakestream.state.checkpoint.ReplayNotPossibleException.class)
+        .hasMessageContaining("Cannot restore epoch 5 exactly once")
+        .hasMessageContaining("offsets/8")
+        .hasMessageContaining("Restore the newest snapshot instead");
   }
 }

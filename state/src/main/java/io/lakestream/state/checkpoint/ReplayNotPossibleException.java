@@ -1,0 +1,13 @@
+package io.lakestream.state.checkpoint;
+
+/**
+ * A query cannot be restored from an older snapshot exactly once: a later run already committed
+ * epochs after it, and what is needed to replay those epochs identically is missing.
+ */
+public class ReplayNotPossibleException extends CheckpointLocationException {
+  private static final long serialVersionUID = 1L;
+
+  public ReplayNotPossibleException(String message) {
+    super(message);
+  }
+}
