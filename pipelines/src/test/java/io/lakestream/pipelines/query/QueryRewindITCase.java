@@ -22,7 +22,11 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Restoring a query from an OLDER savepoint (a rewind) after a later run committed more epochs: the
  * epochs of the abandoned run are replayed exactly as committed, so the Delta table and the
  * JSON-lines table still hold every input row exactly once, keyed state continues from the older
- * savepoint, and the later run's savepoint is retired.
+ * savepoint, and the later run's savepoint is retired. Also: a failed run resumed by the next run
+ * from its retained checkpoint.
  */
 class QueryRewindITCase {
   private static final DeltaTableSchema SCHEMA =
@@ -40,6 +45,13 @@ class QueryRewindITCase {
           .build();
 
   @TempDir Path dir;
+
+  @BeforeEach
+  @AfterEach
+  void resetFailure() {
+    CountingQuery.failAtRow = Long.MAX_VALUE;
+    CountingQuery.FAILED.set(false);
+  }
 
   private Dataflow dataflow(long rows, long maxRowsPerTrigger) {
     String counts = dir.resolve("counts").toUri().toString();
@@ -55,7 +67,9 @@ class QueryRewindITCase {
                       .build(),
                   WatermarkStrategy.noWatermarks(),
                   "numbers")
-              .uid("numbers");
+              .uid("numbers")
+              .map(new CountingQuery.FailOnce())
+              .uid("fail-once");
       numbers
           .sinkTo(
               DeltaSinkBuilder.forTable(
@@ -137,6 +151,29 @@ class QueryRewindITCase {
     start(1000, null).awaitTermination();
     assertThat(deltaIds()).containsExactlyElementsOf(range(1000));
     CountingQuery.assertExactlyOnce(dir.resolve("counts"), 1000);
+  }
+
+  @Test
+  void aFailedRunIsResumedFromItsRetainedCheckpoint() throws Exception {
+    CountingQuery.failAtRow = 450;
+    Configuration noRestarts = new Configuration();
+    noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    StreamingQuery failed =
+        StreamingQueryBuilder.of(dataflow(900, 100))
+            .queryName("rewind")
+            .checkpointLocation(dir.resolve("chk").toString())
+            .trigger(Trigger.availableNow())
+            .parallelism(2)
+            .flinkConfiguration(noRestarts)
+            .start();
+    assertThatThrownBy(failed::awaitTermination).hasMessageContaining("injected task failure");
+    assertThat(newestSnapshot().kind()).isEqualTo(RestorableSnapshot.Kind.CHECKPOINT);
+    assertThat(deltaIds().size()).isLessThan(900);
+
+    start(900, null).awaitTermination();
+
+    assertThat(deltaIds()).containsExactlyElementsOf(range(900));
+    CountingQuery.assertExactlyOnce(dir.resolve("counts"), 900);
   }
 
   @Test
