@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * crosses it is admitted). Its checkpoint holds the position of the next file to admit and the
  * admitted files not yet handed out; together with the readers' states this is the whole stream
  * position. A version that changes existing data fails the job when the stream reaches it (the
- * error names the version and {@code skipChangeCommits}); everything before it is delivered first.
+ * error names the version and {@code skipChangeCommits}), and only once every row before it has
+ * been read and a checkpoint covering them has completed, so sinks hold all of them and a new query
+ * started from the next version continues without a gap.
  *
  * <p>With an end version (availableNow, or a bounded batch read) nothing after it is admitted; once
  * all files up to it are admitted and every reader asks for more, an availableNow run reports
@@ -60,6 +62,10 @@ public final class DeltaSourceEnumerator
 
   private volatile int discoveredCount;
   private DeltaChangeCommitException failAtEnd;
+
+  /** The checkpoint that holds every row before {@link #failAtEnd}; fail once it completes. */
+  private long failAfterCheckpoint = -1;
+
   private int filesThisEpoch;
   private long bytesThisEpoch;
   private boolean finished;
@@ -157,9 +163,6 @@ public final class DeltaSourceEnumerator
       waiting.remove(reader);
       context.assignSplit(split, reader);
     }
-    if (failAtEnd != null && discovered.isEmpty() && pending.isEmpty()) {
-      throw new FlinkRuntimeException(failAtEnd.getMessage(), failAtEnd);
-    }
     checkEnd();
   }
 
@@ -238,8 +241,20 @@ public final class DeltaSourceEnumerator
     return position;
   }
 
+  /** Every file before the change commit is admitted and read: nothing is left to deliver. */
+  private boolean drainedBeforeFailure() {
+    return failAtEnd != null
+        && discovered.isEmpty()
+        && pending.isEmpty()
+        && waiting.containsAll(context.registeredReaders().keySet())
+        && waiting.size() >= context.currentParallelism();
+  }
+
   @Override
   public DeltaEnumeratorState snapshotState(long checkpointId) {
+    if (failAfterCheckpoint < 0 && drainedBeforeFailure()) {
+      failAfterCheckpoint = checkpointId;
+    }
     DeltaEnumeratorState state =
         new DeltaEnumeratorState(nextVersion, nextIndex, initialSnapshot, new ArrayList<>(pending));
     positions.onReport(new PositionReport(checkpointId, position()));
@@ -255,6 +270,11 @@ public final class DeltaSourceEnumerator
     positions.onCheckpointComplete(
         checkpointId,
         limits.endVersion() >= 0 ? Map.of("reservoirVersion", limits.endVersion()) : Map.of());
+    if (failAfterCheckpoint >= 0 && checkpointId >= failAfterCheckpoint) {
+      // the rows before the change commit are committed downstream: a restart from the next
+      // version loses nothing
+      throw new FlinkRuntimeException(failAtEnd.getMessage(), failAtEnd);
+    }
   }
 
   @Override
