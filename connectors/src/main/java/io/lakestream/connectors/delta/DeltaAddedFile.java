@@ -17,6 +17,7 @@ import java.util.Objects;
  *     of {@code version}
  * @param partitionValues partition column name to its value's text form (values may be null)
  * @param size the file's size in bytes
+ * @param numRecords the file's row count from its statistics, or -1 if it has none
  */
 public record DeltaAddedFile(
     String path,
@@ -24,7 +25,8 @@ public record DeltaAddedFile(
     int index,
     boolean initialSnapshot,
     Map<String, String> partitionValues,
-    long size) {
+    long size,
+    long numRecords) {
 
   public DeltaAddedFile {
     Objects.requireNonNull(path, "path");

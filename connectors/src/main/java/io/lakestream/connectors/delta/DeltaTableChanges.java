@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;
@@ -45,6 +47,7 @@ import java.util.Set;
  * vectors are refused (the message names the file).
  */
 public final class DeltaTableChanges {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final DeltaTable table;
   private final String schemaJson;
   private final boolean skipChangeCommits;
@@ -97,12 +100,14 @@ public final class DeltaTableChanges {
     List<long[]> times = new ArrayList<>();
     List<DeltaAddedFile> files = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> scanFiles =
-        snapshot.getScanBuilder().build().getScanFiles(engine)) {
+        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
       while (scanFiles.hasNext()) {
         try (CloseableIterator<Row> rows = scanFiles.next().getRows()) {
           while (rows.hasNext()) {
             Row scanFile = rows.next();
             FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
+            Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
+            int stats = add.getSchema().indexOf("stats");
             if (InternalScanFileUtils.getDeletionVectorDescriptorFromRow(scanFile) != null) {
               throw deletionVector(status.getPath(), version);
             }
@@ -113,7 +118,8 @@ public final class DeltaTableChanges {
                     files.size(),
                     true,
                     InternalScanFileUtils.getPartitionValues(scanFile),
-                    status.getSize()));
+                    status.getSize(),
+                    numRecords(stats < 0 || add.isNullAt(stats) ? null : add.getString(stats))));
             times.add(new long[] {status.getModificationTime()});
           }
         }
@@ -134,7 +140,13 @@ public final class DeltaTableChanges {
       DeltaAddedFile f = files.get(i);
       sorted.add(
           new DeltaAddedFile(
-              f.path(), version, sorted.size(), true, f.partitionValues(), f.size()));
+              f.path(),
+              version,
+              sorted.size(),
+              true,
+              f.partitionValues(),
+              f.size(),
+              f.numRecords()));
     }
     return sorted;
   }
@@ -215,7 +227,8 @@ public final class DeltaTableChanges {
                     adds.size(),
                     false,
                     map(child(add, "partitionValues"), r),
-                    child(add, "size").getLong(r)));
+                    child(add, "size").getLong(r),
+                    numRecords(stats(add, r))));
           }
         }
       }
@@ -272,6 +285,26 @@ public final class DeltaTableChanges {
             + " has a deletion vector, which the Delta streaming source does not read; disable"
             + " deletion vectors on the table (delta.enableDeletionVectors=false) and rewrite it"
             + " (REORG TABLE ... APPLY (PURGE)).");
+  }
+
+  private static String stats(ColumnVector add, int row) {
+    int ordinal = ((StructType) add.getDataType()).indexOf("stats");
+    return ordinal < 0 || add.getChild(ordinal).isNullAt(row)
+        ? null
+        : add.getChild(ordinal).getString(row);
+  }
+
+  /** {@code numRecords} of a file's statistics JSON, or -1. */
+  private static long numRecords(String stats) {
+    if (stats == null || stats.isEmpty()) {
+      return -1;
+    }
+    try {
+      JsonNode n = JSON.readTree(stats).get("numRecords");
+      return n == null || !n.canConvertToLong() ? -1 : n.asLong();
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   private static ColumnVector child(ColumnVector struct, String name) {

@@ -96,6 +96,8 @@ class DeltaTableChangesTest {
     List<DeltaAddedFile> later = changes.versionFiles(3, 3);
     assertThat(later).extracting(DeltaAddedFile::positionId).containsExactly("v-3-0", "v-3-1");
     assertThat(later.get(0).partitionValues()).containsKey("day");
+    assertThat(later.stream().mapToLong(DeltaAddedFile::numRecords).sum()).isEqualTo(5);
+    assertThat(snapshot.stream().mapToLong(DeltaAddedFile::numRecords).sum()).isEqualTo(20);
     assertThat(ids(later)).isEqualTo(range(20, 25));
     assertThat(ids(changes.versionFiles(1, 3))).isEqualTo(range(0, 25));
     assertThat(changes.versionFiles(4, 3)).isEmpty();

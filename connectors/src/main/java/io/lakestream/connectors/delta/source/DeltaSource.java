@@ -126,13 +126,13 @@ public final class DeltaSource
       SplitEnumeratorContext<DeltaSourceSplit> context) {
     DeltaEnumeratorState start;
     if (bounded()) {
-      start = new DeltaEnumeratorState(boundedVersion, 0, true, List.of());
+      start = new DeltaEnumeratorState(boundedVersion, 0, true, List.of(), 0);
     } else if (startingVersion == SNAPSHOT) {
-      start = new DeltaEnumeratorState(latestVersion(), 0, true, List.of());
+      start = new DeltaEnumeratorState(latestVersion(), 0, true, List.of(), 0);
     } else if (startingVersion == LATEST) {
-      start = new DeltaEnumeratorState(latestVersion() + 1, 0, false, List.of());
+      start = new DeltaEnumeratorState(latestVersion() + 1, 0, false, List.of(), 0);
     } else {
-      start = new DeltaEnumeratorState(startingVersion, 0, false, List.of());
+      start = new DeltaEnumeratorState(startingVersion, 0, false, List.of(), 0);
     }
     return restoreEnumerator(context, start);
   }
@@ -151,7 +151,10 @@ public final class DeltaSource
         checkpoint,
         new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes),
         limits,
-        new EpochPositions(query, name));
+        new EpochPositions(
+            query,
+            name,
+            position -> position.getOrDefault(DeltaSourceEnumerator.ROWS_ADMITTED, 0L)));
   }
 
   private long latestVersion() {

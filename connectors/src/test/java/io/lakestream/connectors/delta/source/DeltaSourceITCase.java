@@ -198,6 +198,9 @@ class DeltaSourceITCase {
     }
     assertThat(perEpoch).allSatisfy(files -> assertThat(files).isBetween(0L, 2L)).contains(2L);
     assertThat(versions.get(versions.size() - 1)).isEqualTo(13);
+    // totalOffset counts the rows admitted (from file statistics): progress derives input rows
+    long last = log.offsetEpochs().get(log.offsetEpochs().size() - 1);
+    assertThat(log.readOffsets(last).get("delta-src").get("totalOffset").asLong()).isEqualTo(120);
   }
 
   @Test

@@ -13,9 +13,15 @@ import java.util.List;
  * @param nextIndex the index of the next file within that version (or snapshot)
  * @param initialSnapshot whether the next file belongs to the initial snapshot
  * @param pending admitted splits not yet assigned to a reader
+ * @param rowsAdmitted rows of all admitted files so far, from their statistics (files without
+ *     statistics count 0); progress reports derive each epoch's input rows from it
  */
 public record DeltaEnumeratorState(
-    long nextVersion, int nextIndex, boolean initialSnapshot, List<DeltaSourceSplit> pending) {
+    long nextVersion,
+    int nextIndex,
+    boolean initialSnapshot,
+    List<DeltaSourceSplit> pending,
+    long rowsAdmitted) {
   public DeltaEnumeratorState {
     pending = List.copyOf(pending);
   }

@@ -25,6 +25,7 @@ public final class DeltaEnumeratorStateSerializer
     out.writeLong(state.nextVersion());
     out.writeInt(state.nextIndex());
     out.writeBoolean(state.initialSnapshot());
+    out.writeLong(state.rowsAdmitted());
     out.writeInt(state.pending().size());
     for (DeltaSourceSplit split : state.pending()) {
       DeltaSourceSplitSerializer.write(split, out);
@@ -42,11 +43,12 @@ public final class DeltaEnumeratorStateSerializer
     long nextVersion = in.readLong();
     int nextIndex = in.readInt();
     boolean initialSnapshot = in.readBoolean();
+    long rowsAdmitted = in.readLong();
     int count = in.readInt();
     List<DeltaSourceSplit> pending = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       pending.add(DeltaSourceSplitSerializer.read(in));
     }
-    return new DeltaEnumeratorState(nextVersion, nextIndex, initialSnapshot, pending);
+    return new DeltaEnumeratorState(nextVersion, nextIndex, initialSnapshot, pending, rowsAdmitted);
   }
 }

@@ -42,6 +42,12 @@ public final class DeltaSourceEnumerator
     implements SplitEnumerator<DeltaSourceSplit, DeltaEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaSourceEnumerator.class);
 
+  /**
+   * The offsets key of the rows admitted so far: the {@code totalOffset} of the source's offsets
+   * records, from which progress reports derive each epoch's input rows.
+   */
+  public static final String ROWS_ADMITTED = "rowsAdmitted";
+
   /** Versions read per discovery round. */
   private static final int VERSIONS_PER_POLL = 100;
 
@@ -66,6 +72,7 @@ public final class DeltaSourceEnumerator
   /** The checkpoint that holds every row before {@link #failAtEnd}; fail once it completes. */
   private long failAfterCheckpoint = -1;
 
+  private long rowsAdmitted;
   private int filesThisEpoch;
   private long bytesThisEpoch;
   private boolean finished;
@@ -84,6 +91,7 @@ public final class DeltaSourceEnumerator
     this.nextIndex = state.nextIndex();
     this.initialSnapshot = state.initialSnapshot();
     this.pending = new ArrayDeque<>(state.pending());
+    this.rowsAdmitted = state.rowsAdmitted();
     // the snapshot (or the version being read) is rediscovered from the position
     this.discoveredThrough = initialSnapshot ? Long.MIN_VALUE : nextVersion - 1;
     positions.seed(position());
@@ -183,6 +191,7 @@ public final class DeltaSourceEnumerator
     discoveredCount = discovered.size();
     filesThisEpoch++;
     bytesThisEpoch += file.size();
+    rowsAdmitted += Math.max(0, file.numRecords());
     nextVersion = file.version();
     nextIndex = file.index() + 1;
     initialSnapshot = file.initialSnapshot();
@@ -238,6 +247,7 @@ public final class DeltaSourceEnumerator
     position.put("reservoirVersion", nextVersion);
     position.put("index", (long) nextIndex);
     position.put("isStartingVersion", initialSnapshot ? 1L : 0L);
+    position.put(ROWS_ADMITTED, rowsAdmitted);
     return position;
   }
 
@@ -256,7 +266,8 @@ public final class DeltaSourceEnumerator
       failAfterCheckpoint = checkpointId;
     }
     DeltaEnumeratorState state =
-        new DeltaEnumeratorState(nextVersion, nextIndex, initialSnapshot, new ArrayList<>(pending));
+        new DeltaEnumeratorState(
+            nextVersion, nextIndex, initialSnapshot, new ArrayList<>(pending), rowsAdmitted);
     positions.onReport(new PositionReport(checkpointId, position()));
     // a new epoch starts: admit its share of files
     filesThisEpoch = 0;

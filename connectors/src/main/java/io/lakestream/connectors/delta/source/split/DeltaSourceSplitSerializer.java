@@ -56,6 +56,7 @@ public final class DeltaSourceSplitSerializer
       }
     }
     out.writeLong(file.size());
+    out.writeLong(file.numRecords());
     out.writeLong(split.rowsToSkip());
   }
 
@@ -72,8 +73,10 @@ public final class DeltaSourceSplitSerializer
       values.put(key, in.readBoolean() ? in.readUTF() : null);
     }
     long size = in.readLong();
+    long numRecords = in.readLong();
     long rowsToSkip = in.readLong();
     return new DeltaSourceSplit(
-        new DeltaAddedFile(path, version, index, initialSnapshot, values, size), rowsToSkip);
+        new DeltaAddedFile(path, version, index, initialSnapshot, values, size, numRecords),
+        rowsToSkip);
   }
 }

@@ -21,25 +21,26 @@ class DeltaEnumeratorStateSerializerTest {
             index,
             false,
             Map.of("p", "x"),
-            10));
+            10,
+            7));
   }
 
   @Test
   void roundTripsPositionAndPendingSplitsInOrder() throws IOException {
     DeltaEnumeratorState state =
-        new DeltaEnumeratorState(12, 5, false, List.of(split(12, 3), split(12, 4)));
+        new DeltaEnumeratorState(12, 5, false, List.of(split(12, 3), split(12, 4)), 1_234);
     DeltaEnumeratorState back =
         serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
     assertThat(back).isEqualTo(state);
 
-    DeltaEnumeratorState snapshot = new DeltaEnumeratorState(3, 0, true, List.of());
+    DeltaEnumeratorState snapshot = new DeltaEnumeratorState(3, 0, true, List.of(), 0);
     assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(snapshot)))
         .isEqualTo(snapshot);
   }
 
   @Test
   void anUnknownVersionIsRefused() throws IOException {
-    byte[] bytes = serializer.serialize(new DeltaEnumeratorState(1, 0, false, List.of()));
+    byte[] bytes = serializer.serialize(new DeltaEnumeratorState(1, 0, false, List.of(), 0));
     assertThatThrownBy(() -> serializer.deserialize(2, bytes))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("version 2");

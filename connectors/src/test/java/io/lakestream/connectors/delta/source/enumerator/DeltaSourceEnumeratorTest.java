@@ -92,7 +92,7 @@ class DeltaSourceEnumeratorTest {
   void admitsAtMostMaxFilesPerEpochAndResumesFromItsCheckpointWithoutReReading() throws Throwable {
     MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
     DeltaSourceEnumerator enumerator =
-        enumerator(context, new DeltaEnumeratorState(1, 0, false, List.of()), 2, 0);
+        enumerator(context, new DeltaEnumeratorState(1, 0, false, List.of(), 0), 2, 0);
     enumerator.handleSplitRequest(0, "localhost");
     enumerator.handleSplitRequest(1, "localhost");
     context.runPeriodicCallable(0); // discovery
@@ -101,7 +101,7 @@ class DeltaSourceEnumeratorTest {
     assertThat(assigned(context)).hasSize(2); // the epoch's two files are out
 
     DeltaEnumeratorState checkpoint = enumerator.snapshotState(1);
-    assertThat(checkpoint).isEqualTo(new DeltaEnumeratorState(2, 1, false, List.of()));
+    assertThat(checkpoint).isEqualTo(new DeltaEnumeratorState(2, 1, false, List.of(), 2));
     assertThat(assigned(context)).containsExactly("v-1-0", "v-2-0", "v-3-0"); // next epoch
 
     // restore: continues after version 2's file, nothing is admitted twice
@@ -117,7 +117,7 @@ class DeltaSourceEnumeratorTest {
   void maxBytesPerTriggerIsSoftAndSplitsGivenBackComeFirst() throws Throwable {
     MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
     DeltaSourceEnumerator enumerator =
-        enumerator(context, new DeltaEnumeratorState(1, 0, false, List.of()), 1000, 1);
+        enumerator(context, new DeltaEnumeratorState(1, 0, false, List.of(), 0), 1000, 1);
     enumerator.handleSplitRequest(0, "localhost");
     enumerator.handleSplitRequest(1, "localhost");
     context.runPeriodicCallable(0);
@@ -136,7 +136,7 @@ class DeltaSourceEnumeratorTest {
     long deleted = KernelChangeCommits.deleteOneFile(table);
     MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
     DeltaSourceEnumerator enumerator =
-        enumerator(context, new DeltaEnumeratorState(4, 0, false, List.of()), 10, 0);
+        enumerator(context, new DeltaEnumeratorState(4, 0, false, List.of(), 0), 10, 0);
     enumerator.handleSplitRequest(0, "localhost");
     context.runPeriodicCallable(0);
     assertThat(assigned(context)).containsExactly("v-4-0");

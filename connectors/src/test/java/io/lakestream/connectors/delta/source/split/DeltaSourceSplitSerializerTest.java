@@ -24,7 +24,8 @@ class DeltaSourceSplitSerializerTest {
             index,
             snapshot,
             partitions,
-            4_321L),
+            4_321L,
+            index == 0 ? -1 : 99L),
         skip);
   }
 
@@ -35,7 +36,7 @@ class DeltaSourceSplitSerializerTest {
           split(7, 3, false, 0),
           split(2, 0, true, 1_000_000_123L),
           new DeltaSourceSplit(
-              new DeltaAddedFile("s3a://b/t/x.parquet", 0, 0, false, Map.of(), 0), 0)
+              new DeltaAddedFile("s3a://b/t/x.parquet", 0, 0, false, Map.of(), 0, 0), 0)
         }) {
       DeltaSourceSplit back =
           serializer.deserialize(serializer.getVersion(), serializer.serialize(split));
