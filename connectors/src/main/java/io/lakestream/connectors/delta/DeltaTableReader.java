@@ -154,6 +154,25 @@ public final class DeltaTableReader {
     return count(snapshotAt(version));
   }
 
+  /**
+   * The snapshot of version {@code version} (time travel by version).
+   *
+   * @throws DeltaTableException as {@link #readVersion(long)}
+   */
+  public Snapshot snapshotAtVersion(long version) throws DeltaTableException {
+    return snapshotAt(version);
+  }
+
+  /**
+   * The latest version committed at or before {@code timestamp}, as Delta's {@code TIMESTAMP AS OF}
+   * resolves it.
+   *
+   * @throws DeltaTableException as {@link #readAsOfTimestamp(Instant)}
+   */
+  public long versionAsOf(Instant timestamp) throws DeltaTableException {
+    return snapshotAsOf(timestamp).getVersion();
+  }
+
   // ---------------------------------------------------------------- snapshots
 
   private Snapshot latest() throws DeltaTableException {
@@ -346,7 +365,7 @@ public final class DeltaTableReader {
     }
   }
 
-  private static boolean isSupported(DataType type) {
+  static boolean isSupported(DataType type) {
     return type instanceof StringType
         || type instanceof LongType
         || type instanceof IntegerType
@@ -363,7 +382,7 @@ public final class DeltaTableReader {
   }
 
   /** The Java value at {@code row} of a vector of a {@link #isSupported supported} type. */
-  private static Object value(ColumnVector vector, int row) {
+  static Object value(ColumnVector vector, int row) {
     if (vector.isNullAt(row)) {
       return null;
     }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,14 +31,29 @@ public final class EpochPositions {
   private final TreeMap<Long, Map<String, Long>> reports = new TreeMap<>();
   private final Set<String> caughtUp = new HashSet<>();
   private boolean caughtUpSignalled;
+  private final ToLongFunction<Map<String, Long>> total;
 
   /**
    * @param query the query, or null when the source runs outside a lakestream query
    * @param sourceName the source's name (its uid)
    */
   public EpochPositions(QueryContext query, String sourceName) {
+    this(
+        query,
+        sourceName,
+        positions -> positions.values().stream().mapToLong(Long::longValue).sum());
+  }
+
+  /**
+   * @param total the record's {@code totalOffset} (rows read so far, from which progress derives
+   *     each epoch's input rows) for the known positions; by default their sum, which fits sources
+   *     whose positions are row offsets
+   */
+  public EpochPositions(
+      QueryContext query, String sourceName, ToLongFunction<Map<String, Long>> total) {
     this.query = query;
     this.sourceName = sourceName;
+    this.total = total;
   }
 
   /** Positions known without any reader (restored or unassigned splits). */
@@ -79,7 +95,7 @@ public final class EpochPositions {
     record.put("epoch", epoch);
     record.put("recordedAt", Instant.now().toString());
     record.put("offsets", new TreeMap<>(lastKnown));
-    record.put("totalOffset", lastKnown.values().stream().mapToLong(Long::longValue).sum());
+    record.put("totalOffset", total.applyAsLong(lastKnown));
     if (!endPositions.isEmpty()) {
       record.put("endOffsets", new TreeMap<>(endPositions));
     }

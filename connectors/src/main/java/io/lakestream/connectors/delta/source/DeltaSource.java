@@ -1,0 +1,206 @@
+package io.lakestream.connectors.delta.source;
+
+import io.lakestream.connectors.delta.DeltaDataFileReader;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableChanges;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
+import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorStateSerializer;
+import io.lakestream.connectors.delta.source.enumerator.DeltaSourceEnumerator;
+import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
+import io.lakestream.connectors.delta.source.reader.DeltaSourceReader;
+import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
+import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
+import io.lakestream.connectors.source.EpochPositions;
+import io.lakestream.state.query.DescribedSource;
+import io.lakestream.state.query.QueryContext;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.types.Row;
+
+/**
+ * A Delta table as a Flink source (FLIP-27), like Spark's {@code readStream.format("delta")}:
+ * streams the rows of an append-only table, the current snapshot first (or from {@code
+ * startingVersion}), then each version as it is committed. Or, built with {@code versionAsOf} /
+ * {@code timestampAsOf}, a bounded read of one version (time travel). Build with {@link
+ * DeltaSourceBuilder}.
+ *
+ * <p>Rows are {@link Row}s in the table's column order (partition columns included, at their
+ * declared position), typed by {@link #getProducedType()} (a {@link RowTypeInfo} with the column
+ * names): {@code string} String, {@code long} Long, {@code integer} Integer, {@code short} Short,
+ * {@code byte} Byte, {@code double} Double, {@code float} Float, {@code boolean} Boolean, {@code
+ * decimal} BigDecimal, {@code timestamp} Instant, {@code timestamp_ntz} LocalDateTime, {@code date}
+ * LocalDate, {@code binary} byte[]; {@code row.getField(i)} gives the same values as {@link
+ * io.lakestream.connectors.delta.DeltaTableReader}'s {@code Object[]} rows.
+ *
+ * <p>Guarantees: every row of every admitted data file is emitted exactly once per checkpointed
+ * stream position (the enumerator checkpoints the next file position, readers the rows emitted of
+ * their current file). Fails with {@link io.lakestream.connectors.delta.DeltaChangeCommitException}
+ * on a version that removes or rewrites data unless {@code skipChangeCommits}; versions with only
+ * {@code dataChange=false} actions (compaction) are skipped. In an availableNow run it reads up to
+ * the version current when the run started, then reports caught-up and idles.
+ */
+public final class DeltaSource
+    implements Source<Row, DeltaSourceSplit, DeltaEnumeratorState>,
+        ResultTypeQueryable<Row>,
+        DescribedSource {
+  private static final long serialVersionUID = 1L;
+
+  /** {@code startingVersion=latest}. */
+  static final long LATEST = -1;
+
+  /** No {@code startingVersion}: the current snapshot, then later versions. */
+  static final long SNAPSHOT = -2;
+
+  private final String name;
+  private final DeltaTable table;
+  private final String schemaJson;
+  private final List<String> partitionColumns;
+  private final RowTypeInfo rowType;
+  private final long startingVersion;
+  private final long boundedVersion;
+  private final int maxFilesPerTrigger;
+  private final long maxBytesPerTrigger;
+  private final boolean skipChangeCommits;
+  private final boolean ignoreDeletes;
+  private final long pollIntervalMillis;
+  private final QueryContext query;
+
+  DeltaSource(
+      String name,
+      DeltaTable table,
+      String schemaJson,
+      List<String> partitionColumns,
+      RowTypeInfo rowType,
+      long startingVersion,
+      long boundedVersion,
+      int maxFilesPerTrigger,
+      long maxBytesPerTrigger,
+      boolean skipChangeCommits,
+      boolean ignoreDeletes,
+      long pollIntervalMillis,
+      QueryContext query) {
+    this.name = name;
+    this.table = table;
+    this.schemaJson = schemaJson;
+    this.partitionColumns = List.copyOf(partitionColumns);
+    this.rowType = rowType;
+    this.startingVersion = startingVersion;
+    this.boundedVersion = boundedVersion;
+    this.maxFilesPerTrigger = maxFilesPerTrigger;
+    this.maxBytesPerTrigger = maxBytesPerTrigger;
+    this.skipChangeCommits = skipChangeCommits;
+    this.ignoreDeletes = ignoreDeletes;
+    this.pollIntervalMillis = pollIntervalMillis;
+    this.query = query;
+  }
+
+  private boolean bounded() {
+    return boundedVersion >= 0;
+  }
+
+  @Override
+  public Boundedness getBoundedness() {
+    return bounded() ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
+  }
+
+  @Override
+  public SourceReader<Row, DeltaSourceSplit> createReader(SourceReaderContext context) {
+    return new DeltaSourceReader(
+        context, new DeltaDataFileReader(table, schemaJson, partitionColumns));
+  }
+
+  @Override
+  public SplitEnumerator<DeltaSourceSplit, DeltaEnumeratorState> createEnumerator(
+      SplitEnumeratorContext<DeltaSourceSplit> context) {
+    DeltaEnumeratorState start;
+    if (bounded()) {
+      start = new DeltaEnumeratorState(boundedVersion, 0, true, List.of(), 0);
+    } else if (startingVersion == SNAPSHOT) {
+      start = new DeltaEnumeratorState(latestVersion(), 0, true, List.of(), 0);
+    } else if (startingVersion == LATEST) {
+      start = new DeltaEnumeratorState(latestVersion() + 1, 0, false, List.of(), 0);
+    } else {
+      start = new DeltaEnumeratorState(startingVersion, 0, false, List.of(), 0);
+    }
+    return restoreEnumerator(context, start);
+  }
+
+  @Override
+  public SplitEnumerator<DeltaSourceSplit, DeltaEnumeratorState> restoreEnumerator(
+      SplitEnumeratorContext<DeltaSourceSplit> context, DeltaEnumeratorState checkpoint) {
+    boolean availableNow = query != null && query.availableNow();
+    boolean noLimits = bounded() || (query != null && query.ignoreRateLimits());
+    long end = bounded() ? boundedVersion : availableNow ? latestVersion() : -1;
+    DeltaSourceLimits limits =
+        new DeltaSourceLimits(
+            maxFilesPerTrigger, maxBytesPerTrigger, noLimits, pollIntervalMillis, end, bounded());
+    return new DeltaSourceEnumerator(
+        context,
+        checkpoint,
+        new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes),
+        limits,
+        new EpochPositions(
+            query,
+            name,
+            position -> position.getOrDefault(DeltaSourceEnumerator.ROWS_ADMITTED, 0L)));
+  }
+
+  private long latestVersion() {
+    try {
+      return new DeltaTableChanges(table, schemaJson, false, false).latestVersion();
+    } catch (DeltaTableException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public SimpleVersionedSerializer<DeltaSourceSplit> getSplitSerializer() {
+    return new DeltaSourceSplitSerializer();
+  }
+
+  @Override
+  public SimpleVersionedSerializer<DeltaEnumeratorState> getEnumeratorCheckpointSerializer() {
+    return new DeltaEnumeratorStateSerializer();
+  }
+
+  @Override
+  public TypeInformation<Row> getProducedType() {
+    return rowType;
+  }
+
+  @Override
+  public String sourceType() {
+    return "delta";
+  }
+
+  @Override
+  public String sourceTarget() {
+    return table.path();
+  }
+
+  @Override
+  public List<URI> inputPaths() {
+    return List.of(URI.create(table.path()));
+  }
+
+  @Override
+  public boolean supportsAvailableNow() {
+    return true;
+  }
+
+  public String name() {
+    return name;
+  }
+}

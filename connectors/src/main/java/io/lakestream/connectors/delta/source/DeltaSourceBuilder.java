@@ -1,0 +1,304 @@
+package io.lakestream.connectors.delta.source;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.state.Locations;
+import io.lakestream.state.query.QueryContext;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * Builds a {@link DeltaSource} from Spark-compatible options ({@link DeltaSourceOptions}). {@link
+ * #build()} runs {@link #sanityCheck()} (unknown options and bad values fail with {@link
+ * IllegalArgumentException} naming the option), then reads the table's schema: the latest one for a
+ * stream, the chosen version's for a bounded read.
+ *
+ * <pre>{@code
+ * DeltaSource source = DeltaSourceBuilder.forTable("s3a://lake/orders")
+ *     .name("orders-delta")
+ *     .options(Map.of("maxFilesPerTrigger", "100", "skipChangeCommits", "true"))
+ *     .query(query)
+ *     .build();
+ * }</pre>
+ */
+public final class DeltaSourceBuilder {
+  private final String path;
+  private final Configuration options = new Configuration();
+  private final Map<String, String> rawOptions = new java.util.TreeMap<>();
+  private String name;
+  private QueryContext query;
+  private Map<String, String> hadoopConf = Map.of();
+
+  private DeltaSourceBuilder(String path) {
+    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
+  }
+
+  /** A source reading the Delta table at {@code path} (local path or URI). */
+  public static DeltaSourceBuilder forTable(String path) {
+    return new DeltaSourceBuilder(path);
+  }
+
+  /** The source's name in offsets records and progress; use the same string as its uid. */
+  public DeltaSourceBuilder name(String name) {
+    this.name = name;
+    return this;
+  }
+
+  /** One option by its Spark name, e.g. {@code maxFilesPerTrigger}; checked in {@link #build()}. */
+  public DeltaSourceBuilder option(String key, String value) {
+    rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
+    return this;
+  }
+
+  /** Several options, as {@link #option}. */
+  public DeltaSourceBuilder options(Map<String, String> options) {
+    options.forEach(this::option);
+    return this;
+  }
+
+  /** The query the source runs in (offsets records, availableNow, once); optional. */
+  public DeltaSourceBuilder query(QueryContext query) {
+    this.query = query;
+    return this;
+  }
+
+  /** Hadoop settings for the table's file system (e.g. fs.s3a.* for S3). */
+  public DeltaSourceBuilder hadoopConf(Map<String, String> conf) {
+    this.hadoopConf = Map.copyOf(conf);
+    return this;
+  }
+
+  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  public void sanityCheck() {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("Delta source for " + path + " needs a name (its uid)");
+    }
+    TreeSet<String> valid = new TreeSet<>();
+    DeltaSourceOptions.all().forEach(o -> valid.add(o.key()));
+    for (String key : rawOptions.keySet()) {
+      if (!valid.contains(key)) {
+        throw new IllegalArgumentException(
+            "Unknown Delta source option '" + key + "' for " + path + "; valid options: " + valid);
+      }
+    }
+    Configuration conf = Configuration.fromMap(rawOptions);
+    for (ConfigOption<?> option : DeltaSourceOptions.all()) {
+      try {
+        conf.get(option);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "Delta source option "
+                + option.key()
+                + "='"
+                + rawOptions.get(option.key())
+                + "' is invalid: "
+                + option.description(),
+            e);
+      }
+    }
+    options.addAll(conf);
+    String starting = options.get(DeltaSourceOptions.STARTING_VERSION);
+    if (starting != null && !starting.equals("latest")) {
+      try {
+        if (Long.parseLong(starting) < 0) {
+          throw new NumberFormatException();
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "Delta source option startingVersion must be a version number >= 0 or 'latest', was '"
+                + starting
+                + "'");
+      }
+    }
+    if (options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER) < 1) {
+      throw new IllegalArgumentException(
+          "Delta source option maxFilesPerTrigger must be >= 1, was "
+              + options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER));
+    }
+    if (options.getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).isPresent()
+        && options.get(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).getBytes() < 1) {
+      throw new IllegalArgumentException(
+          "Delta source option maxBytesPerTrigger must be at least 1 byte");
+    }
+    if (options.get(DeltaSourceOptions.POLL_INTERVAL).toMillis() < 1) {
+      throw new IllegalArgumentException("Delta source option pollInterval must be >= 1 ms");
+    }
+    boolean version = options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent();
+    boolean timestamp = options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent();
+    if (version && timestamp) {
+      throw new IllegalArgumentException(
+          "Delta source options versionAsOf and timestampAsOf cannot both be set: choose one");
+    }
+    if ((version || timestamp) && starting != null) {
+      throw new IllegalArgumentException(
+          "Delta source option startingVersion is for streaming reads; versionAsOf/timestampAsOf"
+              + " make a bounded read of one version. Set only one of them.");
+    }
+    if (version && options.get(DeltaSourceOptions.VERSION_AS_OF) < 0) {
+      throw new IllegalArgumentException("Delta source option versionAsOf must be >= 0");
+    }
+    if (timestamp) {
+      try {
+        Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF));
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException(
+            "Delta source option timestampAsOf must be an ISO-8601 instant such as"
+                + " 2024-05-01T10:00:00Z, was '"
+                + options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)
+                + "'");
+      }
+    }
+  }
+
+  /**
+   * Checks the options and reads the table's schema.
+   *
+   * @throws IllegalArgumentException for a bad option
+   * @throws UncheckedIOException (cause {@link DeltaTableException}) if there is no table, the
+   *     chosen version or timestamp is not in its history, or {@code startingVersion} is past the
+   *     latest version
+   */
+  public DeltaSource build() {
+    sanityCheck();
+    DeltaTable table = DeltaTable.forPath(path, hadoopConf);
+    DeltaTableReader reader = new DeltaTableReader(table);
+    try {
+      long bounded = -1;
+      Snapshot snapshot;
+      if (options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent()) {
+        bounded = options.get(DeltaSourceOptions.VERSION_AS_OF);
+        snapshot = reader.snapshotAtVersion(bounded);
+      } else if (options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent()) {
+        bounded =
+            reader.versionAsOf(Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)));
+        snapshot = reader.snapshotAtVersion(bounded);
+      } else {
+        snapshot =
+            table
+                .latestSnapshot()
+                .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+      }
+      String starting = options.get(DeltaSourceOptions.STARTING_VERSION);
+      long startingVersion =
+          starting == null
+              ? DeltaSource.SNAPSHOT
+              : starting.equals("latest") ? DeltaSource.LATEST : Long.parseLong(starting);
+      if (startingVersion > snapshot.getVersion()) {
+        throw new DeltaTableException(
+            "Delta source option startingVersion="
+                + startingVersion
+                + " is past the latest version "
+                + snapshot.getVersion()
+                + " of "
+                + table.path()
+                + "; use 'latest' to read only versions committed from now on");
+      }
+      String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
+      if (mapping != null && !mapping.equals("none")) {
+        throw new DeltaTableException(
+            "The Delta table at "
+                + table.path()
+                + " uses column mapping (delta.columnMapping.mode="
+                + mapping
+                + "), which the Delta source does not read yet");
+      }
+      return new DeltaSource(
+          name,
+          table,
+          snapshot.getSchema().toJson(),
+          snapshot.getPartitionColumnNames(),
+          rowType(snapshot),
+          startingVersion,
+          bounded,
+          options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER),
+          options
+              .getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER)
+              .map(m -> m.getBytes())
+              .orElse(0L),
+          options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
+          options.get(DeltaSourceOptions.IGNORE_DELETES),
+          options.get(DeltaSourceOptions.POLL_INTERVAL).toMillis(),
+          query);
+    } catch (DeltaTableException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  private RowTypeInfo rowType(Snapshot snapshot) throws DeltaTableException {
+    List<TypeInformation<?>> types = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (StructField field : snapshot.getSchema().fields()) {
+      names.add(field.getName());
+      types.add(typeOf(field, snapshot.getPath()));
+    }
+    return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
+  }
+
+  private static TypeInformation<?> typeOf(StructField field, String table)
+      throws DeltaTableException {
+    DataType type = field.getDataType();
+    if (type instanceof StringType) {
+      return Types.STRING;
+    } else if (type instanceof LongType) {
+      return Types.LONG;
+    } else if (type instanceof IntegerType) {
+      return Types.INT;
+    } else if (type instanceof ShortType) {
+      return Types.SHORT;
+    } else if (type instanceof ByteType) {
+      return Types.BYTE;
+    } else if (type instanceof DoubleType) {
+      return Types.DOUBLE;
+    } else if (type instanceof FloatType) {
+      return Types.FLOAT;
+    } else if (type instanceof BooleanType) {
+      return Types.BOOLEAN;
+    } else if (type instanceof DecimalType) {
+      return Types.BIG_DEC;
+    } else if (type instanceof TimestampType) {
+      return Types.INSTANT;
+    } else if (type instanceof TimestampNTZType) {
+      return Types.LOCAL_DATE_TIME;
+    } else if (type instanceof DateType) {
+      return Types.LOCAL_DATE;
+    } else if (type instanceof BinaryType) {
+      return Types.PRIMITIVE_ARRAY(Types.BYTE);
+    }
+    throw new DeltaTableException(
+        "Column '"
+            + field.getName()
+            + "' of the Delta table at "
+            + table
+            + " is "
+            + type
+            + ", which the Delta source does not read (only primitive columns)");
+  }
+}

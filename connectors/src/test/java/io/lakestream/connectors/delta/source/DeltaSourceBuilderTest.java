@@ -1,0 +1,80 @@
+package io.lakestream.connectors.delta.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeltaSourceBuilderTest {
+  @TempDir Path dir;
+
+  private DeltaSourceBuilder builder(Map<String, String> options) {
+    return DeltaSourceBuilder.forTable(dir.resolve("t").toString()).name("src").options(options);
+  }
+
+  @Test
+  void unknownOptionsAndBadValuesNameTheOption() {
+    assertThatThrownBy(() -> builder(Map.of("maxFilesPerTriger", "5")).sanityCheck())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Unknown Delta source option 'maxFilesPerTriger'")
+        .hasMessageContaining("maxFilesPerTrigger")
+        .hasMessageContaining("skipChangeCommits");
+    assertThatThrownBy(() -> builder(Map.of("maxFilesPerTrigger", "0")).sanityCheck())
+        .hasMessageContaining("maxFilesPerTrigger must be >= 1");
+    assertThatThrownBy(() -> builder(Map.of("maxFilesPerTrigger", "many")).sanityCheck())
+        .hasMessageContaining("maxFilesPerTrigger='many' is invalid");
+    assertThatThrownBy(() -> builder(Map.of("skipChangeCommits", "maybe")).sanityCheck())
+        .hasMessageContaining("skipChangeCommits='maybe'");
+    assertThatThrownBy(() -> builder(Map.of("startingVersion", "first")).sanityCheck())
+        .hasMessageContaining("startingVersion must be a version number >= 0 or 'latest'");
+    assertThatThrownBy(() -> builder(Map.of("timestampAsOf", "yesterday")).sanityCheck())
+        .hasMessageContaining("timestampAsOf must be an ISO-8601 instant");
+    assertThatThrownBy(
+            () -> builder(Map.of("versionAsOf", "1", "startingVersion", "1")).sanityCheck())
+        .hasMessageContaining("startingVersion is for streaming reads");
+    assertThatThrownBy(() -> DeltaSourceBuilder.forTable(dir.toString()).sanityCheck())
+        .hasMessageContaining("needs a name");
+    builder(Map.of("maxBytesPerTrigger", "64m", "startingVersion", "latest")).sanityCheck();
+  }
+
+  @Test
+  void buildReadsTheSchemaAndChecksTheStartingVersion() throws Exception {
+    assertThatThrownBy(() -> builder(Map.of()).build())
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("No Delta table at");
+    DeltaTable table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
+    DeltaTableSchema schema =
+        DeltaTableSchema.builder()
+            .column("id", DeltaColumnType.LONG, false)
+            .column("amount", DeltaColumnType.decimal(10, 2))
+            .column("day", DeltaColumnType.DATE)
+            .partitionedBy("day")
+            .build();
+    new DeltaAppendCommit(table, schema, "app").open();
+
+    DeltaSource source = builder(Map.of()).build();
+    assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+    RowTypeInfo type = (RowTypeInfo) source.getProducedType();
+    assertThat(type.getFieldNames()).containsExactly("id", "amount", "day");
+    assertThat(type.getTypeAt(0)).isEqualTo(Types.LONG);
+    assertThat(type.getTypeAt(1)).isEqualTo(Types.BIG_DEC);
+    assertThat(type.getTypeAt(2)).isEqualTo(Types.LOCAL_DATE);
+    assertThat(source.sourceType()).isEqualTo("delta");
+    assertThat(builder(Map.of("versionAsOf", "0")).build().getBoundedness())
+        .isEqualTo(Boundedness.BOUNDED);
+    assertThatThrownBy(() -> builder(Map.of("startingVersion", "3")).build())
+        .hasMessageContaining("startingVersion=3 is past the latest version 0")
+        .hasMessageContaining("'latest'");
+  }
+}

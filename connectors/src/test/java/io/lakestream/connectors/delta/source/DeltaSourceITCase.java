@@ -1,0 +1,340 @@
+package io.lakestream.connectors.delta.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.delta.KernelChangeCommits;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.EpochLog;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Delta source on real tables in a Flink MiniCluster. */
+class DeltaSourceITCase {
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .build());
+
+  static final Queue<Row> COLLECTED = new ConcurrentLinkedQueue<>();
+
+  static final DeltaTableSchema SCHEMA =
+      DeltaTableSchema.builder()
+          .column("id", DeltaColumnType.LONG, false)
+          .column("label", DeltaColumnType.STRING)
+          .column("part", DeltaColumnType.STRING)
+          .partitionedBy("part")
+          .build();
+
+  @TempDir Path dir;
+  private DeltaTable table;
+  private DeltaTableWriter writer;
+  private DeltaAppendCommit commit;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    COLLECTED.clear();
+    table = DeltaTable.forPath(dir.resolve("table").toUri().toString());
+    writer = new DeltaTableWriter(table, SCHEMA);
+    commit = new DeltaAppendCommit(table, SCHEMA, "writer");
+    commit.open();
+  }
+
+  /** Commits ids [from, to) with the given partition per id; returns the table version. */
+  long append(long epoch, long from, long to, LongFunction<String> part) throws IOException {
+    List<Object[]> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(new Object[] {id, "row-" + id, part.apply(id)});
+    }
+    String detail = commit.commit(epoch, writer.write(rows)).detail();
+    return Long.parseLong(detail.substring("version=".length()));
+  }
+
+  static StreamExecutionEnvironment env(long checkpointMillis) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(checkpointMillis));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(2);
+    return env;
+  }
+
+  QueryContext query(boolean availableNow) {
+    return new QueryContext(
+        "qid",
+        "delta-src",
+        "run-1",
+        "delta-src-qid",
+        dir.resolve("chk").toUri().toString(),
+        availableNow,
+        false,
+        OutputMode.APPEND);
+  }
+
+  DeltaSourceBuilder source(Map<String, String> options) {
+    return DeltaSourceBuilder.forTable(table.path())
+        .name("delta-src")
+        .option("pollInterval", "100ms")
+        .options(options);
+  }
+
+  JobClient collect(StreamExecutionEnvironment env, DeltaSource source) throws Exception {
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta-src")
+        .uid("delta-src")
+        .sinkTo(new CollectingSink())
+        .uid("collect");
+    return env.executeAsync("delta-source-it");
+  }
+
+  static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  static List<Long> collectedIds() {
+    return COLLECTED.stream().map(r -> (Long) r.getField(0)).sorted().collect(Collectors.toList());
+  }
+
+  static List<Long> range(long from, long to) {
+    return LongStream.range(from, to).boxed().collect(Collectors.toList());
+  }
+
+  @Test
+  void streamsTheSnapshotThenEveryVersionCommittedWhileRunning() throws Exception {
+    append(1, 0, 100, id -> "p" + (id % 2));
+    append(2, 100, 150, id -> "p" + (id % 2));
+    JobClient job = collect(env(200), source(Map.of()).build());
+    await(() -> COLLECTED.size() >= 150, "the initial snapshot");
+    append(3, 150, 300, id -> "p" + (id % 3));
+    append(4, 300, 310, id -> "p9");
+    await(() -> COLLECTED.size() >= 310, "rows of versions committed while running");
+    Thread.sleep(500); // a duplicate, if any, would arrive now
+    job.cancel().get();
+
+    assertThat(collectedIds()).isEqualTo(range(0, 310));
+    for (Row row : COLLECTED) {
+      long id = (Long) row.getField(0);
+      assertThat(row.getField(1)).isEqualTo("row-" + id);
+      String part = id < 150 ? "p" + (id % 2) : id < 300 ? "p" + (id % 3) : "p9";
+      assertThat(row.getField(2)).as("partition value of %d", id).isEqualTo(part);
+    }
+  }
+
+  @Test
+  void maxFilesPerTriggerBoundsTheFilesOfEachEpoch() throws Exception {
+    for (int v = 1; v <= 12; v++) {
+      append(v, v * 10L, v * 10L + 10, id -> "p"); // one file per version
+    }
+    DeltaSource source =
+        source(Map.of("startingVersion", "1", "maxFilesPerTrigger", "2"))
+            .query(query(false))
+            .build();
+    JobClient job = collect(env(150), source);
+    await(() -> COLLECTED.size() >= 120, "all rows");
+    Thread.sleep(400);
+    job.cancel().get();
+    assertThat(collectedIds()).isEqualTo(range(10, 130));
+
+    // offsets/N/delta-src: the next version to admit after each epoch (one file per version)
+    EpochLog log = new CheckpointLocation(dir.resolve("chk").toUri()).epochs();
+    List<Long> versions = new ArrayList<>();
+    for (long epoch : log.offsetEpochs()) {
+      JsonNode offsets = log.readOffsets(epoch).get("delta-src").get("offsets");
+      assertThat(offsets.get("isStartingVersion").asLong()).isZero();
+      long next = offsets.get("reservoirVersion").asLong();
+      versions.add(offsets.get("index").asLong() == 0 ? next : next + 1);
+    }
+    assertThat(versions).hasSizeGreaterThanOrEqualTo(6);
+    List<Long> perEpoch = new ArrayList<>();
+    for (int i = 1; i < versions.size(); i++) {
+      perEpoch.add(versions.get(i) - versions.get(i - 1));
+    }
+    assertThat(perEpoch).allSatisfy(files -> assertThat(files).isBetween(0L, 2L)).contains(2L);
+    assertThat(versions.get(versions.size() - 1)).isEqualTo(13);
+    // totalOffset counts the rows admitted (from file statistics): progress derives input rows
+    long last = log.offsetEpochs().get(log.offsetEpochs().size() - 1);
+    assertThat(log.readOffsets(last).get("delta-src").get("totalOffset").asLong()).isEqualTo(120);
+  }
+
+  @Test
+  void aChangeCommitFailsTheQueryNamingTheVersionAndTheOption() throws Exception {
+    append(1, 0, 20, id -> "p" + (id % 2));
+    long deleted = KernelChangeCommits.deleteOneFile(table);
+    append(2, 20, 30, id -> "p");
+
+    StreamExecutionEnvironment env = env(200);
+    env.fromSource(
+            source(Map.of("startingVersion", "1")).build(),
+            WatermarkStrategy.noWatermarks(),
+            "delta-src")
+        .sinkTo(new CollectingSink());
+    assertThatThrownBy(env::execute)
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Version " + deleted + " of the Delta table at " + table.path())
+                    .contains("removes or changes existing data")
+                    .contains("skipChangeCommits=true")
+                    .contains("startingVersion " + (deleted + 1)));
+    // the versions before it were delivered first
+    assertThat(collectedIds()).isEqualTo(range(0, 20));
+  }
+
+  @Test
+  void skipChangeCommitsSkipsThemAndCompactionIsSkippedSilently() throws Exception {
+    append(1, 0, 20, id -> "p" + (id % 2));
+    KernelChangeCommits.deleteOneFile(table);
+    append(2, 20, 30, id -> "p");
+    KernelChangeCommits.compact(table, SCHEMA);
+    append(3, 30, 35, id -> "p");
+
+    JobClient job =
+        collect(
+            env(200), source(Map.of("startingVersion", "1", "skipChangeCommits", "true")).build());
+    await(() -> COLLECTED.size() >= 35, "all appended rows");
+    Thread.sleep(500);
+    job.cancel().get();
+    assertThat(collectedIds()).isEqualTo(range(0, 35));
+  }
+
+  @Test
+  void availableNowReadsUpToTheVersionCurrentAtStartThenSignalsCaughtUp() throws Exception {
+    for (int v = 1; v <= 5; v++) {
+      append(v, v * 100L, v * 100L + 100, id -> "p" + (id % 2));
+    }
+    QueryContext query = query(true);
+    EpochLog log = new CheckpointLocation(dir.resolve("chk").toUri()).epochs();
+    JobClient job =
+        collect(env(150), source(Map.of("maxFilesPerTrigger", "3")).query(query).build());
+    await(() -> caughtUp(log, query), "the caught-up signal");
+    assertThat(collectedIds()).isEqualTo(range(100, 600));
+    append(6, 600, 610, id -> "p"); // after the run's end: not read in this run
+    Thread.sleep(800);
+    job.cancel().get();
+    assertThat(collectedIds()).isEqualTo(range(100, 600));
+    long last = log.offsetEpochs().get(log.offsetEpochs().size() - 1);
+    assertThat(log.readOffsets(last).get("delta-src").get("endOffsets").get("reservoirVersion"))
+        .hasToString("5");
+  }
+
+  static boolean caughtUp(EpochLog log, QueryContext query) {
+    try {
+      return log.caughtUpSources(query.runId()).contains("delta-src");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void boundedReadsOfAVersionAndOfATimestamp() throws Exception {
+    append(1, 0, 10, id -> "p" + (id % 2));
+    long v2 = append(2, 10, 25, id -> "p");
+    append(3, 25, 40, id -> "q");
+    DeltaTableReader reader = new DeltaTableReader(table);
+    Instant v2Time =
+        Instant.ofEpochMilli(reader.snapshotAtVersion(v2).getTimestamp(table.engine()));
+
+    assertThat(readBounded(Map.of("versionAsOf", "1"))).isEqualTo(range(0, 10));
+    assertThat(readBounded(Map.of("timestampAsOf", v2Time.toString()))).isEqualTo(range(0, 25));
+    assertThat(reader.versionAsOf(v2Time)).isEqualTo(v2);
+    assertThat(readBounded(Map.of("versionAsOf", "0"))).isEmpty();
+
+    assertThatThrownBy(() -> source(Map.of("timestampAsOf", "2001-01-01T00:00:00Z")).build())
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("No version of the Delta table at " + table.path())
+        .hasMessageContaining("2001-01-01T00:00:00Z")
+        .hasMessageContaining("(version 0)");
+    assertThatThrownBy(() -> source(Map.of("versionAsOf", "9")).build())
+        .hasMessageContaining("available versions are 0 to 3");
+  }
+
+  private List<Long> readBounded(Map<String, String> options) throws Exception {
+    StreamExecutionEnvironment env = env(10_000);
+    List<Long> ids = new ArrayList<>();
+    try (CloseableIterator<Row> rows =
+        env.fromSource(source(options).build(), WatermarkStrategy.noWatermarks(), "bounded")
+            .executeAndCollect()) {
+      rows.forEachRemaining(r -> ids.add((Long) r.getField(0)));
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  /** Collects rows in {@link #COLLECTED}. */
+  static final class CollectingSink implements Sink<Row> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public SinkWriter<Row> createWriter(WriterInitContext context) {
+      return writer();
+    }
+
+    @Override
+    @Deprecated
+    public SinkWriter<Row> createWriter(InitContext context) {
+      return writer();
+    }
+
+    private static SinkWriter<Row> writer() {
+      return new SinkWriter<>() {
+        @Override
+        public void write(Row row, Context context) {
+          COLLECTED.add(row);
+        }
+
+        @Override
+        public void flush(boolean endOfInput) {}
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package io.lakestream.connectors.delta.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaChangeCommitException;
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableChanges;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.delta.KernelChangeCommits;
+import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
+import io.lakestream.connectors.source.EpochPositions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Admission, epoch limits, restore and change-commit deferral of the enumerator. */
+class DeltaSourceEnumeratorTest {
+  private static final DeltaTableSchema SCHEMA =
+      DeltaTableSchema.builder()
+          .column("id", DeltaColumnType.LONG, false)
+          .column("label", DeltaColumnType.STRING)
+          .build();
+
+  @TempDir Path dir;
+  private DeltaTable table;
+  private DeltaAppendCommit commit;
+  private DeltaTableWriter writer;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
+    commit = new DeltaAppendCommit(table, SCHEMA, "app");
+    commit.open();
+    writer = new DeltaTableWriter(table, SCHEMA);
+    for (int v = 1; v <= 5; v++) {
+      append(v);
+    }
+  }
+
+  private void append(int epoch) throws IOException {
+    commit.commit(epoch, writer.write(List.<Object[]>of(new Object[] {(long) epoch, "x"})));
+  }
+
+  private DeltaSourceEnumerator enumerator(
+      MockSplitEnumeratorContext<DeltaSourceSplit> context,
+      DeltaEnumeratorState state,
+      int maxFiles,
+      long maxBytes)
+      throws IOException {
+    String schema = table.latestSnapshot().orElseThrow().getSchema().toJson();
+    DeltaSourceEnumerator enumerator =
+        new DeltaSourceEnumerator(
+            context,
+            state,
+            new DeltaTableChanges(table, schema, false, false),
+            new DeltaSourceLimits(maxFiles, maxBytes, false, 1_000, -1, false),
+            new EpochPositions(null, "src"));
+    enumerator.start();
+    return enumerator;
+  }
+
+  private static MockSplitEnumeratorContext<DeltaSourceSplit> context() {
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = new MockSplitEnumeratorContext<>(2);
+    context.registerReader(new ReaderInfo(0, "localhost"));
+    context.registerReader(new ReaderInfo(1, "localhost"));
+    return context;
+  }
+
+  private static List<String> assigned(MockSplitEnumeratorContext<DeltaSourceSplit> context)
+      throws Exception {
+    context.getSentSourceEvent(); // runs what is queued in the coordinator thread
+    List<String> ids = new ArrayList<>();
+    for (SplitsAssignment<DeltaSourceSplit> a : context.getSplitsAssignmentSequence()) {
+      a.assignment().values().forEach(splits -> splits.forEach(s -> ids.add(s.splitId())));
+    }
+    return ids;
+  }
+
+  @Test
+  void admitsAtMostMaxFilesPerEpochAndResumesFromItsCheckpointWithoutReReading() throws Throwable {
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
+    DeltaSourceEnumerator enumerator =
+        enumerator(context, new DeltaEnumeratorState(1, 0, false, List.of(), 0), 2, 0);
+    enumerator.handleSplitRequest(0, "localhost");
+    enumerator.handleSplitRequest(1, "localhost");
+    context.runPeriodicCallable(0); // discovery
+    assertThat(assigned(context)).containsExactly("v-1-0", "v-2-0");
+    enumerator.handleSplitRequest(0, "localhost");
+    assertThat(assigned(context)).hasSize(2); // the epoch's two files are out
+
+    DeltaEnumeratorState checkpoint = enumerator.snapshotState(1);
+    assertThat(checkpoint).isEqualTo(new DeltaEnumeratorState(2, 1, false, List.of(), 2));
+    assertThat(assigned(context)).containsExactly("v-1-0", "v-2-0", "v-3-0"); // next epoch
+
+    // restore: continues after version 2's file, nothing is admitted twice
+    MockSplitEnumeratorContext<DeltaSourceSplit> restored = context();
+    DeltaSourceEnumerator again = enumerator(restored, checkpoint, 2, 0);
+    again.handleSplitRequest(0, "localhost");
+    again.handleSplitRequest(1, "localhost");
+    restored.runPeriodicCallable(0);
+    assertThat(assigned(restored)).containsExactly("v-3-0", "v-4-0");
+  }
+
+  @Test
+  void maxBytesPerTriggerIsSoftAndSplitsGivenBackComeFirst() throws Throwable {
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
+    DeltaSourceEnumerator enumerator =
+        enumerator(context, new DeltaEnumeratorState(1, 0, false, List.of(), 0), 1000, 1);
+    enumerator.handleSplitRequest(0, "localhost");
+    enumerator.handleSplitRequest(1, "localhost");
+    context.runPeriodicCallable(0);
+    assertThat(assigned(context)).containsExactly("v-1-0"); // crosses 1 byte: one file per epoch
+
+    DeltaSourceSplit first =
+        context.getSplitsAssignmentSequence().get(0).assignment().get(0).get(0);
+    enumerator.addSplitsBack(List.of(first), 0); // reader 0 failed before a checkpoint
+    DeltaEnumeratorState state = enumerator.snapshotState(1);
+    assertThat(state.pending()).containsExactly(first);
+    assertThat(assigned(context)).containsExactly("v-1-0", "v-1-0"); // re-handed to reader 1
+  }
+
+  @Test
+  void aChangeCommitFailsOnlyAfterEverythingBeforeItIsReadAndCheckpointed() throws Throwable {
+    long deleted = KernelChangeCommits.deleteOneFile(table);
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
+    DeltaSourceEnumerator enumerator =
+        enumerator(context, new DeltaEnumeratorState(4, 0, false, List.of(), 0), 10, 0);
+    enumerator.handleSplitRequest(0, "localhost");
+    context.runPeriodicCallable(0);
+    assertThat(assigned(context)).containsExactly("v-4-0");
+    enumerator.handleSplitRequest(1, "localhost");
+    assertThat(assigned(context)).containsExactly("v-4-0", "v-5-0");
+    enumerator.snapshotState(1); // readers still busy with their files
+    enumerator.notifyCheckpointComplete(1);
+
+    enumerator.handleSplitRequest(0, "localhost");
+    enumerator.handleSplitRequest(1, "localhost"); // both done
+    enumerator.snapshotState(2);
+    assertThatThrownBy(() -> enumerator.notifyCheckpointComplete(2))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.findThrowable(e, DeltaChangeCommitException.class))
+                    .hasValueSatisfying(c -> assertThat(c.version()).isEqualTo(deleted)))
+        .hasMessageContaining("Version " + deleted)
+        .hasMessageContaining("skipChangeCommits=true");
+  }
+}
