@@ -125,10 +125,19 @@ public final class DataflowInspector {
 
   /** Sources that cannot bound a run to the data available at start. */
   public List<String> sourcesWithoutAvailableNow() {
+    return sourcesWithout(DescribedSource::supportsAvailableNow);
+  }
+
+  /** Sources that cannot replay committed epochs exactly after a rewind. */
+  public List<String> sourcesWithoutExactReplay() {
+    return sourcesWithout(DescribedSource::supportsExactReplay);
+  }
+
+  private List<String> sourcesWithout(java.util.function.Predicate<DescribedSource> feature) {
     List<String> names = new ArrayList<>();
     for (Transformation<?> t : all) {
       if (t instanceof SourceTransformation<?, ?, ?> source
-          && !(source.getSource() instanceof DescribedSource d && d.supportsAvailableNow())) {
+          && !(source.getSource() instanceof DescribedSource d && feature.test(d))) {
         names.add(t.getUid() == null ? t.getName() : t.getUid());
       }
     }

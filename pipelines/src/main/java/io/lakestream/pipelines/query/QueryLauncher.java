@@ -177,6 +177,23 @@ final class QueryLauncher {
                 + " cannot. Use --trigger processingTime=<interval> for this query.");
       }
     }
+    if (!replay.isEmpty()) {
+      List<String> cannotReplay = inspector.sourcesWithoutExactReplay();
+      if (!cannotReplay.isEmpty()) {
+        throw new IncompatibleRestartException(
+            List.of(
+                "restoring "
+                    + snapshot.get().path()
+                    + " would replay epochs "
+                    + (replay.restoredEpoch() + 1)
+                    + ".."
+                    + replay.lastEpoch()
+                    + " that a later run already committed, but sources "
+                    + cannotReplay
+                    + " cannot replay them exactly as committed, so rows could land twice or"
+                    + " never. Restore the newest snapshot instead (omit --restore-from)"));
+      }
+    }
     QueryFingerprint fingerprint =
         inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
     LocationNesting.check(s.checkpointLocation(), inspector.inputPaths(), tablePaths(fingerprint));

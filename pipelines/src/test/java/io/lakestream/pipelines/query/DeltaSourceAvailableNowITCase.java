@@ -1,6 +1,7 @@
 package io.lakestream.pipelines.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaColumnType;
@@ -11,6 +12,8 @@ import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.query.IncompatibleRestartException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,6 +56,10 @@ class DeltaSourceAvailableNowITCase {
   }
 
   private StreamingQuery start() throws Exception {
+    return start(null);
+  }
+
+  private StreamingQuery start(String restoreFrom) throws Exception {
     String out = dir.resolve("out").toUri().toString();
     Dataflow dataflow =
         (env, query) ->
@@ -78,6 +85,7 @@ class DeltaSourceAvailableNowITCase {
         .trigger(Trigger.availableNow())
         .parallelism(2)
         .stateBackend(StateBackendSettings.defaults())
+        .restoreFrom(restoreFrom)
         .start();
   }
 
@@ -100,6 +108,11 @@ class DeltaSourceAvailableNowITCase {
 
     StreamingQuery first = start();
     first.awaitTermination();
+    String firstSavepoint =
+        new CheckpointLocation(dir.resolve("checkpoint").toUri())
+            .newestSnapshot()
+            .orElseThrow()
+            .path();
     assertThat(outIds()).isEqualTo(LongStream.range(0, 250).boxed().toList());
     assertThat(withInput(first)).hasSizeGreaterThanOrEqualTo(3);
     assertThat(withInput(first))
@@ -115,6 +128,14 @@ class DeltaSourceAvailableNowITCase {
     StreamingQuery third = start();
     third.awaitTermination();
     assertThat(withInput(third)).as("no new versions: nothing read").isEmpty();
+    assertThat(outIds()).hasSize(400);
+
+    // Rolling back to the first run's savepoint would replay committed epochs, which this source
+    // cannot do exactly: refused before anything runs.
+    assertThatThrownBy(() -> start(firstSavepoint))
+        .isInstanceOf(IncompatibleRestartException.class)
+        .hasMessageContaining("cannot replay them exactly as committed")
+        .hasMessageContaining("[delta-in]");
     assertThat(outIds()).hasSize(400);
   }
 }

@@ -24,4 +24,13 @@ public interface DescribedSource {
   default boolean supportsAvailableNow() {
     return false;
   }
+
+  /**
+   * Whether, after a restore from an older snapshot, it can replay the epochs a later run committed
+   * so that each ends exactly where it originally did (see {@code ReplayPlan}). Queries with a
+   * source that cannot are refused such a restore.
+   */
+  default boolean supportsExactReplay() {
+    return false;
+  }
 }

@@ -143,6 +143,11 @@ public final class SequenceSource<T>
     return true;
   }
 
+  @Override
+  public boolean supportsExactReplay() {
+    return true;
+  }
+
   public String name() {
     return name;
   }
