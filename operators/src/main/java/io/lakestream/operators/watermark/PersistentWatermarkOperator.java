@@ -121,6 +121,11 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
       output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
     }
     sawRowSinceTick = true;
+    if (currentWatermark > emittedWatermark) {
+      // a restored watermark goes out before the first row, so no row overtakes it
+      emittedWatermark = currentWatermark;
+      output.emitWatermark(new Watermark(currentWatermark));
+    }
     long ts = extractor.eventTimeMillis(element.getValue());
     maxEventTime = Math.max(maxEventTime, ts);
     output.collect(element.replace(element.getValue(), ts));
