@@ -91,6 +91,16 @@ class WatermarkDeduplicatorPropertyTest {
       if (o instanceof Watermark) {
         last = (Watermark) o;
         h.processWatermark(last);
+        // state holds exactly the keys whose latest passed row's bound is above the watermark
+        List<TestEvent> passedSoFar = new ArrayList<>(out);
+        passedSoFar.addAll(WatermarkDeduplicatorTest.passed(h));
+        java.util.Map<String, Long> bounds = new java.util.HashMap<>();
+        passedSoFar.forEach(p -> bounds.put(p.key, p.ts + delay));
+        long w = last.getTimestamp();
+        long live = bounds.values().stream().filter(b -> b > w).count();
+        assertThat(h.numKeyedStateEntries()).as("state after %s", last).isEqualTo((int) live);
+        assertThat(((WatermarkDeduplicator<?>) h.getOneInputOperator()).metrics().numRowsTotal())
+            .isEqualTo(live);
       } else {
         TestEvent row = (TestEvent) o;
         h.processElement(new StreamRecord<>(row, row.ts));
