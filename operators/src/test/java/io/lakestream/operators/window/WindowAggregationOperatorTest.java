@@ -272,4 +272,16 @@ class WindowAggregationOperatorTest {
           .hasMessageContaining("Watermarks.withWatermark");
     }
   }
+
+  @Test
+  void atEndOfInputUpdateEmitsWhatIsPendingOnce() throws Exception {
+    KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, WindowAggregate> h =
+        harness(operator(WindowSpec.tumbling("10 seconds"), OutputMode.UPDATE));
+    h.open();
+    row(h, "a", 1_000, 1.0);
+    row(h, "a", 2_000, 1.0);
+    h.endInput();
+    h.close(); // finish(): the last epoch
+    assertThat(out(h)).containsExactly("a[0,10)=2/2.0");
+  }
 }
