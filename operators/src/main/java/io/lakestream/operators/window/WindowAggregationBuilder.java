@@ -4,6 +4,7 @@ import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
 import io.lakestream.operators.watermark.UpstreamWatermark;
 import io.lakestream.state.query.OutputMode;
+import java.util.Locale;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -95,7 +96,7 @@ public final class WindowAggregationBuilder<T> {
   /** Checks the settings and adds the operator. */
   public SingleOutputStreamOperator<WindowAggregate> build() {
     sanityCheck();
-    String what = "window aggregation in " + mode.name().toLowerCase() + " mode";
+    String what = "window aggregation in " + mode.name().toLowerCase(Locale.ROOT) + " mode";
     if (mode == OutputMode.COMPLETE) {
       LOG.warn(
           "{} ({}): complete mode keeps every window of every group in state and never drops"
@@ -114,7 +115,7 @@ public final class WindowAggregationBuilder<T> {
             + ")"
             + (column == null ? " count" : " agg(" + columnName + ")")
             + " "
-            + mode.name().toLowerCase();
+            + mode.name().toLowerCase(Locale.ROOT);
     return stream
         .keyBy(keys, ValuesTypeInfo.INSTANCE)
         .transform(
