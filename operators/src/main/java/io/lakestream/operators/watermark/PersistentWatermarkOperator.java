@@ -11,6 +11,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * {@code withWatermark(column, delay)} whose watermark survives restarts: watermark = max event
@@ -18,9 +19,16 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * does not checkpoint watermarks, so without this a query resumed from a savepoint would start with
  * no watermark at all (open windows would not close, nothing would count as late).
  *
- * <p>On restore every subtask resumes at the minimum of the stored watermarks, which is exactly the
- * watermark downstream operators had seen when the snapshot was taken (also after a parallelism
- * change). Upstream watermarks are ignored; end of input passes through.
+ * <p>Idleness: within a subtask the watermark follows the maximum event time over all its
+ * partitions/splits, so a quiet partition never holds it back. Across subtasks Flink takes the
+ * minimum, so a subtask that has seen no row for the idle timeout declares itself idle ({@link
+ * WatermarkStatus#IDLE}) and is left out of that minimum until its next row (which re-activates it
+ * first). A timeout of zero disables this.
+ *
+ * <p>On restore every subtask resumes at the minimum of the stored watermarks of the subtasks that
+ * were active, which is exactly the watermark downstream operators had seen when the snapshot was
+ * taken (also after a parallelism change); if all were idle, at the minimum over all. Upstream
+ * watermarks and watermark statuses are ignored; end of input passes through.
  */
 public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator<T>
     implements OneInputStreamOperator<T, T>, ProcessingTimeCallback {
@@ -28,18 +36,42 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
 
   private final EventTimeExtractor<T> extractor;
   private final long delayMillis;
+  private final long idleTimeoutMillis;
   private transient ListState<Long> stored;
+  private transient ListState<Long> storedIdle;
+  private transient boolean idle;
+  private transient boolean sawRowSinceTick;
+  private transient long lastActiveTime;
   private transient long maxEventTime;
   private transient long currentWatermark;
   private transient long emittedWatermark;
   private transient long interval;
 
+  /** Without idleness detection. */
   public PersistentWatermarkOperator(EventTimeExtractor<T> extractor, long delayMillis) {
+    this(extractor, delayMillis, 0);
+  }
+
+  /**
+   * @param idleTimeoutMillis declare the subtask idle after this long without a row; 0 = never
+   */
+  public PersistentWatermarkOperator(
+      EventTimeExtractor<T> extractor, long delayMillis, long idleTimeoutMillis) {
     if (delayMillis < 0) {
       throw new IllegalArgumentException("watermark delay must be >= 0, was " + delayMillis);
     }
+    if (idleTimeoutMillis < 0) {
+      throw new IllegalArgumentException(
+          "watermark idle timeout must be >= 0 (0 disables it), was " + idleTimeoutMillis);
+    }
     this.extractor = extractor;
     this.delayMillis = delayMillis;
+    this.idleTimeoutMillis = idleTimeoutMillis;
+  }
+
+  /** The delay behind the maximum event time, in milliseconds. */
+  public long delayMillis() {
+    return delayMillis;
   }
 
   @Override
@@ -49,22 +81,34 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
         context
             .getOperatorStateStore()
             .getUnionListState(new ListStateDescriptor<>("watermark", Types.LONG));
-    long restored = Long.MAX_VALUE;
-    boolean any = false;
-    for (Long w : stored.get()) {
-      restored = Math.min(restored, w);
-      any = true;
+    storedIdle =
+        context
+            .getOperatorStateStore()
+            .getUnionListState(new ListStateDescriptor<>("watermark-idle", Types.LONG));
+    Long restored = min(stored.get());
+    if (restored == null) {
+      restored = min(storedIdle.get());
     }
-    currentWatermark = any ? restored : Long.MIN_VALUE;
+    currentWatermark = restored == null ? Long.MIN_VALUE : restored;
     emittedWatermark = Long.MIN_VALUE;
     maxEventTime =
         currentWatermark == Long.MIN_VALUE ? Long.MIN_VALUE : currentWatermark + delayMillis;
+  }
+
+  private static Long min(Iterable<Long> values) {
+    Long min = null;
+    for (Long w : values) {
+      min = min == null ? w : Math.min(min, w);
+    }
+    return min;
   }
 
   @Override
   public void open() throws Exception {
     super.open();
     interval = Math.max(1, getExecutionConfig().getAutoWatermarkInterval());
+    idle = false;
+    lastActiveTime = getProcessingTimeService().getCurrentProcessingTime();
     // Re-announce a restored watermark at once, then periodically.
     getProcessingTimeService()
         .registerTimer(getProcessingTimeService().getCurrentProcessingTime(), this);
@@ -72,6 +116,16 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
 
   @Override
   public void processElement(StreamRecord<T> element) {
+    if (idle) {
+      idle = false;
+      output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
+    }
+    sawRowSinceTick = true;
+    if (currentWatermark > emittedWatermark) {
+      // a restored watermark goes out before the first row, so no row overtakes it
+      emittedWatermark = currentWatermark;
+      output.emitWatermark(new Watermark(currentWatermark));
+    }
     long ts = extractor.eventTimeMillis(element.getValue());
     maxEventTime = Math.max(maxEventTime, ts);
     output.collect(element.replace(element.getValue(), ts));
@@ -87,6 +141,16 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
       emittedWatermark = currentWatermark;
       output.emitWatermark(new Watermark(currentWatermark));
     }
+    if (sawRowSinceTick) {
+      sawRowSinceTick = false;
+      lastActiveTime = time;
+    } else if (!idle
+        && idleTimeoutMillis > 0
+        && currentWatermark != Long.MAX_VALUE
+        && time - lastActiveTime >= idleTimeoutMillis) {
+      idle = true;
+      output.emitWatermarkStatus(WatermarkStatus.IDLE);
+    }
     getProcessingTimeService().registerTimer(time + interval, this);
   }
 
@@ -94,18 +158,38 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
   public void processWatermark(Watermark mark) {
     if (mark.getTimestamp() == Long.MAX_VALUE && currentWatermark != Long.MAX_VALUE) {
       currentWatermark = Long.MAX_VALUE;
+      if (idle) {
+        idle = false;
+        output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
+      }
       output.emitWatermark(mark);
     }
   }
 
   @Override
+  public void processWatermarkStatus(WatermarkStatus status) {
+    // This operator decides its own idleness from the rows it sees.
+  }
+
+  @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    stored.update(List.of(currentWatermark));
+    if (idle) {
+      stored.clear();
+      storedIdle.update(List.of(currentWatermark));
+    } else {
+      stored.update(List.of(currentWatermark));
+      storedIdle.clear();
+    }
   }
 
   /** The watermark this subtask has emitted (or restored). */
   public long currentWatermark() {
     return currentWatermark;
+  }
+
+  /** Whether this subtask has declared itself idle. */
+  public boolean isIdle() {
+    return idle;
   }
 }

@@ -108,4 +108,23 @@ class PersistentWatermarkOperatorTest {
       assertThat(watermarks(h)).containsExactly(Long.MAX_VALUE);
     }
   }
+
+  @Test
+  void aRestoredWatermarkGoesOutBeforeTheFirstRowEvenBeforeTheTimerFires() throws Exception {
+    OperatorSubtaskState snapshot;
+    try (OneInputStreamOperatorTestHarness<Long, Long> h = harness(1, 0)) {
+      h.open();
+      h.processElement(new StreamRecord<>(60_000L));
+      h.setProcessingTime(0);
+      snapshot = h.snapshot(1, 1);
+    }
+    try (OneInputStreamOperatorTestHarness<Long, Long> restored = harness(1, 0)) {
+      restored.initializeState(snapshot);
+      restored.setProcessingTime(100);
+      restored.open(); // its timer is due but has not fired yet
+      restored.processElement(new StreamRecord<>(61_000L));
+      assertThat(restored.getOutput().peek()).isInstanceOf(Watermark.class);
+      assertThat(watermarks(restored)).containsExactly(59_000L);
+    }
+  }
 }

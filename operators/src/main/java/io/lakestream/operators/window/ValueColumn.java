@@ -1,0 +1,13 @@
+package io.lakestream.operators.window;
+
+import java.io.Serializable;
+
+/**
+ * Reads the aggregated column of a row as a double, or null (ignored by sum/min/max/avg and by
+ * {@code valueCount}, counted by {@code count}). Convert other numeric types here, for example
+ * {@code o -> o.amount == null ? null : o.amount.doubleValue()}. Must be deterministic.
+ */
+@FunctionalInterface
+public interface ValueColumn<T> extends Serializable {
+  Double value(T row);
+}
