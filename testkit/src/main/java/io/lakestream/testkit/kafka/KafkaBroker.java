@@ -34,7 +34,12 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -65,6 +70,11 @@ import org.slf4j.LoggerFactory;
  *       JVM.
  *   <li>{@link #close()} kills the child, waits for it to exit and deletes its directory (data and
  *       logs).
+ *   <li>A broker started with {@link #startWithScram} also has a {@code SASL_PLAINTEXT} listener
+ *       ({@link #scramBootstrapServers()}) that accepts SCRAM-SHA-512 and SCRAM-SHA-256 logins of
+ *       the users created with {@link #createScramUser} and refuses every other login with an
+ *       authentication error. The plaintext listener stays for the admin helpers and between broker
+ *       and controller; there is no authorizer, so an authenticated user may do everything.
  * </ul>
  *
  * <p>Thread safety: the admin helpers may be called from any thread; {@link #close()} should be
@@ -83,19 +93,27 @@ public final class KafkaBroker implements AutoCloseable {
   private static final String CLASSPATH_RESOURCE = ParentWatchingLauncher.CLASSPATH_RESOURCE;
   private static final int BIND_ATTEMPTS = 3;
   private static final int LOG_TAIL_LINES = 60;
+  private static final int SCRAM_ITERATIONS = 4096;
 
   private final TempDirectory directory;
   private final Process process;
   private final int port;
+  private final int scramPort;
   private final Thread shutdownHook;
   private final Admin admin;
   private boolean closed;
 
   private KafkaBroker(
-      TempDirectory directory, Process process, int port, Thread shutdownHook, Admin admin) {
+      TempDirectory directory,
+      Process process,
+      int port,
+      int scramPort,
+      Thread shutdownHook,
+      Admin admin) {
     this.directory = directory;
     this.process = process;
     this.port = port;
+    this.scramPort = scramPort;
     this.shutdownHook = shutdownHook;
     this.admin = admin;
   }
@@ -122,10 +140,26 @@ public final class KafkaBroker implements AutoCloseable {
    * @throws IllegalStateException if the broker runtime cannot be found
    */
   public static KafkaBroker start(Map<String, String> brokerProperties) {
+    return start(brokerProperties, false);
+  }
+
+  /**
+   * Starts a broker like {@link #start(Map)} with an additional {@code SASL_PLAINTEXT} listener for
+   * SCRAM-SHA-512 and SCRAM-SHA-256 logins; create its users with {@link #createScramUser}.
+   *
+   * @throws KafkaBrokerStartException if the broker does not come up within {@link #START_TIMEOUT}
+   *     or its JVM exits; the message holds the tail of the broker's log
+   * @throws IllegalStateException if the broker runtime cannot be found
+   */
+  public static KafkaBroker startWithScram(Map<String, String> brokerProperties) {
+    return start(brokerProperties, true);
+  }
+
+  private static KafkaBroker start(Map<String, String> brokerProperties, boolean scram) {
     List<String> classpath = brokerClasspath();
     for (int attempt = 1; ; attempt++) {
       try {
-        return startOnce(classpath, brokerProperties);
+        return startOnce(classpath, brokerProperties, scram);
       } catch (KafkaBrokerStartException e) {
         if (attempt >= BIND_ATTEMPTS || !e.getMessage().contains("Address already in use")) {
           throw e;
@@ -143,6 +177,86 @@ public final class KafkaBroker implements AutoCloseable {
   /** The port of the broker's client listener. */
   public int port() {
     return port;
+  }
+
+  /**
+   * The {@code bootstrap.servers} value of the SCRAM listener ({@code SASL_PLAINTEXT}): {@code
+   * 127.0.0.1:<port>}.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public String scramBootstrapServers() {
+    if (scramPort < 0) {
+      throw new IllegalStateException(
+          "this Kafka broker has no SCRAM listener: start it with KafkaBroker.startWithScram or"
+              + " KafkaBrokerExtension.withScram()");
+    }
+    return FreePort.LOOPBACK + ":" + scramPort;
+  }
+
+  /**
+   * Creates (or replaces) a SCRAM user with both SCRAM-SHA-512 and SCRAM-SHA-256 credentials and
+   * waits until the broker lists them, so a client may log in as soon as this returns.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   * @throws KafkaAdminException if the broker refuses the credentials or does not answer in {@link
+   *     #ADMIN_TIMEOUT}
+   */
+  public void createScramUser(String user, String password) {
+    scramBootstrapServers(); // fails without a SCRAM listener
+    // One request per mechanism: the broker refuses two alterations of one user in one request.
+    for (ScramMechanism mechanism :
+        List.of(ScramMechanism.SCRAM_SHA_512, ScramMechanism.SCRAM_SHA_256)) {
+      UserScramCredentialAlteration upsert =
+          new UserScramCredentialUpsertion(
+              user, new ScramCredentialInfo(mechanism, SCRAM_ITERATIONS), password);
+      await(
+          "create " + mechanism + " credentials of SCRAM user " + user,
+          admin.alterUserScramCredentials(List.of(upsert)).all());
+    }
+    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        UserScramCredentialsDescription description =
+            await(
+                    "describe SCRAM user " + user,
+                    admin.describeUserScramCredentials(List.of(user)).all())
+                .get(user);
+        if (description != null && description.credentialInfos().size() == 2) {
+          return;
+        }
+      } catch (KafkaAdminException notYetVisible) {
+        // ResourceNotFoundException until the metadata reaches the broker
+      }
+      if (System.nanoTime() > deadline) {
+        throw new KafkaAdminException(
+            "SCRAM user " + user + " not visible after " + ADMIN_TIMEOUT, null);
+      }
+      sleep(50);
+    }
+  }
+
+  /**
+   * Client properties for the SCRAM listener: {@code bootstrap.servers}, {@code
+   * security.protocol=SASL_PLAINTEXT}, the mechanism and a {@code ScramLoginModule} JAAS config
+   * with the given credentials.
+   *
+   * @param mechanism {@code SCRAM-SHA-512} or {@code SCRAM-SHA-256}
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public Properties scramClientProperties(String mechanism, String user, String password) {
+    Properties properties = new Properties();
+    properties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, scramBootstrapServers());
+    properties.setProperty("security.protocol", "SASL_PLAINTEXT");
+    properties.setProperty("sasl.mechanism", mechanism);
+    properties.setProperty(
+        "sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+            + user
+            + "\" password=\""
+            + password
+            + "\";");
+    return properties;
   }
 
   /**
@@ -363,12 +477,18 @@ public final class KafkaBroker implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "KafkaBroker[" + bootstrapServers() + ", pid " + process.pid() + "]";
+    return "KafkaBroker["
+        + bootstrapServers()
+        + (scramPort < 0 ? "" : ", SCRAM " + scramBootstrapServers())
+        + ", pid "
+        + process.pid()
+        + "]";
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private static KafkaBroker startOnce(List<String> classpath, Map<String, String> overrides) {
+  private static KafkaBroker startOnce(
+      List<String> classpath, Map<String, String> overrides, boolean scram) {
     long started = System.nanoTime();
     TempDirectory directory = TempDirectory.create("lakestream-kafka-");
     Process process = null;
@@ -380,9 +500,17 @@ public final class KafkaBroker implements AutoCloseable {
       while (controllerPort == port) {
         controllerPort = FreePort.pick();
       }
+      int scramPort = -1;
+      if (scram) {
+        scramPort = FreePort.pick();
+        while (scramPort == port || scramPort == controllerPort) {
+          scramPort = FreePort.pick();
+        }
+      }
       Path dir = directory.path();
       Path properties = dir.resolve("server.properties");
-      writeProperties(properties, serverProperties(dir, port, controllerPort, overrides));
+      writeProperties(
+          properties, serverProperties(dir, port, controllerPort, scramPort, overrides));
       Path log4j = dir.resolve("log4j2.properties");
       Files.writeString(log4j, log4jConfig(dir.resolve("server.log")), StandardCharsets.UTF_8);
 
@@ -421,7 +549,7 @@ public final class KafkaBroker implements AutoCloseable {
       Runtime.getRuntime().addShutdownHook(hook);
 
       admin = awaitReady(process, port, dir);
-      KafkaBroker broker = new KafkaBroker(directory, process, port, hook, admin);
+      KafkaBroker broker = new KafkaBroker(directory, process, port, scramPort, hook, admin);
       LOG.info(
           "Kafka broker ready at {} (pid {}, dir {}) in {} ms",
           broker.bootstrapServers(),
@@ -530,7 +658,7 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   private static Map<String, String> serverProperties(
-      Path dir, int port, int controllerPort, Map<String, String> overrides) {
+      Path dir, int port, int controllerPort, int scramPort, Map<String, String> overrides) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
@@ -566,6 +694,20 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("num.io.threads", "2");
     p.put("num.recovery.threads.per.data.dir", "1");
     p.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
+    if (scramPort >= 0) {
+      String scramListener = "SASL_PLAINTEXT://" + FreePort.LOOPBACK + ":" + scramPort;
+      p.put("listeners", p.get("listeners") + "," + scramListener);
+      p.put("advertised.listeners", p.get("advertised.listeners") + "," + scramListener);
+      p.put(
+          "listener.security.protocol.map",
+          p.get("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+      p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256");
+      for (String mechanism : List.of("scram-sha-512", "scram-sha-256")) {
+        p.put(
+            "listener.name.sasl_plaintext." + mechanism + ".sasl.jaas.config",
+            "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      }
+    }
     p.putAll(overrides);
     return p;
   }
