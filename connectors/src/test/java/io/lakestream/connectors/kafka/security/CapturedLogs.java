@@ -15,7 +15,7 @@ import org.apache.logging.log4j.core.config.Property;
  * Records every log line (INFO and above, message and stack traces rendered) written while it is
  * open, from every logger: to check that no secret is ever logged.
  */
-final class CapturedLogs extends AbstractAppender implements AutoCloseable {
+public final class CapturedLogs extends AbstractAppender implements AutoCloseable {
 
   private final List<String> lines = new ArrayList<>();
   private final Level previousLevel;
@@ -34,7 +34,7 @@ final class CapturedLogs extends AbstractAppender implements AutoCloseable {
     context.updateLoggers();
   }
 
-  static CapturedLogs open() {
+  public static CapturedLogs open() {
     return new CapturedLogs();
   }
 
@@ -47,7 +47,7 @@ final class CapturedLogs extends AbstractAppender implements AutoCloseable {
     lines.add(line.toString());
   }
 
-  synchronized List<String> lines() {
+  public synchronized List<String> lines() {
     return List.copyOf(lines);
   }
 
