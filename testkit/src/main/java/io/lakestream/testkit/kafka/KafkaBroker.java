@@ -71,10 +71,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #close()} kills the child, waits for it to exit and deletes its directory (data and
  *       logs).
  *   <li>A broker started with {@link #startWithScram} also has a {@code SASL_PLAINTEXT} listener
- *       ({@link #scramBootstrapServers()}) that accepts SCRAM-SHA-512 and SCRAM-SHA-256 logins of
- *       the users created with {@link #createScramUser} and refuses every other login with an
- *       authentication error. The plaintext listener stays for the admin helpers and between broker
- *       and controller; there is no authorizer, so an authenticated user may do everything.
+ *       ({@link #scramBootstrapServers()}) and a {@code SASL_SSL} listener ({@link
+ *       #scramTlsBootstrapServers()}, a self-signed certificate for 127.0.0.1 that {@link
+ *       #truststore()} trusts) that accept SCRAM-SHA-512 and SCRAM-SHA-256 logins of the users
+ *       created with {@link #createScramUser} and refuse every other login with an authentication
+ *       error. The plaintext listener stays for the admin helpers and between broker and
+ *       controller; there is no authorizer, so an authenticated user may do everything.
  * </ul>
  *
  * <p>Thread safety: the admin helpers may be called from any thread; {@link #close()} should be
@@ -99,6 +101,8 @@ public final class KafkaBroker implements AutoCloseable {
   private final Process process;
   private final int port;
   private final int scramPort;
+  private final int scramTlsPort;
+  private final SelfSignedStores stores;
   private final Thread shutdownHook;
   private final Admin admin;
   private boolean closed;
@@ -108,12 +112,16 @@ public final class KafkaBroker implements AutoCloseable {
       Process process,
       int port,
       int scramPort,
+      int scramTlsPort,
+      SelfSignedStores stores,
       Thread shutdownHook,
       Admin admin) {
     this.directory = directory;
     this.process = process;
     this.port = port;
     this.scramPort = scramPort;
+    this.scramTlsPort = scramTlsPort;
+    this.stores = stores;
     this.shutdownHook = shutdownHook;
     this.admin = admin;
   }
@@ -192,6 +200,34 @@ public final class KafkaBroker implements AutoCloseable {
               + " KafkaBrokerExtension.withScram()");
     }
     return FreePort.LOOPBACK + ":" + scramPort;
+  }
+
+  /**
+   * The {@code bootstrap.servers} value of the SCRAM listener over TLS ({@code SASL_SSL}): {@code
+   * 127.0.0.1:<port>}. Clients need {@link #truststore()} to trust its certificate.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public String scramTlsBootstrapServers() {
+    scramBootstrapServers(); // fails without SCRAM listeners
+    return FreePort.LOOPBACK + ":" + scramTlsPort;
+  }
+
+  /**
+   * The PKCS12 trust store (password {@link #truststorePassword()}) holding the self-signed
+   * certificate of the {@code SASL_SSL} listener, issued to 127.0.0.1 and localhost.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public Path truststore() {
+    scramBootstrapServers();
+    return stores.truststore();
+  }
+
+  /** The password of {@link #truststore()}. */
+  public String truststorePassword() {
+    scramBootstrapServers();
+    return stores.password();
   }
 
   /**
@@ -501,16 +537,20 @@ public final class KafkaBroker implements AutoCloseable {
         controllerPort = FreePort.pick();
       }
       int scramPort = -1;
-      if (scram) {
-        scramPort = FreePort.pick();
-        while (scramPort == port || scramPort == controllerPort) {
-          scramPort = FreePort.pick();
-        }
-      }
+      int scramTlsPort = -1;
+      SelfSignedStores stores = null;
       Path dir = directory.path();
+      if (scram) {
+        List<Integer> taken = new ArrayList<>(List.of(port, controllerPort));
+        scramPort = pickOtherThan(taken);
+        taken.add(scramPort);
+        scramTlsPort = pickOtherThan(taken);
+        stores = SelfSignedStores.create(dir, randomClusterId());
+      }
       Path properties = dir.resolve("server.properties");
       writeProperties(
-          properties, serverProperties(dir, port, controllerPort, scramPort, overrides));
+          properties,
+          serverProperties(dir, port, controllerPort, scramPort, scramTlsPort, stores, overrides));
       Path log4j = dir.resolve("log4j2.properties");
       Files.writeString(log4j, log4jConfig(dir.resolve("server.log")), StandardCharsets.UTF_8);
 
@@ -549,7 +589,8 @@ public final class KafkaBroker implements AutoCloseable {
       Runtime.getRuntime().addShutdownHook(hook);
 
       admin = awaitReady(process, port, dir);
-      KafkaBroker broker = new KafkaBroker(directory, process, port, scramPort, hook, admin);
+      KafkaBroker broker =
+          new KafkaBroker(directory, process, port, scramPort, scramTlsPort, stores, hook, admin);
       LOG.info(
           "Kafka broker ready at {} (pid {}, dir {}) in {} ms",
           broker.bootstrapServers(),
@@ -657,8 +698,22 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
+  private static int pickOtherThan(List<Integer> taken) {
+    int port = FreePort.pick();
+    while (taken.contains(port)) {
+      port = FreePort.pick();
+    }
+    return port;
+  }
+
   private static Map<String, String> serverProperties(
-      Path dir, int port, int controllerPort, int scramPort, Map<String, String> overrides) {
+      Path dir,
+      int port,
+      int controllerPort,
+      int scramPort,
+      int scramTlsPort,
+      SelfSignedStores stores,
+      Map<String, String> overrides) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
@@ -695,18 +750,33 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("num.recovery.threads.per.data.dir", "1");
     p.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
     if (scramPort >= 0) {
-      String scramListener = "SASL_PLAINTEXT://" + FreePort.LOOPBACK + ":" + scramPort;
-      p.put("listeners", p.get("listeners") + "," + scramListener);
-      p.put("advertised.listeners", p.get("advertised.listeners") + "," + scramListener);
+      String scramListeners =
+          "SASL_PLAINTEXT://"
+              + FreePort.LOOPBACK
+              + ":"
+              + scramPort
+              + ",SASL_SSL://"
+              + FreePort.LOOPBACK
+              + ":"
+              + scramTlsPort;
+      p.put("listeners", p.get("listeners") + "," + scramListeners);
+      p.put("advertised.listeners", p.get("advertised.listeners") + "," + scramListeners);
       p.put(
           "listener.security.protocol.map",
-          p.get("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+          p.get("listener.security.protocol.map")
+              + ",SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL");
       p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256");
-      for (String mechanism : List.of("scram-sha-512", "scram-sha-256")) {
-        p.put(
-            "listener.name.sasl_plaintext." + mechanism + ".sasl.jaas.config",
-            "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      for (String listener : List.of("sasl_plaintext", "sasl_ssl")) {
+        for (String mechanism : List.of("scram-sha-512", "scram-sha-256")) {
+          p.put(
+              "listener.name." + listener + "." + mechanism + ".sasl.jaas.config",
+              "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        }
       }
+      p.put("listener.name.sasl_ssl.ssl.keystore.location", stores.keystore().toString());
+      p.put("listener.name.sasl_ssl.ssl.keystore.type", "PKCS12");
+      p.put("listener.name.sasl_ssl.ssl.keystore.password", stores.password());
+      p.put("listener.name.sasl_ssl.ssl.key.password", stores.password());
     }
     p.putAll(overrides);
     return p;

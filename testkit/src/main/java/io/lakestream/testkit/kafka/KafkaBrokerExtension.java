@@ -67,6 +67,11 @@ public final class KafkaBrokerExtension extends ServiceExtension<KafkaBroker> {
     return service().scramBootstrapServers();
   }
 
+  /** See {@link KafkaBroker#scramTlsBootstrapServers()}. */
+  public String scramTlsBootstrapServers() {
+    return service().scramTlsBootstrapServers();
+  }
+
   /** See {@link KafkaBroker#createScramUser(String, String)}. */
   public void createScramUser(String user, String password) {
     service().createScramUser(user, password);

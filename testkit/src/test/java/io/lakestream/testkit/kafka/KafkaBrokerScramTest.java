@@ -75,6 +75,30 @@ class KafkaBrokerScramTest {
   }
 
   @Test
+  void scramOverTlsWorksWithTheTrustStoreAndFailsTheHandshakeWithoutIt() throws Exception {
+    KAFKA.createScramUser("tess", "tess-secret");
+    KAFKA.createTopic("tls-records", 1);
+    Properties props = KAFKA.broker().scramClientProperties("SCRAM-SHA-512", "tess", "tess-secret");
+    props.put("bootstrap.servers", KAFKA.scramTlsBootstrapServers());
+    props.put("security.protocol", "SASL_SSL");
+    Properties trusting = new Properties();
+    trusting.putAll(props);
+    trusting.put("ssl.truststore.location", KAFKA.broker().truststore().toString());
+    trusting.put("ssl.truststore.type", "PKCS12");
+    trusting.put("ssl.truststore.password", KAFKA.broker().truststorePassword());
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(trusting, new StringSerializer(), new StringSerializer())) {
+      producer.send(new ProducerRecord<>("tls-records", "k", "v")).get(30, TimeUnit.SECONDS);
+    }
+    assertThat(KAFKA.broker().endOffsets("tls-records").values()).containsExactly(1L);
+
+    try (Admin admin = Admin.create(props)) {
+      assertThatThrownBy(() -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(org.apache.kafka.common.errors.SslAuthenticationException.class);
+    }
+  }
+
+  @Test
   void aBrokerWithoutScramSaysHowToGetOne() {
     // The SCRAM broker's own plaintext listener keeps working for the admin helpers.
     assertThat(KAFKA.broker().topics()).isNotNull();
