@@ -545,7 +545,7 @@ public final class KafkaBroker implements AutoCloseable {
         scramPort = pickOtherThan(taken);
         taken.add(scramPort);
         scramTlsPort = pickOtherThan(taken);
-        stores = SelfSignedStores.create(dir, randomClusterId());
+        stores = SelfSignedStores.shared();
       }
       Path properties = dir.resolve("server.properties");
       writeProperties(

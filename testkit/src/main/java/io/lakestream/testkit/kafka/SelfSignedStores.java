@@ -1,10 +1,13 @@
 package io.lakestream.testkit.kafka;
 
+import io.lakestream.testkit.TempDirectory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +21,24 @@ import java.util.concurrent.TimeUnit;
  * @param password the password of both stores and of the key
  */
 record SelfSignedStores(Path keystore, Path truststore, String password) {
+
+  private static SelfSignedStores shared;
+
+  /**
+   * The stores of this JVM, made on first use in a temporary directory deleted when the JVM exits.
+   *
+   * @throws IOException if keytool fails
+   */
+  static synchronized SelfSignedStores shared() throws IOException {
+    if (shared == null) {
+      TempDirectory dir = TempDirectory.create("lakestream-kafka-tls-");
+      Runtime.getRuntime().addShutdownHook(new Thread(dir::close, "kafka-tls-stores-cleanup"));
+      byte[] random = new byte[12];
+      new SecureRandom().nextBytes(random);
+      shared = create(dir.path(), Base64.getUrlEncoder().withoutPadding().encodeToString(random));
+    }
+    return shared;
+  }
 
   /**
    * Creates the stores in {@code dir}.

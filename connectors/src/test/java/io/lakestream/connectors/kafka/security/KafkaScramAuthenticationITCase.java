@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -116,6 +117,33 @@ class KafkaScramAuthenticationITCase {
           .anyMatch(line -> line.contains("failed authentication"))
           .noneMatch(line -> line.contains(WRONG_PASSWORD) || line.contains(PASSWORD));
     }
+  }
+
+  @Test
+  void scramOverTlsWithTheTrustStoreAuthenticatesAndWithoutItFailsTheHandshakeClearly() {
+    Map<String, String> tls = new HashMap<>(options(PASSWORD));
+    tls.put("kafka.bootstrap.servers", KAFKA.scramTlsBootstrapServers());
+    tls.put("kafka.security.protocol", "SASL_SSL");
+    Map<String, String> trusting = new HashMap<>(tls);
+    trusting.put("kafka.ssl.truststore.location", KAFKA.broker().truststore().toString());
+    trusting.put("kafka.ssl.truststore.type", "PKCS12");
+    trusting.put("kafka.ssl.truststore.password", KAFKA.broker().truststorePassword());
+
+    KafkaClientSecurity security = KafkaClientSecurity.fromOptions(trusting);
+    assertThat(security.toString())
+        .doesNotContain(KAFKA.broker().truststorePassword())
+        .contains("ssl.truststore.password=<redacted>");
+    assertThat(KafkaClusterInfo.fetch(security, Duration.ofSeconds(30)).brokers()).isEqualTo(1);
+
+    // The JVM's default CAs do not trust the broker's self-signed certificate.
+    assertThatThrownBy(
+            () ->
+                KafkaClusterInfo.fetch(
+                    KafkaClientSecurity.fromOptions(tls), Duration.ofSeconds(30)))
+        .isInstanceOf(KafkaAuthenticationException.class)
+        .hasMessageStartingWith(
+            "TLS handshake with Kafka servers " + KAFKA.scramTlsBootstrapServers() + " failed")
+        .hasMessageContaining("kafka.ssl.truststore.location");
   }
 
   private static Map<String, String> options(String password) {
