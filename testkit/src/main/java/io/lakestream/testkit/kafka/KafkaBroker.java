@@ -34,7 +34,12 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -65,6 +70,13 @@ import org.slf4j.LoggerFactory;
  *       JVM.
  *   <li>{@link #close()} kills the child, waits for it to exit and deletes its directory (data and
  *       logs).
+ *   <li>A broker started with {@link #startWithScram} also has a {@code SASL_PLAINTEXT} listener
+ *       ({@link #scramBootstrapServers()}) and a {@code SASL_SSL} listener ({@link
+ *       #scramTlsBootstrapServers()}, a self-signed certificate for 127.0.0.1 that {@link
+ *       #truststore()} trusts) that accept SCRAM-SHA-512 and SCRAM-SHA-256 logins of the users
+ *       created with {@link #createScramUser} and refuse every other login with an authentication
+ *       error. The plaintext listener stays for the admin helpers and between broker and
+ *       controller; there is no authorizer, so an authenticated user may do everything.
  * </ul>
  *
  * <p>Thread safety: the admin helpers may be called from any thread; {@link #close()} should be
@@ -83,19 +95,33 @@ public final class KafkaBroker implements AutoCloseable {
   private static final String CLASSPATH_RESOURCE = ParentWatchingLauncher.CLASSPATH_RESOURCE;
   private static final int BIND_ATTEMPTS = 3;
   private static final int LOG_TAIL_LINES = 60;
+  private static final int SCRAM_ITERATIONS = 4096;
 
   private final TempDirectory directory;
   private final Process process;
   private final int port;
+  private final int scramPort;
+  private final int scramTlsPort;
+  private final SelfSignedStores stores;
   private final Thread shutdownHook;
   private final Admin admin;
   private boolean closed;
 
   private KafkaBroker(
-      TempDirectory directory, Process process, int port, Thread shutdownHook, Admin admin) {
+      TempDirectory directory,
+      Process process,
+      int port,
+      int scramPort,
+      int scramTlsPort,
+      SelfSignedStores stores,
+      Thread shutdownHook,
+      Admin admin) {
     this.directory = directory;
     this.process = process;
     this.port = port;
+    this.scramPort = scramPort;
+    this.scramTlsPort = scramTlsPort;
+    this.stores = stores;
     this.shutdownHook = shutdownHook;
     this.admin = admin;
   }
@@ -122,10 +148,26 @@ public final class KafkaBroker implements AutoCloseable {
    * @throws IllegalStateException if the broker runtime cannot be found
    */
   public static KafkaBroker start(Map<String, String> brokerProperties) {
+    return start(brokerProperties, false);
+  }
+
+  /**
+   * Starts a broker like {@link #start(Map)} with an additional {@code SASL_PLAINTEXT} listener for
+   * SCRAM-SHA-512 and SCRAM-SHA-256 logins; create its users with {@link #createScramUser}.
+   *
+   * @throws KafkaBrokerStartException if the broker does not come up within {@link #START_TIMEOUT}
+   *     or its JVM exits; the message holds the tail of the broker's log
+   * @throws IllegalStateException if the broker runtime cannot be found
+   */
+  public static KafkaBroker startWithScram(Map<String, String> brokerProperties) {
+    return start(brokerProperties, true);
+  }
+
+  private static KafkaBroker start(Map<String, String> brokerProperties, boolean scram) {
     List<String> classpath = brokerClasspath();
     for (int attempt = 1; ; attempt++) {
       try {
-        return startOnce(classpath, brokerProperties);
+        return startOnce(classpath, brokerProperties, scram);
       } catch (KafkaBrokerStartException e) {
         if (attempt >= BIND_ATTEMPTS || !e.getMessage().contains("Address already in use")) {
           throw e;
@@ -143,6 +185,114 @@ public final class KafkaBroker implements AutoCloseable {
   /** The port of the broker's client listener. */
   public int port() {
     return port;
+  }
+
+  /**
+   * The {@code bootstrap.servers} value of the SCRAM listener ({@code SASL_PLAINTEXT}): {@code
+   * 127.0.0.1:<port>}.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public String scramBootstrapServers() {
+    if (scramPort < 0) {
+      throw new IllegalStateException(
+          "this Kafka broker has no SCRAM listener: start it with KafkaBroker.startWithScram or"
+              + " KafkaBrokerExtension.withScram()");
+    }
+    return FreePort.LOOPBACK + ":" + scramPort;
+  }
+
+  /**
+   * The {@code bootstrap.servers} value of the SCRAM listener over TLS ({@code SASL_SSL}): {@code
+   * 127.0.0.1:<port>}. Clients need {@link #truststore()} to trust its certificate.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public String scramTlsBootstrapServers() {
+    scramBootstrapServers(); // fails without SCRAM listeners
+    return FreePort.LOOPBACK + ":" + scramTlsPort;
+  }
+
+  /**
+   * The PKCS12 trust store (password {@link #truststorePassword()}) holding the self-signed
+   * certificate of the {@code SASL_SSL} listener, issued to 127.0.0.1 and localhost.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public Path truststore() {
+    scramBootstrapServers();
+    return stores.truststore();
+  }
+
+  /** The password of {@link #truststore()}. */
+  public String truststorePassword() {
+    scramBootstrapServers();
+    return stores.password();
+  }
+
+  /**
+   * Creates (or replaces) a SCRAM user with both SCRAM-SHA-512 and SCRAM-SHA-256 credentials and
+   * waits until the broker lists them, so a client may log in as soon as this returns.
+   *
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   * @throws KafkaAdminException if the broker refuses the credentials or does not answer in {@link
+   *     #ADMIN_TIMEOUT}
+   */
+  public void createScramUser(String user, String password) {
+    scramBootstrapServers(); // fails without a SCRAM listener
+    // One request per mechanism: the broker refuses two alterations of one user in one request.
+    for (ScramMechanism mechanism :
+        List.of(ScramMechanism.SCRAM_SHA_512, ScramMechanism.SCRAM_SHA_256)) {
+      UserScramCredentialAlteration upsert =
+          new UserScramCredentialUpsertion(
+              user, new ScramCredentialInfo(mechanism, SCRAM_ITERATIONS), password);
+      await(
+          "create " + mechanism + " credentials of SCRAM user " + user,
+          admin.alterUserScramCredentials(List.of(upsert)).all());
+    }
+    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        UserScramCredentialsDescription description =
+            await(
+                    "describe SCRAM user " + user,
+                    admin.describeUserScramCredentials(List.of(user)).all())
+                .get(user);
+        if (description != null && description.credentialInfos().size() == 2) {
+          return;
+        }
+      } catch (KafkaAdminException notYetVisible) {
+        // ResourceNotFoundException until the metadata reaches the broker
+      }
+      if (System.nanoTime() > deadline) {
+        throw new KafkaAdminException(
+            "SCRAM user " + user + " not visible after " + ADMIN_TIMEOUT, null);
+      }
+      sleep(50);
+    }
+  }
+
+  /**
+   * Client properties for the SCRAM listener: {@code bootstrap.servers}, {@code
+   * security.protocol=SASL_PLAINTEXT}, the mechanism and a {@code ScramLoginModule} JAAS config
+   * with the given credentials.
+   *
+   * @param mechanism {@code SCRAM-SHA-512} or {@code SCRAM-SHA-256}
+   * @throws IllegalStateException if the broker was not started with {@link #startWithScram}
+   */
+  public Properties scramClientProperties(String mechanism, String user, String password) {
+    Properties properties = new Properties();
+    properties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, scramBootstrapServers());
+    properties.setProperty("security.protocol", "SASL_PLAINTEXT");
+    properties.setProperty("sasl.mechanism", mechanism);
+    properties.setProperty(
+        "sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+            + user
+            + "\" password=\""
+            + password
+            + "\";");
+    return properties;
   }
 
   /**
@@ -363,12 +513,18 @@ public final class KafkaBroker implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "KafkaBroker[" + bootstrapServers() + ", pid " + process.pid() + "]";
+    return "KafkaBroker["
+        + bootstrapServers()
+        + (scramPort < 0 ? "" : ", SCRAM " + scramBootstrapServers())
+        + ", pid "
+        + process.pid()
+        + "]";
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private static KafkaBroker startOnce(List<String> classpath, Map<String, String> overrides) {
+  private static KafkaBroker startOnce(
+      List<String> classpath, Map<String, String> overrides, boolean scram) {
     long started = System.nanoTime();
     TempDirectory directory = TempDirectory.create("lakestream-kafka-");
     Process process = null;
@@ -380,9 +536,21 @@ public final class KafkaBroker implements AutoCloseable {
       while (controllerPort == port) {
         controllerPort = FreePort.pick();
       }
+      int scramPort = -1;
+      int scramTlsPort = -1;
+      SelfSignedStores stores = null;
       Path dir = directory.path();
+      if (scram) {
+        List<Integer> taken = new ArrayList<>(List.of(port, controllerPort));
+        scramPort = pickOtherThan(taken);
+        taken.add(scramPort);
+        scramTlsPort = pickOtherThan(taken);
+        stores = SelfSignedStores.shared();
+      }
       Path properties = dir.resolve("server.properties");
-      writeProperties(properties, serverProperties(dir, port, controllerPort, overrides));
+      writeProperties(
+          properties,
+          serverProperties(dir, port, controllerPort, scramPort, scramTlsPort, stores, overrides));
       Path log4j = dir.resolve("log4j2.properties");
       Files.writeString(log4j, log4jConfig(dir.resolve("server.log")), StandardCharsets.UTF_8);
 
@@ -421,7 +589,8 @@ public final class KafkaBroker implements AutoCloseable {
       Runtime.getRuntime().addShutdownHook(hook);
 
       admin = awaitReady(process, port, dir);
-      KafkaBroker broker = new KafkaBroker(directory, process, port, hook, admin);
+      KafkaBroker broker =
+          new KafkaBroker(directory, process, port, scramPort, scramTlsPort, stores, hook, admin);
       LOG.info(
           "Kafka broker ready at {} (pid {}, dir {}) in {} ms",
           broker.bootstrapServers(),
@@ -529,8 +698,22 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
+  private static int pickOtherThan(List<Integer> taken) {
+    int port = FreePort.pick();
+    while (taken.contains(port)) {
+      port = FreePort.pick();
+    }
+    return port;
+  }
+
   private static Map<String, String> serverProperties(
-      Path dir, int port, int controllerPort, Map<String, String> overrides) {
+      Path dir,
+      int port,
+      int controllerPort,
+      int scramPort,
+      int scramTlsPort,
+      SelfSignedStores stores,
+      Map<String, String> overrides) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
@@ -566,6 +749,35 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("num.io.threads", "2");
     p.put("num.recovery.threads.per.data.dir", "1");
     p.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
+    if (scramPort >= 0) {
+      String scramListeners =
+          "SASL_PLAINTEXT://"
+              + FreePort.LOOPBACK
+              + ":"
+              + scramPort
+              + ",SASL_SSL://"
+              + FreePort.LOOPBACK
+              + ":"
+              + scramTlsPort;
+      p.put("listeners", p.get("listeners") + "," + scramListeners);
+      p.put("advertised.listeners", p.get("advertised.listeners") + "," + scramListeners);
+      p.put(
+          "listener.security.protocol.map",
+          p.get("listener.security.protocol.map")
+              + ",SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL");
+      p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256");
+      for (String listener : List.of("sasl_plaintext", "sasl_ssl")) {
+        for (String mechanism : List.of("scram-sha-512", "scram-sha-256")) {
+          p.put(
+              "listener.name." + listener + "." + mechanism + ".sasl.jaas.config",
+              "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        }
+      }
+      p.put("listener.name.sasl_ssl.ssl.keystore.location", stores.keystore().toString());
+      p.put("listener.name.sasl_ssl.ssl.keystore.type", "PKCS12");
+      p.put("listener.name.sasl_ssl.ssl.keystore.password", stores.password());
+      p.put("listener.name.sasl_ssl.ssl.key.password", stores.password());
+    }
     p.putAll(overrides);
     return p;
   }

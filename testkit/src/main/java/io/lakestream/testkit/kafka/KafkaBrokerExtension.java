@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class KafkaBrokerExtension extends ServiceExtension<KafkaBroker> {
 
   private final Map<String, String> brokerProperties;
+  private final boolean scram;
 
   /** A broker with the default settings of {@link KafkaBroker#start()}. */
   public KafkaBrokerExtension() {
@@ -33,12 +34,47 @@ public final class KafkaBrokerExtension extends ServiceExtension<KafkaBroker> {
 
   /** A broker whose {@code server.properties} are overridden by {@code brokerProperties}. */
   public KafkaBrokerExtension(Map<String, String> brokerProperties) {
+    this(brokerProperties, false);
+  }
+
+  private KafkaBrokerExtension(Map<String, String> brokerProperties, boolean scram) {
     this.brokerProperties = Map.copyOf(brokerProperties);
+    this.scram = scram;
+  }
+
+  /** A broker with a SCRAM listener too; see {@link KafkaBroker#startWithScram}. */
+  public static KafkaBrokerExtension withScram() {
+    return withScram(Map.of());
+  }
+
+  /**
+   * A broker with a SCRAM listener whose {@code server.properties} are overridden by {@code
+   * brokerProperties}; see {@link KafkaBroker#startWithScram}.
+   */
+  public static KafkaBrokerExtension withScram(Map<String, String> brokerProperties) {
+    return new KafkaBrokerExtension(brokerProperties, true);
   }
 
   @Override
   protected KafkaBroker start(ExtensionContext context) {
-    return KafkaBroker.start(brokerProperties);
+    return scram
+        ? KafkaBroker.startWithScram(brokerProperties)
+        : KafkaBroker.start(brokerProperties);
+  }
+
+  /** See {@link KafkaBroker#scramBootstrapServers()}. */
+  public String scramBootstrapServers() {
+    return service().scramBootstrapServers();
+  }
+
+  /** See {@link KafkaBroker#scramTlsBootstrapServers()}. */
+  public String scramTlsBootstrapServers() {
+    return service().scramTlsBootstrapServers();
+  }
+
+  /** See {@link KafkaBroker#createScramUser(String, String)}. */
+  public void createScramUser(String user, String password) {
+    service().createScramUser(user, password);
   }
 
   /** The running broker, for the helpers not repeated here. */
