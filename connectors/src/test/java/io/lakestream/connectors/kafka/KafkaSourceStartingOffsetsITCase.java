@@ -14,6 +14,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -52,10 +53,19 @@ class KafkaSourceStartingOffsetsITCase {
   }
 
   private JobID run(String run, String topic, String startingOffsets, URI restoreFrom) {
+    return run(run, topic, startingOffsets, restoreFrom, Map.of());
+  }
+
+  private JobID run(
+      String run, String topic, String startingOffsets, URI restoreFrom, Map<String, String> more) {
     StreamExecutionEnvironment env = FLINK.environment();
     env.setParallelism(1);
     pipeline(
-        env, source(KAFKA.broker(), "src", topic).option("startingOffsets", startingOffsets), run);
+        env,
+        source(KAFKA.broker(), "src", topic)
+            .option("startingOffsets", startingOffsets)
+            .options(more),
+        run);
     return FLINK.submit(env, restoreFrom);
   }
 
@@ -163,5 +173,72 @@ class KafkaSourceStartingOffsetsITCase {
     FLINK.cluster().waitForCompletedCheckpoints(lenient, (int) now + 2, WAIT);
     FLINK.cluster().cancel(lenient, WAIT);
     assertThat(seen("loss-3")).containsExactlyElementsOf(range("loss", 0, 60, 100));
+  }
+
+  @Test
+  void startingTimestampStartsAtTheFirstRecordAtOrAfterIt() throws Exception {
+    KAFKA.createTopic("stamped", 1);
+    produceCount(KAFKA.broker(), "stamped", 0, 4);
+    Thread.sleep(20);
+    long from = System.currentTimeMillis();
+    Thread.sleep(20);
+    produceCount(KAFKA.broker(), "stamped", 0, 3); // offsets 4..6
+    JobID job = run("stamped", "stamped", "earliest", null, Map.of("startingTimestamp", "" + from));
+    try {
+      await("records after the timestamp", WAIT, () -> seen("stamped").size() >= 3);
+      long now = FLINK.cluster().completedCheckpoints(job);
+      FLINK.cluster().waitForCompletedCheckpoints(job, (int) now + 2, WAIT);
+    } finally {
+      FLINK.cluster().cancel(job, WAIT);
+    }
+    assertThat(seen("stamped")).containsExactlyElementsOf(range("stamped", 0, 4, 7));
+  }
+
+  @Test
+  void minOffsetsPerTriggerHoldsRecordsBackUntilEnoughOrTheDelayPassed() throws Exception {
+    KAFKA.createTopic("few", 1);
+    JobID job =
+        run(
+            "few",
+            "few",
+            "earliest",
+            null,
+            Map.of("minOffsetsPerTrigger", "50", "maxTriggerDelay", "4s"));
+    try {
+      FLINK.cluster().waitForCompletedCheckpoints(job, 2, WAIT);
+      long start = System.nanoTime();
+      produceCount(KAFKA.broker(), "few", 0, 10);
+      long checkpoints = FLINK.cluster().completedCheckpoints(job);
+      FLINK.cluster().waitForCompletedCheckpoints(job, (int) checkpoints + 3, WAIT);
+      assertThat(seen("few")).as("10 < minOffsetsPerTrigger: held back").isEmpty();
+      await("the delay admits them", WAIT, () -> seen("few").size() >= 10);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofSeconds(2));
+
+      produceCount(KAFKA.broker(), "few", 0, 60); // enough: admitted without waiting
+      long before = System.nanoTime();
+      await("60 >= minOffsetsPerTrigger", WAIT, () -> seen("few").size() >= 70);
+      assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(3));
+    } finally {
+      FLINK.cluster().cancel(job, WAIT);
+    }
+  }
+
+  @Test
+  void deletedTopicFailsTheQueryNamingIt() throws Exception {
+    KAFKA.createTopic("doomed", 1);
+    produceCount(KAFKA.broker(), "doomed", 0, 5);
+    JobID job =
+        run("doomed", "doomed", "earliest", null, Map.of("partitionDiscoveryInterval", "500ms"));
+    await("reads the records", WAIT, () -> seen("doomed").size() >= 5);
+    KAFKA.deleteTopic("doomed");
+    JobResult result = FLINK.cluster().waitForTermination(job, WAIT);
+    assertThat(result.isSuccess()).isFalse();
+    Throwable error =
+        result.getSerializedThrowable().orElseThrow().deserializeError(getClass().getClassLoader());
+    assertThat(ExceptionUtils.findThrowable(error, KafkaDataLossException.class))
+        .get()
+        .extracting(Throwable::getMessage)
+        .asString()
+        .contains("[doomed-0]", "was deleted", "failOnDataLoss=false");
   }
 }
