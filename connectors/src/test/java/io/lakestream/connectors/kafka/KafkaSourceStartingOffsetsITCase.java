@@ -241,4 +241,36 @@ class KafkaSourceStartingOffsetsITCase {
         .asString()
         .contains("[doomed-0]", "was deleted", "failOnDataLoss=false");
   }
+
+  @Test
+  void deletedTopicIsDroppedWithAWarningWhenFailOnDataLossIsFalse() throws Exception {
+    KAFKA.createTopic("kept", 1);
+    KAFKA.createTopic("dropped", 1);
+    produceCount(KAFKA.broker(), "kept", 0, 3);
+    produceCount(KAFKA.broker(), "dropped", 0, 3);
+    StreamExecutionEnvironment env = FLINK.environment();
+    env.setParallelism(1);
+    pipeline(
+        env,
+        KafkaSourceHarness.source(KAFKA.broker(), "src", "kept,dropped")
+            .option("startingOffsets", "earliest")
+            .option("failOnDataLoss", false)
+            .option("partitionDiscoveryInterval", "500ms"),
+        "dropped");
+    JobID job = FLINK.submit(env);
+    try {
+      await("reads both topics", WAIT, () -> seen("dropped").size() >= 6);
+      KAFKA.deleteTopic("dropped");
+      Thread.sleep(2_000); // discovery notices the deletion
+      produceCount(KAFKA.broker(), "kept", 0, 2); // offsets 3, 4
+      await("keeps reading the other topic", WAIT, () -> seen("dropped").size() >= 8);
+      assertThat(FLINK.cluster().status(job).isGloballyTerminalState()).isFalse();
+    } finally {
+      FLINK.cluster().cancel(job, WAIT);
+    }
+    List<String> expected = new ArrayList<>(range("kept", 0, 0, 5));
+    expected.addAll(range("dropped", 0, 0, 3));
+    assertThat(seen("dropped")).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(KAFKA.broker().topics()).doesNotContain("dropped");
+  }
 }

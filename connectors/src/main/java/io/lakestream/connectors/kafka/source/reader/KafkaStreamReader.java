@@ -124,6 +124,8 @@ public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaP
       p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
       p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
       p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+      // A reader must not re-create a topic that was deleted under it (failOnDataLoss decides).
+      p.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
       p.putIfAbsent(
           ConsumerConfig.CLIENT_ID_CONFIG, sourceName + "-" + context.getIndexOfSubtask());
       consumer = new KafkaConsumer<>(p);
