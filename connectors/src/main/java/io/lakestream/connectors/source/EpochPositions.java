@@ -73,20 +73,33 @@ public final class EpochPositions {
    * @param endPositions each split's end for this run (may be empty when unbounded)
    */
   public void onCheckpointComplete(long checkpointId, Map<String, Long> endPositions) {
+    onCheckpointComplete(checkpointId, endPositions, Map.of());
+  }
+
+  /**
+   * Writes the positions of epoch {@code checkpointId} with source metrics (for example Kafka's
+   * {@code avgOffsetsBehindLatest}); the progress report shows them as the source's {@code
+   * metrics}, as Spark does.
+   *
+   * @param endPositions each split's end for this run (may be empty when unbounded)
+   * @param metrics metric name to value (numbers or strings); may be empty
+   */
+  public void onCheckpointComplete(
+      long checkpointId, Map<String, Long> endPositions, Map<String, ?> metrics) {
     // Flink notifies only the newest completed checkpoint; earlier epochs it subsumed were
     // committed by the sinks too, so each gets its own offsets record.
     Map<Long, Map<String, Long>> done = reports.headMap(checkpointId, true);
     if (done.isEmpty()) {
-      write(checkpointId, endPositions);
+      write(checkpointId, endPositions, metrics);
     }
     for (Map.Entry<Long, Map<String, Long>> report : done.entrySet()) {
       lastKnown.putAll(report.getValue());
-      write(report.getKey(), endPositions);
+      write(report.getKey(), endPositions, metrics);
     }
     done.clear();
   }
 
-  private void write(long epoch, Map<String, Long> endPositions) {
+  private void write(long epoch, Map<String, Long> endPositions, Map<String, ?> metrics) {
     if (query == null) {
       return;
     }
@@ -98,6 +111,9 @@ public final class EpochPositions {
     record.put("totalOffset", total.applyAsLong(lastKnown));
     if (!endPositions.isEmpty()) {
       record.put("endOffsets", new TreeMap<>(endPositions));
+    }
+    if (!metrics.isEmpty()) {
+      record.put("metrics", new TreeMap<>(metrics));
     }
     try {
       location().epochs().writeOffsets(epoch, sourceName, record);

@@ -175,6 +175,9 @@ final class ProgressTracker {
       if (offset.has("endOffsets")) {
         s.set("latestOffset", offset.path("endOffsets"));
       }
+      if (offset.has("metrics")) {
+        s.set("metrics", offset.path("metrics")); // e.g. Kafka's avg/max/minOffsetsBehindLatest
+      }
       s.put("numInputRows", rows);
       s.put("inputRowsPerSecond", rate(rows, durationMs));
       s.put("processedRowsPerSecond", rate(rows, durationMs));

@@ -56,6 +56,7 @@ class ProgressTrackerTest {
     offsets.put("offsets", Map.of("partition-0", totalOffset));
     offsets.put("totalOffset", totalOffset);
     offsets.put("endOffsets", Map.of("partition-0", 1000));
+    offsets.put("metrics", Map.of("maxOffsetsBehindLatest", 1000 - totalOffset));
     log().writeOffsets(epoch, "numbers", offsets);
     Map<String, Object> commit = new LinkedHashMap<>();
     commit.put("sink", "counts");
@@ -90,6 +91,7 @@ class ProgressTrackerTest {
     assertThat(source.path("startOffset").asLong()).isEqualTo(100);
     assertThat(source.path("endOffset").path("partition-0").asLong()).isEqualTo(250);
     assertThat(source.path("latestOffset").path("partition-0").asLong()).isEqualTo(1000);
+    assertThat(source.path("metrics").path("maxOffsetsBehindLatest").asLong()).isEqualTo(750);
     assertThat(p.path("sink").path("numOutputRows").asLong()).isEqualTo(150);
     assertThat(log().readProgress(2)).isPresent();
   }

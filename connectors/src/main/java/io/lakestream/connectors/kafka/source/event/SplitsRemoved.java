@@ -1,0 +1,14 @@
+package io.lakestream.connectors.kafka.source.event;
+
+import java.util.Set;
+import org.apache.flink.api.connector.source.SourceEvent;
+
+/**
+ * Enumerator to reader: these partitions' topic was deleted and {@code failOnDataLoss=false}; stop
+ * reading them.
+ */
+public record SplitsRemoved(Set<String> splitIds) implements SourceEvent {
+  public SplitsRemoved {
+    splitIds = Set.copyOf(splitIds);
+  }
+}

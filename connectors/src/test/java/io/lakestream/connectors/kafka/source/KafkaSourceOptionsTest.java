@@ -1,0 +1,133 @@
+package io.lakestream.connectors.kafka.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KafkaSourceOptionsTest {
+
+  private static Map<String, String> base() {
+    Map<String, String> o = new HashMap<>();
+    o.put("kafka.bootstrap.servers", "127.0.0.1:9092");
+    o.put("subscribe", "orders");
+    return o;
+  }
+
+  private static KafkaSourceConfig with(String key, String value) {
+    Map<String, String> o = base();
+    o.put(key, value);
+    return KafkaSourceOptions.validate(o);
+  }
+
+  @Test
+  void defaultsAreSparks() {
+    KafkaSourceConfig c = KafkaSourceOptions.validate(base());
+    assertThat(c.startingOffsets().toString()).isEqualTo("startingOffsets=latest");
+    assertThat(c.failOnDataLoss()).isTrue();
+    assertThat(c.maxTriggerDelay()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(c.rateLimited()).isFalse();
+    assertThat(c.topics().topics()).containsExactly("orders");
+  }
+
+  @Test
+  void kafkaOptionsPassThroughWithoutPrefix() {
+    KafkaSourceConfig c = with("kafka.security.protocol", "SASL_SSL");
+    assertThat(c.clientProperties())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("bootstrap.servers", "127.0.0.1:9092");
+    assertThat(c.toString()).doesNotContain("SASL_SSL");
+  }
+
+  @Test
+  void unknownOptionListsTheValidOnes() {
+    assertThatThrownBy(() -> with("maxOffsetPerTrigger", "10"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[maxOffsetPerTrigger]")
+        .hasMessageContaining("maxOffsetsPerTrigger")
+        .hasMessageContaining("startingOffsets")
+        .hasMessageContaining("kafka.*");
+  }
+
+  @Test
+  void badValuesNameTheOption() {
+    assertThatThrownBy(() -> with("maxOffsetsPerTrigger", "lots"))
+        .hasMessageContaining("maxOffsetsPerTrigger")
+        .hasMessageContaining("lots");
+    assertThatThrownBy(() -> with("maxOffsetsPerTrigger", "0"))
+        .hasMessageContaining("maxOffsetsPerTrigger must be a positive");
+    assertThatThrownBy(() -> with("failOnDataLoss", "maybe"))
+        .hasMessageContaining("failOnDataLoss");
+    assertThatThrownBy(() -> with("maxTriggerDelay", "soon"))
+        .hasMessageContaining("maxTriggerDelay");
+    assertThatThrownBy(() -> with("startingOffsets", "beginning"))
+        .hasMessageContaining("startingOffsets")
+        .hasMessageContaining("earliest");
+    assertThatThrownBy(() -> with("startingOffsets", "{\"orders\":{\"0\":-3}}"))
+        .hasMessageContaining("-2 (earliest) or -1 (latest)");
+  }
+
+  @Test
+  void minAboveMaxIsRefused() {
+    Map<String, String> o = base();
+    o.put("maxOffsetsPerTrigger", "10");
+    o.put("minOffsetsPerTrigger", "20");
+    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+        .hasMessageContaining(
+            "minOffsetsPerTrigger (20) must not exceed maxOffsetsPerTrigger (10)");
+  }
+
+  @Test
+  void exactlyOneTopicSelection() {
+    assertThatThrownBy(() -> with("subscribePattern", "ord.*"))
+        .hasMessageContaining("exactly one of the options subscribe, subscribePattern, assign");
+    Map<String, String> none = base();
+    none.remove("subscribe");
+    assertThatThrownBy(() -> KafkaSourceOptions.validate(none))
+        .hasMessageContaining("none was given");
+  }
+
+  @Test
+  void bootstrapServersRequired() {
+    Map<String, String> o = base();
+    o.remove("kafka.bootstrap.servers");
+    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+        .hasMessageContaining("kafka.bootstrap.servers is required");
+  }
+
+  @Test
+  void optionsTheSourceOwnsAreRefusedWithTheAlternative() {
+    assertThatThrownBy(() -> with("kafka.auto.offset.reset", "earliest"))
+        .hasMessageContaining("kafka.auto.offset.reset is not supported")
+        .hasMessageContaining("startingOffsets");
+    assertThatThrownBy(() -> with("kafka.enable.auto.commit", "true"))
+        .hasMessageContaining("committed on each completed checkpoint");
+  }
+
+  @Test
+  void startingTimestampWinsAndAssignParses() {
+    Map<String, String> o = base();
+    o.remove("subscribe");
+    o.put("assign", "{\"orders\":[0,2]}");
+    o.put("startingTimestamp", "1700000000000");
+    o.put("startingOffsets", "earliest");
+    KafkaSourceConfig c = KafkaSourceOptions.validate(o);
+    assertThat(c.startingOffsets().toString()).isEqualTo("startingTimestamp=1700000000000");
+    assertThat(c.topics().assignedPartitions())
+        .extracting(Object::toString)
+        .containsExactly("orders-0", "orders-2");
+    o.put("assign", "orders");
+    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+        .hasMessageContaining("assign must be JSON");
+  }
+
+  @Test
+  void groupIdIsGivenOrDerivedFromTheQuery() {
+    assertThat(KafkaSourceOptions.validate(base()).groupId("q1", "orders"))
+        .isEqualTo("lakestream-kafka-source-q1-orders");
+    assertThat(with("kafka.group.id", "mine").groupId("q1", "orders")).isEqualTo("mine");
+  }
+}
