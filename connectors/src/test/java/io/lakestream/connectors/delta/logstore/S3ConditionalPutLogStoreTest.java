@@ -19,6 +19,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +32,10 @@ import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** {@link S3ConditionalPutLogStore} against a real S3 server (S3Proxy answers 412 as S3 does). */
 class S3ConditionalPutLogStoreTest {
@@ -115,9 +121,7 @@ class S3ConditionalPutLogStoreTest {
     assertThat(thrown).isInstanceOf(FileAlreadyExistsException.class);
     assertThat(thrown.getCause()).isInstanceOf(RemoteFileChangedException.class); // HTTP 412
     assertThat(stored("race", 7)).isEqualTo("{\"winner\":true}\n");
-    StringWriter trace = new StringWriter();
-    thrown.printStackTrace(new PrintWriter(trace));
-    assertThat(trace.toString()).doesNotContain(S3.service().secretKey());
+    assertThat(stackTrace(thrown)).doesNotContain(S3.service().secretKey());
   }
 
   @Test
@@ -232,5 +236,41 @@ class S3ConditionalPutLogStoreTest {
                 new S3ConditionalPutLogStore(conf)
                     .write(commitFile("tables/t1", 3), List.of("{}").iterator(), false, conf))
         .isInstanceOf(FileAlreadyExistsException.class);
+  }
+
+  @Test
+  void aDeltaTableOnS3aNeverFallsBackToUnconditionalCommits() {
+    // A bucket of its own, so that S3A builds a client with conditional writes switched off.
+    String bucket = "no-conditional-writes";
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(S3.service().endpoint())
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(S3.service().accessKey(), S3.service().secretKey())))
+            .build()) {
+      s3.createBucket(b -> b.bucket(bucket));
+      Map<String, String> conf = new TreeMap<>(S3aSettings.of(S3.service()));
+      conf.put("fs.s3a.create.conditional.enabled", "false");
+      DeltaTable table = DeltaTable.forPath("s3a://" + bucket + "/t", conf);
+      DeltaTableSchema schema =
+          DeltaTableSchema.builder().column("id", DeltaColumnType.LONG, false).build();
+
+      // The table's engine uses this log store for s3a (Kernel's default would write version 0).
+      assertThatThrownBy(() -> table.ensureExists(schema))
+          .hasStackTraceContaining(S3ConditionalPutLogStore.CONDITIONAL_CREATE_OPTION)
+          .hasStackTraceContaining("fs.s3a.create.conditional.enabled=true")
+          .satisfies(e -> assertThat(stackTrace(e)).doesNotContain(S3.service().secretKey()));
+      assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents())
+          .noneMatch(o -> o.key().endsWith(".json"));
+    }
+  }
+
+  private static String stackTrace(Throwable t) {
+    StringWriter trace = new StringWriter();
+    t.printStackTrace(new PrintWriter(trace));
+    return trace.toString();
   }
 }
