@@ -7,8 +7,10 @@ import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
@@ -36,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>the file exists already (found by S3A's existence check or by the PUT's HTTP 412): {@link
- *       FileAlreadyExistsException};
+ *       FileAlreadyExistsException}, unless it holds exactly this commit (S3A retried a PUT that
+ *       had succeeded), which counts as written;
  *   <li>the file system cannot write conditionally (not S3A, an S3A older than Hadoop 3.4.2, or
  *       {@code fs.s3a.create.conditional.enabled=false}): an {@link IOException} naming the cause;
  *       the log store never falls back to an unconditional write;
@@ -98,29 +101,36 @@ public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
               + String.format(LogStoreSelection.KERNEL_LOG_STORE_KEY, path.toUri().getScheme())
               + " to a log store made for this file system.");
     }
-    // The first attempt streams the actions (and keeps them) so that a 409 can be retried.
+    // The first attempt streams the actions and keeps them, for a retry after a 409 and to
+    // recognise our own earlier PUT (see alreadyOurs).
     ByteArrayOutputStream content = new ByteArrayOutputStream();
+    boolean consumed = false;
     for (int attempt = 1; ; attempt++) {
       try {
         FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(path).overwrite(false).recursive();
         builder.must(CONDITIONAL_CREATE_OPTION, true);
         FSDataOutputStream out = builder.build();
         try (out) {
-          if (attempt == 1) {
+          if (!consumed) {
             copy(actions, out, content);
+            consumed = true;
           } else {
             content.writeTo(out);
           }
         } // close() sends the PUT with If-None-Match: *
         return;
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException | RemoteFileChangedException e) {
+        if (consumed && alreadyOurs(fs, path, content)) {
+          LOG.info("{}: already holds this commit (an earlier PUT of it succeeded)", display(path));
+          return;
+        }
         FileAlreadyExistsException exists =
             new FileAlreadyExistsException(
                 display(path), null, "another writer created this Delta commit file first");
         exists.initCause(e);
         throw exists;
       } catch (AWSServiceIOException e) {
-        if (e.statusCode() != HTTP_CONFLICT || attempt >= MAX_CONFLICT_ATTEMPTS) {
+        if (e.statusCode() != HTTP_CONFLICT || !consumed || attempt >= MAX_CONFLICT_ATTEMPTS) {
           throw e;
         }
         LOG.info(
@@ -130,6 +140,22 @@ public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
             MAX_CONFLICT_ATTEMPTS);
         pause(attempt);
       }
+    }
+  }
+
+  /**
+   * Whether the existing file holds exactly {@code content}. S3A retries a PUT whose response was
+   * lost; if the first one had succeeded, the retry gets 412 although the file is ours. Kernel's
+   * commit content is unique per attempt (commitInfo has a timestamp and a transaction id), so
+   * equal bytes mean our own write, never another writer's.
+   */
+  private static boolean alreadyOurs(FileSystem fs, Path path, ByteArrayOutputStream content) {
+    byte[] expected = content.toByteArray();
+    try (FSDataInputStream in = fs.open(path)) {
+      byte[] actual = in.readNBytes(expected.length + 1);
+      return Arrays.equals(actual, expected);
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -78,6 +78,11 @@ class S3ConditionalPutLogStoreTest {
         .hasMessageContaining(file.toString());
     assertThat(stored("once", 0)).isEqualTo("{\"a\":1}\n{\"b\":2}\n");
 
+    // The same bytes again (S3A retrying a PUT whose response was lost) count as written.
+    store.write(file, List.of("{\"a\":1}", "{\"b\":2}").iterator(), false, conf);
+    assertThatThrownBy(() -> store.write(file, List.of("{\"a\":1}").iterator(), false, conf))
+        .isInstanceOf(FileAlreadyExistsException.class);
+
     // overwrite=true (Kernel's _last_checkpoint) replaces the object
     store.write(file, List.of("{\"d\":4}").iterator(), true, conf);
     assertThat(stored("once", 0)).isEqualTo("{\"d\":4}\n");
