@@ -15,6 +15,7 @@ import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
+import io.lakestream.connectors.delta.logstore.LogStoreSelection;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -76,6 +77,7 @@ public final class DeltaTable implements Serializable {
         if (engine == null) {
           Configuration conf = new Configuration();
           hadoopConf.forEach(conf::set);
+          LogStoreSelection.applyTo(conf); // put-if-absent commits on s3a://
           engine = DefaultEngine.create(conf);
         }
         e = engine;
