@@ -2,6 +2,7 @@ package io.lakestream.connectors.kafka.source;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -192,6 +193,10 @@ public final class KafkaSourceOptions {
       throw new IllegalArgumentException(
           "Kafka source option kafka.bootstrap.servers is required (host:port[,host:port])");
     }
+    // Connection and authentication (TLS, SASL/SCRAM, MSK IAM, MSK port rule), normalised.
+    KafkaClientSecurity.fromOptions(options)
+        .clientProperties()
+        .forEach((k, v) -> kafka.put((String) k, (String) v));
     int given = 0;
     for (ConfigOption<String> o : List.of(SUBSCRIBE, SUBSCRIBE_PATTERN, ASSIGN)) {
       given += options.containsKey(o.key()) ? 1 : 0;

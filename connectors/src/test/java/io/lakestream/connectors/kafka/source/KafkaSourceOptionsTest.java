@@ -35,11 +35,42 @@ class KafkaSourceOptionsTest {
 
   @Test
   void kafkaOptionsPassThroughWithoutPrefix() {
-    KafkaSourceConfig c = with("kafka.security.protocol", "SASL_SSL");
+    KafkaSourceConfig c = with("kafka.max.poll.records", "10000");
+    assertThat(c.clientProperties())
+        .containsEntry("max.poll.records", "10000")
+        .containsEntry("security.protocol", "PLAINTEXT")
+        .containsEntry("bootstrap.servers", "127.0.0.1:9092");
+  }
+
+  @Test
+  void securityOptionsAreCheckedAndNormalisedWithoutPrintingTheSecret() {
+    Map<String, String> o = base();
+    o.put("kafka.security.protocol", "SASL_SSL");
+    o.put("kafka.sasl.mechanism", "SCRAM-SHA-512");
+    o.put(
+        "kafka.sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required"
+            + " username=\"etl\" password=\"s3cr3t-pw\";");
+    KafkaSourceConfig c = KafkaSourceOptions.validate(o);
     assertThat(c.clientProperties())
         .containsEntry("security.protocol", "SASL_SSL")
-        .containsEntry("bootstrap.servers", "127.0.0.1:9092");
-    assertThat(c.toString()).doesNotContain("SASL_SSL");
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512");
+    assertThat(c.toString()).doesNotContain("s3cr3t-pw");
+
+    o.remove("kafka.sasl.jaas.config");
+    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+        .hasMessageContaining("kafka.sasl.jaas.config");
+  }
+
+  @Test
+  void anMskPortThatDoesNotMatchTheModeIsRefused() {
+    Map<String, String> o = base();
+    o.put("kafka.bootstrap.servers", "b-1.orders.abc123.c2.kafka.eu-west-1.amazonaws.com:9092");
+    o.put("kafka.security.protocol", "SASL_SSL");
+    o.put("kafka.sasl.mechanism", "AWS_MSK_IAM");
+    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+        .hasMessageContaining("9098")
+        .hasMessageContaining("kafka.bootstrap.servers");
   }
 
   @Test
