@@ -1,5 +1,6 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.demo.OrdersDemo;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -12,6 +13,7 @@ public final class Pipelines {
 
   static {
     register(new OrdersDemo());
+    register(new OrdersBronze());
   }
 
   private Pipelines() {}

@@ -7,6 +7,7 @@ import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +45,13 @@ class PipelinesHaveUidsTest {
             false,
             OutputMode.APPEND);
     Pipelines.byName(name)
-        .dataflow(new PipelineOptions(dir.resolve("out").toUri(), 10, 10, 0))
+        .dataflow(
+            new PipelineOptions(
+                dir.resolve("out").toUri(),
+                10,
+                10,
+                0,
+                Map.of("kafka.bootstrap.servers", "127.0.0.1:9092")))
         .build(env, query);
 
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));

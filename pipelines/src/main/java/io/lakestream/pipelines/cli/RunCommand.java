@@ -94,6 +94,15 @@ final class RunCommand implements Callable<Integer> {
   boolean changelog;
 
   @Option(
+      names = {"-o", "--option"},
+      paramLabel = "<key=value>",
+      description =
+          "An option of the pipeline's source, as in Spark's .option(key, value), e.g. -o"
+              + " kafka.bootstrap.servers=broker:9092 -o maxOffsetsPerTrigger=100000."
+              + " Repeatable.")
+  java.util.Map<String, String> sourceOptions = new java.util.LinkedHashMap<>();
+
+  @Option(
       names = "--restore-from",
       paramLabel = "<snapshot>",
       description =
@@ -119,7 +128,8 @@ final class RunCommand implements Callable<Integer> {
     StreamingQuery query =
         StreamingQueryBuilder.of(
                 pipeline.dataflow(
-                    new PipelineOptions(outputUri, rows, rowsPerSecond, maxRowsPerTrigger)))
+                    new PipelineOptions(
+                        outputUri, rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions)))
             .queryName(name)
             .checkpointLocation(checkpointLocation)
             .trigger(chosen)

@@ -38,7 +38,7 @@ public final class OrdersDemo implements Pipeline {
   static final Instant EVENT_TIME_START = Instant.parse("2026-01-01T00:00:00Z");
 
   /** The orders Delta table, partitioned by currency. */
-  static final DeltaTableSchema ORDERS_SCHEMA =
+  public static final DeltaTableSchema ORDERS_SCHEMA =
       DeltaTableSchema.builder()
           .column("event_id", DeltaColumnType.STRING, false)
           .column("order_id", DeltaColumnType.STRING, false)
@@ -126,7 +126,7 @@ public final class OrdersDemo implements Pipeline {
   }
 
   /** An order as a row of {@link #ORDERS_SCHEMA}. */
-  static Object[] toDeltaRow(Order order) {
+  public static Object[] toDeltaRow(Order order) {
     return new Object[] {
       order.eventId,
       order.orderId,
@@ -138,7 +138,7 @@ public final class OrdersDemo implements Pipeline {
   }
 
   /** Dead letters as JSON lines: raw, error, source, rejected_at. */
-  static final class DeadLetterJson implements RowEncoder<DeadLetter> {
+  public static final class DeadLetterJson implements RowEncoder<DeadLetter> {
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -1,0 +1,144 @@
+package io.lakestream.pipelines.bronze;
+
+import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
+import io.lakestream.connectors.files.JsonLinesFileSink;
+import io.lakestream.connectors.kafka.FromJson;
+import io.lakestream.connectors.kafka.KafkaRecord;
+import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
+import io.lakestream.connectors.sink.CommitRecordListener;
+import io.lakestream.operators.dedup.DeduplicationBuilder;
+import io.lakestream.operators.parse.ParseWithDeadLetters;
+import io.lakestream.operators.row.KeyColumns;
+import io.lakestream.operators.watermark.Watermarks;
+import io.lakestream.pipelines.Pipeline;
+import io.lakestream.pipelines.PipelineOptions;
+import io.lakestream.pipelines.demo.Order;
+import io.lakestream.pipelines.demo.OrderJson;
+import io.lakestream.pipelines.demo.OrdersDemo;
+import io.lakestream.pipelines.query.Dataflow;
+import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.state.query.QueryContext;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Pipeline E2, the bronze job: Kafka topic {@code orders} (JSON) -> {@code fromJson} with dead
+ * letters -> {@code withWatermark(order_ts, 1 hour)} -> {@code
+ * dropDuplicatesWithinWatermark(event_id)} -> the exactly-once Delta table {@code orders_bronze}
+ * (partitioned by currency), malformed records into {@code orders_bronze_dead_letters}.
+ *
+ * <p>The Spark original:
+ *
+ * <pre>{@code
+ * spark.readStream.format("kafka").option("subscribe", "orders")...load()
+ *   .select(from_json(col("value").cast("string"), schema).alias("o")).select("o.*")
+ *   .withWatermark("order_ts", "1 hour").dropDuplicatesWithinWatermark(["event_id"])
+ *   .writeStream.format("delta").trigger(processingTime="30 seconds")...
+ * }</pre>
+ *
+ * <p>Source options come from {@code -o key=value} ({@code kafka.bootstrap.servers} required;
+ * {@code subscribe} defaults to {@code orders}, {@code startingOffsets} to {@code earliest} for a
+ * bronze table that should hold the whole topic). Default trigger: processingTime 30 s.
+ */
+public final class OrdersBronze implements Pipeline {
+
+  /** Event-time delay of the watermark: duplicates arrive within an hour of the original. */
+  public static final Duration WATERMARK_DELAY = Duration.ofHours(1);
+
+  @Override
+  public String name() {
+    return "bronze";
+  }
+
+  @Override
+  public String description() {
+    return "Kafka orders -> fromJson (dead letters) -> watermark 1h + dedup by event_id -> Delta"
+        + " orders_bronze (E2)";
+  }
+
+  @Override
+  public Trigger defaultTrigger() {
+    return Trigger.processingTime(Duration.ofSeconds(30));
+  }
+
+  @Override
+  public Dataflow dataflow(PipelineOptions options) {
+    return dataflow(options, UnaryOperator.identity());
+  }
+
+  /**
+   * The dataflow with {@code tap} applied to the parsed orders before the watermark (tests use it
+   * to inject failures).
+   */
+  public static Dataflow dataflow(PipelineOptions options, UnaryOperator<DataStream<Order>> tap) {
+    Map<String, String> sourceOptions = new LinkedHashMap<>();
+    sourceOptions.put("subscribe", "orders");
+    sourceOptions.put("startingOffsets", "earliest");
+    sourceOptions.putAll(options.sourceOptions());
+    if (!sourceOptions.containsKey("kafka.bootstrap.servers")) {
+      throw new IllegalArgumentException(
+          "pipeline bronze reads Kafka: give the brokers with -o"
+              + " kafka.bootstrap.servers=host:port (and -o subscribe=<topic> if it is not"
+              + " 'orders')");
+    }
+    // Fail before the job starts on a bad option, naming it.
+    KafkaSourceBuilder.kafka("orders-kafka").options(sourceOptions).sanityCheck();
+    String bronzeTable = options.path("orders_bronze");
+    String deadLetterTable = options.path("orders_bronze_dead_letters");
+    return (env, query) ->
+        build(
+            env.fromSource(
+                    KafkaSourceBuilder.kafka("orders-kafka")
+                        .options(sourceOptions)
+                        .query(query)
+                        .build(),
+                    WatermarkStrategy.noWatermarks(),
+                    "orders-kafka")
+                .uid("orders-kafka"),
+            query,
+            tap,
+            bronzeTable,
+            deadLetterTable);
+  }
+
+  private static void build(
+      DataStream<KafkaRecord> records,
+      QueryContext query,
+      UnaryOperator<DataStream<Order>> tap,
+      String bronzeTable,
+      String deadLetterTable) {
+    SingleOutputStreamOperator<Order> orders =
+        FromJson.fromJson(
+            records, new OrderJson(), TypeInformation.of(Order.class), "parse-orders");
+    DataStream<Order> watermarked =
+        Watermarks.withWatermark(
+            tap.apply(orders), order -> order.orderTsMillis, WATERMARK_DELAY, "orders-watermark");
+    DeduplicationBuilder.dropDuplicatesWithinWatermark(
+            watermarked, KeyColumns.of("event_id", (Order o) -> o.eventId))
+        .uid("dedup-orders")
+        .build()
+        .sinkTo(
+            DeltaSinkBuilder.forTable(bronzeTable, OrdersDemo.ORDERS_SCHEMA, OrdersDemo::toDeltaRow)
+                .query(query)
+                .sinkName("bronze-sink")
+                .build())
+        .uid("bronze-sink")
+        .name("orders_bronze Delta table");
+    orders
+        .getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
+        .sinkTo(
+            JsonLinesFileSink.create(
+                deadLetterTable,
+                new OrdersDemo.DeadLetterJson(),
+                new CommitRecordListener(
+                    query, "bronze-dead-letters", "json-lines " + deadLetterTable)))
+        .uid("bronze-dead-letters")
+        .name("orders_bronze_dead_letters table");
+  }
+}
