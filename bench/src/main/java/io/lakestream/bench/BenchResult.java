@@ -11,14 +11,22 @@ import java.util.Objects;
  * @param benchId the bench
  * @param ours lakestream's measurement
  * @param peer the peer's measurement
+ * @param diagnostics further measurements shown in the table but not in the ratio (e.g. a part of
+ *     lakestream's path run alone)
  * @param notes extra lines printed under the table (settings, load)
  */
-public record BenchResult(String benchId, Measurement ours, Measurement peer, List<String> notes) {
+public record BenchResult(
+    String benchId,
+    Measurement ours,
+    Measurement peer,
+    List<Measurement> diagnostics,
+    List<String> notes) {
 
   public BenchResult {
     Objects.requireNonNull(benchId, "benchId");
     Objects.requireNonNull(ours, "ours");
     Objects.requireNonNull(peer, "peer");
+    diagnostics = List.copyOf(diagnostics);
     notes = List.copyOf(notes);
   }
 
@@ -35,7 +43,9 @@ public record BenchResult(String benchId, Measurement ours, Measurement peer, Li
         "| side | rows | wall s | rows/s | CPU s | rows/CPU-s | peak RSS MiB | peak heap MiB"
             + " | how |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
-    for (Measurement m : List.of(ours, peer)) {
+    List<Measurement> all = new java.util.ArrayList<>(List.of(ours, peer));
+    all.addAll(diagnostics);
+    for (Measurement m : all) {
       out.append(
           String.format(
               Locale.ROOT,

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * delta-sink (issue 4): rows/s of the Delta sink in a Flink job against a plain Parquet writer loop
  * on the same data with the same Parquet writer ({@link KernelParquetLoop}). The peer runs first,
- * then lakestream; both check their output's record count.
+ * then the diagnostic {@link DeltaWriterLoop} (the sink's write path without Flink), then
+ * lakestream; each checks its output's record count.
  */
 public final class DeltaSinkBench implements Bench {
   @Override
@@ -35,11 +36,14 @@ public final class DeltaSinkBench implements Bench {
     long rows = options.rowsOr(defaultRows());
     Path dir = Files.createDirectories(options.workDir());
     Measurement peer = KernelParquetLoop.run(dir.resolve("peer"), rows, options.parallelism());
+    Measurement writerOnly =
+        DeltaWriterLoop.run(dir.resolve("writer-loop"), rows, options.parallelism());
     Measurement ours = DeltaSinkJob.run(options, dir.resolve("lakestream"), rows);
     return new BenchResult(
         id(),
         ours,
         peer,
+        List.of(writerOnly),
         List.of(
             "data: id long, ts timestamp, category string (8 values), amount double; all NOT NULL,"
                 + " unpartitioned",
