@@ -22,17 +22,19 @@ public final class BenchMain {
       System.out.println(usage(registry));
       System.exit(args.length == 0 ? 2 : 0);
     }
-    Bench bench =
-        registry
-            .find(args[0])
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "Unknown bench '" + args[0] + "'.\n" + usage(registry)));
-    Path tmp = Files.createTempDirectory("lakestream-bench-" + bench.id() + "-");
+    Bench bench = registry.find(args[0]).orElse(null);
+    if (bench == null) {
+      System.err.println("Unknown bench '" + args[0] + "'.\n" + usage(registry));
+      System.exit(2);
+      return;
+    }
+    Path defaultDir =
+        Path.of(
+            System.getProperty("java.io.tmpdir"),
+            "lakestream-bench-" + bench.id() + "-" + System.currentTimeMillis());
     BenchOptions options;
     try {
-      options = BenchOptions.parse(Arrays.asList(args).subList(1, args.length), tmp);
+      options = BenchOptions.parse(Arrays.asList(args).subList(1, args.length), defaultDir);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);
@@ -41,14 +43,13 @@ public final class BenchMain {
     int status = 0;
     try {
       System.out.println(run(bench, options));
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
       System.err.println("bench " + bench.id() + " FAILED: " + e);
       e.printStackTrace();
       status = 1;
     } finally {
       if (!options.keep()) {
         deleteRecursively(options.workDir());
-        deleteRecursively(tmp);
       } else {
         System.out.println("data kept in " + options.workDir());
       }
