@@ -3,11 +3,8 @@ package io.lakestream.connectors.delta;
 import io.delta.kernel.DataWriteContext;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Transaction;
-import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
-import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
-import io.delta.kernel.defaults.internal.data.vector.DefaultGenericVector;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Literal;
@@ -31,16 +28,25 @@ import java.util.Optional;
  *
  * <p>On first use the table is created if missing ({@link DeltaTable#ensureExists}), or checked
  * against the declaration. Rows are {@code Object[]} in declared column order (partition columns
- * included), with the Java values listed in {@link DeltaColumnType}. Each distinct combination of
- * partition values gets its own file(s) in its partition directory; file statistics (min, max, null
- * counts, record count) are collected by Kernel's Parquet writer.
+ * included), with the Java values listed in {@link DeltaColumnType}. Either hand a whole batch to
+ * {@link #write}, or {@link #append} rows one at a time and {@link #flush} them: appended rows are
+ * converted at once into per-partition column buffers (primitive arrays for numbers), so no boxed
+ * row is kept while the buffer fills. Each distinct combination of partition values gets its own
+ * file(s) in its partition directory; file statistics (min, max, null counts, record count) are
+ * collected by Kernel's Parquet writer.
  *
  * <p>Not thread-safe: use one writer per thread or task.
  */
 public final class DeltaTableWriter {
+  private static final List<String> NO_PARTITION = List.of();
   private final DeltaTable table;
   private final DeltaTableSchema schema;
   private final StructType structType;
+  private final int[] partitionIndexes;
+  private final Map<List<String>, DeltaColumnBuffer> pending = new LinkedHashMap<>();
+  private List<String> lastKey; // the partition of the last appended row, and its buffer
+  private DeltaColumnBuffer lastBuffer;
+  private int pendingRows;
   private Row transactionState;
 
   /** A writer for {@code table} declared as {@code schema}; does no I/O until first used. */
@@ -48,6 +54,7 @@ public final class DeltaTableWriter {
     this.table = table;
     this.schema = schema;
     this.structType = schema.toStructType();
+    this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
   }
 
   /**
@@ -78,7 +85,8 @@ public final class DeltaTableWriter {
   }
 
   /**
-   * Writes {@code rows} as Parquet files (at least one per partition present in the rows).
+   * Writes {@code rows} as Parquet files (at least one per partition present in the rows). Rows
+   * buffered by {@link #append} are not touched.
    *
    * @return the written files, not yet committed; empty for no rows
    * @throws IllegalArgumentException if a row has the wrong number of values, a value of the wrong
@@ -89,51 +97,123 @@ public final class DeltaTableWriter {
     if (rows.isEmpty()) {
       return List.of();
     }
+    Map<List<String>, DeltaColumnBuffer> buffers = new LinkedHashMap<>();
+    for (int r = 0; r < rows.size(); r++) {
+      try {
+        add(buffers, rows.get(r));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Row " + r + ": " + e.getMessage(), e);
+      }
+    }
+    return writeAll(buffers);
+  }
+
+  /**
+   * Buffers one row (column by column, in memory) for the next {@link #flush()}.
+   *
+   * @throws IllegalArgumentException if the row has the wrong number of values, a value of the
+   *     wrong type, or null in a NOT NULL column (the message names the column); the row is not
+   *     buffered, rows buffered before stay
+   */
+  public void append(Object[] row) {
+    add(pending, row);
+    pendingRows++;
+  }
+
+  /** Rows appended since the last {@link #flush()}. */
+  public int bufferedRows() {
+    return pendingRows;
+  }
+
+  /** A rough in-memory size of the rows appended since the last {@link #flush()}, in bytes. */
+  public long bufferedBytes() {
+    long bytes = 0;
+    for (DeltaColumnBuffer buffer : pending.values()) {
+      bytes += buffer.estimatedBytes();
+    }
+    return bytes;
+  }
+
+  /**
+   * Writes the appended rows as Parquet files (at least one per partition present) and empties the
+   * buffer.
+   *
+   * @return the written files, not yet committed; empty if nothing was appended
+   * @throws DeltaTableException if the table cannot be prepared or a file cannot be written; the
+   *     rows stay buffered
+   */
+  public List<DeltaWrittenFile> flush() throws DeltaTableException {
+    if (pendingRows == 0) {
+      return List.of();
+    }
+    List<DeltaWrittenFile> written = writeAll(pending);
+    for (DeltaColumnBuffer buffer : pending.values()) {
+      buffer.clear(); // arrays are reused by the next rows of the same partition
+    }
+    if (pending.size() > 1) {
+      pending.clear(); // do not keep buffers of partitions that may not come back
+      lastKey = null;
+      lastBuffer = null;
+    }
+    pendingRows = 0;
+    return written;
+  }
+
+  /** Discards the appended rows. */
+  public void discardBuffered() {
+    pending.clear();
+    lastKey = null;
+    lastBuffer = null;
+    pendingRows = 0;
+  }
+
+  /** Validates and converts a row into the buffer of its partition. */
+  private void add(Map<List<String>, DeltaColumnBuffer> buffers, Object[] row) {
+    List<DeltaTableSchema.Column> columns = schema.columns();
+    if (row == null || row.length != columns.size()) {
+      throw new IllegalArgumentException(
+          "The row has "
+              + (row == null ? "no" : String.valueOf(row.length))
+              + " values, the table has "
+              + columns.size()
+              + " columns "
+              + schema.columnNames());
+    }
+    List<String> key = NO_PARTITION;
+    if (partitionIndexes.length > 0) {
+      key = new ArrayList<>(partitionIndexes.length);
+      for (int p : partitionIndexes) {
+        DeltaTableSchema.Column column = columns.get(p);
+        key.add(
+            DeltaValues.toPartitionText(column.type(), DeltaValues.toKernelValue(column, row[p])));
+      }
+    }
+    // Rows of a partition tend to come in runs (always, when unpartitioned): skip the lookup.
+    DeltaColumnBuffer buffer =
+        buffers == pending && (key == lastKey || key.equals(lastKey)) ? lastBuffer : null;
+    if (buffer == null) {
+      buffer = buffers.computeIfAbsent(key, k -> new DeltaColumnBuffer(columns));
+      if (buffers == pending) {
+        lastKey = key;
+        lastBuffer = buffer;
+      }
+    }
+    buffer.append(row);
+  }
+
+  private List<DeltaWrittenFile> writeAll(Map<List<String>, DeltaColumnBuffer> buffers)
+      throws DeltaTableException {
     open();
-    Map<List<String>, List<Object[]>> byPartition = toKernelRows(rows);
     List<DeltaWrittenFile> written = new ArrayList<>();
-    for (Map.Entry<List<String>, List<Object[]>> group : byPartition.entrySet()) {
-      written.addAll(writePartition(group.getKey(), group.getValue()));
+    for (Map.Entry<List<String>, DeltaColumnBuffer> group : buffers.entrySet()) {
+      if (group.getValue().size() > 0) {
+        written.addAll(writePartition(group.getKey(), group.getValue()));
+      }
     }
     return written;
   }
 
-  /** Validates and converts rows, grouped by their partition values' text (in partition order). */
-  private Map<List<String>, List<Object[]>> toKernelRows(List<Object[]> rows) {
-    List<DeltaTableSchema.Column> columns = schema.columns();
-    int[] partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
-    Map<List<String>, List<Object[]>> groups = new LinkedHashMap<>();
-    for (int r = 0; r < rows.size(); r++) {
-      Object[] row = rows.get(r);
-      if (row == null || row.length != columns.size()) {
-        throw new IllegalArgumentException(
-            "Row "
-                + r
-                + " has "
-                + (row == null ? "no" : String.valueOf(row.length))
-                + " values, the table has "
-                + columns.size()
-                + " columns "
-                + schema.columnNames());
-      }
-      Object[] converted = new Object[row.length];
-      for (int c = 0; c < row.length; c++) {
-        try {
-          converted[c] = DeltaValues.toKernelValue(columns.get(c), row[c]);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("Row " + r + ": " + e.getMessage(), e);
-        }
-      }
-      List<String> key = new ArrayList<>(partitionIndexes.length);
-      for (int p : partitionIndexes) {
-        key.add(DeltaValues.toPartitionText(columns.get(p).type(), converted[p]));
-      }
-      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(converted);
-    }
-    return groups;
-  }
-
-  private List<DeltaWrittenFile> writePartition(List<String> partitionText, List<Object[]> rows)
+  private List<DeltaWrittenFile> writePartition(List<String> partitionText, DeltaColumnBuffer rows)
       throws DeltaTableException {
     Engine engine = table.engine();
     Map<String, String> partitionValues = new LinkedHashMap<>();
@@ -144,17 +224,8 @@ public final class DeltaTableWriter {
       partitionValues.put(name, partitionText.get(i));
       literals.put(name, DeltaValues.toPartitionLiteral(type, partitionText.get(i)));
     }
-    ColumnVector[] vectors = new ColumnVector[structType.length()];
-    for (int c = 0; c < vectors.length; c++) {
-      Object[] values = new Object[rows.size()];
-      for (int r = 0; r < values.length; r++) {
-        values[r] = rows.get(r)[c];
-      }
-      vectors[c] = DefaultGenericVector.fromArray(structType.at(c).getDataType(), values);
-    }
     FilteredColumnarBatch batch =
-        new FilteredColumnarBatch(
-            new DefaultColumnarBatch(rows.size(), structType, vectors), Optional.empty());
+        new FilteredColumnarBatch(rows.toBatch(structType), Optional.empty());
     List<DeltaWrittenFile> written = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> physical =
             Transaction.transformLogicalData(engine, transactionState, singleton(batch), literals);

@@ -23,7 +23,13 @@ import java.util.Objects;
  */
 public final class DeltaSinkBuilder<T> {
   /** Rows buffered per writer before a file is written (a checkpoint also writes one). */
-  public static final int DEFAULT_MAX_ROWS_PER_FILE = 200_000;
+  public static final int DEFAULT_MAX_ROWS_PER_FILE = 1_000_000;
+
+  /**
+   * In-memory size (estimated) of the rows buffered per writer before a file is written: bounds the
+   * heap a writer uses for wide rows. 64 MiB.
+   */
+  public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
 
   private final String path;
   private final DeltaTableSchema schema;
@@ -31,6 +37,7 @@ public final class DeltaSinkBuilder<T> {
   private QueryContext query;
   private String sinkName;
   private int maxRowsPerFile = DEFAULT_MAX_ROWS_PER_FILE;
+  private long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
   private Map<String, String> hadoopConf = Map.of();
 
   private DeltaSinkBuilder(String path, DeltaTableSchema schema, RowFields<T> fields) {
@@ -59,8 +66,21 @@ public final class DeltaSinkBuilder<T> {
     return this;
   }
 
+  /**
+   * Rows a writer buffers before it writes a file; default {@value #DEFAULT_MAX_ROWS_PER_FILE}.
+   * Every checkpoint also writes the buffer, so files are at most this big.
+   */
   public DeltaSinkBuilder<T> maxRowsPerFile(int rows) {
     this.maxRowsPerFile = rows;
+    return this;
+  }
+
+  /**
+   * Estimated in-memory bytes a writer buffers before it writes a file; default 64 MiB. Lower it
+   * for wide rows on small TaskManagers, raise it (with the heap) for larger files.
+   */
+  public DeltaSinkBuilder<T> maxBufferedBytes(long bytes) {
+    this.maxBufferedBytes = bytes;
     return this;
   }
 
@@ -81,6 +101,9 @@ public final class DeltaSinkBuilder<T> {
     }
     if (maxRowsPerFile < 1) {
       throw new IllegalArgumentException("maxRowsPerFile must be >= 1, was " + maxRowsPerFile);
+    }
+    if (maxBufferedBytes < 1) {
+      throw new IllegalArgumentException("maxBufferedBytes must be >= 1, was " + maxBufferedBytes);
     }
     if (query.outputMode() == OutputMode.UPDATE) {
       throw new IllegalArgumentException(
@@ -112,10 +135,11 @@ public final class DeltaSinkBuilder<T> {
     RowFields<T> rowFields = fields;
     DeltaTableSchema tableSchema = schema;
     int rows = maxRowsPerFile;
+    long bytes = maxBufferedBytes;
     return new EpochSink<>(
         SinkKind.DELTA,
         table.path(),
-        context -> new DeltaSinkWriter<>(table, tableSchema, rowFields, rows),
+        context -> new DeltaSinkWriter<>(table, tableSchema, rowFields, rows, bytes),
         DeltaWrittenFileSerializer::new,
         new DeltaAppendCommit(table, schema, query.appId()),
         new CommitRecordListener(query, sinkName, "DeltaSink[" + table.path() + "]"));

@@ -11,28 +11,46 @@ import java.util.List;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 
 /**
- * Buffers rows and writes them as Parquet data files (uncommitted) when the buffer is full and at
- * every checkpoint; the files of an epoch go to the committer, which makes them one Delta version.
+ * Converts each row at once into the table writer's column buffers and writes them as Parquet data
+ * files (uncommitted) when the buffer reaches {@code maxRowsPerFile} rows or {@code
+ * maxBufferedBytes}, and at every checkpoint; the files of an epoch go to the committer, which
+ * makes them one Delta version.
  */
 final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFile> {
   private final RowFields<T> fields;
   private final DeltaTableWriter writer;
   private final int maxRowsPerFile;
-  private final List<Object[]> buffer = new ArrayList<>();
+  private final long maxBufferedBytes;
   private final List<DeltaWrittenFile> written = new ArrayList<>();
+  private int sinceSizeCheck;
 
   DeltaSinkWriter(
-      DeltaTable table, DeltaTableSchema schema, RowFields<T> fields, int maxRowsPerFile) {
+      DeltaTable table,
+      DeltaTableSchema schema,
+      RowFields<T> fields,
+      int maxRowsPerFile,
+      long maxBufferedBytes) {
     this.fields = fields;
     this.writer = new DeltaTableWriter(table, schema);
     this.maxRowsPerFile = maxRowsPerFile;
+    this.maxBufferedBytes = maxBufferedBytes;
+  }
+
+  DeltaSinkWriter(
+      DeltaTable table, DeltaTableSchema schema, RowFields<T> fields, int maxRowsPerFile) {
+    this(table, schema, fields, maxRowsPerFile, DeltaSinkBuilder.DEFAULT_MAX_BUFFERED_BYTES);
   }
 
   @Override
   public void write(T element, Context context) throws IOException {
-    buffer.add(fields.toRow(element));
-    if (buffer.size() >= maxRowsPerFile) {
+    writer.append(fields.toRow(element));
+    if (writer.bufferedRows() >= maxRowsPerFile) {
       writeBuffer();
+    } else if (++sinceSizeCheck >= 1024) { // the size estimate walks the partitions: not per row
+      sinceSizeCheck = 0;
+      if (writer.bufferedBytes() >= maxBufferedBytes) {
+        writeBuffer();
+      }
     }
   }
 
@@ -42,10 +60,8 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
   }
 
   private void writeBuffer() throws IOException {
-    if (!buffer.isEmpty()) {
-      written.addAll(writer.write(buffer));
-      buffer.clear();
-    }
+    written.addAll(writer.flush());
+    sinceSizeCheck = 0;
   }
 
   @Override
@@ -57,6 +73,6 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
 
   @Override
   public void close() {
-    buffer.clear();
+    writer.discardBuffered();
   }
 }

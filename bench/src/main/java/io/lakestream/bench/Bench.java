@@ -1,0 +1,27 @@
+package io.lakestream.bench;
+
+/**
+ * One benchmark: runs lakestream and a peer (the thing lakestream is compared with) on the same
+ * workload in one JVM run and returns both measurements.
+ *
+ * <p>A bench must fail (throw) when a side did not produce what it claims, e.g. a sink that wrote
+ * fewer rows than it was given: a benchmark that measures nothing must never report a number.
+ * Implementations are registered in {@link BenchRegistry}.
+ */
+public interface Bench {
+  /** The id on the command line and in BENCHMARKS.md, e.g. {@code delta-sink}. */
+  String id();
+
+  /** One line for {@code bin/bench --list}: what is measured against what. */
+  String description();
+
+  /** The row count used when {@code --rows} is not given. */
+  long defaultRows();
+
+  /**
+   * Runs both sides.
+   *
+   * @throws Exception if a side fails or its output does not check out
+   */
+  BenchResult run(BenchOptions options) throws Exception;
+}

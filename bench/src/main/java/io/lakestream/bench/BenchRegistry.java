@@ -1,0 +1,36 @@
+package io.lakestream.bench;
+
+import io.lakestream.bench.delta.DeltaSinkBench;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The benches {@code bin/bench} knows, by id. A new bench is one class implementing {@link Bench}
+ * plus one line here.
+ */
+public final class BenchRegistry {
+  private final Map<String, Bench> benches = new LinkedHashMap<>();
+
+  private BenchRegistry(List<Bench> all) {
+    for (Bench bench : all) {
+      if (benches.put(bench.id(), bench) != null) {
+        throw new IllegalStateException("Two benches share the id " + bench.id());
+      }
+    }
+  }
+
+  /** All implemented benches. */
+  public static BenchRegistry standard() {
+    return new BenchRegistry(List.of(new DeltaSinkBench()));
+  }
+
+  public Optional<Bench> find(String id) {
+    return Optional.ofNullable(benches.get(id));
+  }
+
+  public List<Bench> all() {
+    return List.copyOf(benches.values());
+  }
+}

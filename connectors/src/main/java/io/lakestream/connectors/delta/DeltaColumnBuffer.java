@@ -1,0 +1,222 @@
+package io.lakestream.connectors.delta;
+
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.StructType;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Rows of one partition held column by column, the way Kernel's Parquet writer reads them: longs,
+ * ints, doubles and booleans in primitive arrays (no boxed value per cell is kept), strings and
+ * decimals as references. {@link #append} validates and converts a row as {@link
+ * DeltaValues#toKernelValue} does; a row that fails leaves the buffer unchanged.
+ *
+ * <p>Not thread-safe.
+ */
+final class DeltaColumnBuffer {
+  private static final int INITIAL_CAPACITY = 1024;
+
+  private final List<DeltaTableSchema.Column> columns;
+  private final DeltaColumnType.Kind[] kinds;
+  private final Object[] data; // per column: long[], int[], double[], boolean[] or Object[]
+  private final boolean[][] nulls; // per column; null for NOT NULL columns
+  private int capacity = INITIAL_CAPACITY;
+  private int size;
+  private long variableBytes; // characters of strings, digits of decimals
+
+  DeltaColumnBuffer(List<DeltaTableSchema.Column> columns) {
+    this.columns = columns;
+    this.kinds = new DeltaColumnType.Kind[columns.size()];
+    this.data = new Object[columns.size()];
+    this.nulls = new boolean[columns.size()][];
+    for (int c = 0; c < kinds.length; c++) {
+      kinds[c] = columns.get(c).type().kind();
+      data[c] = newArray(kinds[c], INITIAL_CAPACITY);
+      if (columns.get(c).nullable()) {
+        nulls[c] = new boolean[INITIAL_CAPACITY];
+      }
+    }
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** A rough in-memory size of the buffered values: 8 bytes per fixed-width cell plus text. */
+  long estimatedBytes() {
+    return (long) size * kinds.length * 8 + variableBytes;
+  }
+
+  /**
+   * Appends a row of values in declared column order.
+   *
+   * @throws IllegalArgumentException if a value does not fit its column (names the column)
+   */
+  void append(Object[] row) {
+    if (size == capacity) {
+      grow();
+    }
+    long added = 0;
+    for (int c = 0; c < kinds.length; c++) {
+      Object value = row[c];
+      if (value == null) {
+        DeltaValues.toKernelValue(columns.get(c), null); // throws for a NOT NULL column
+        nulls[c][size] = true;
+        continue;
+      }
+      if (nulls[c] != null) {
+        nulls[c][size] = false;
+      }
+      switch (kinds[c]) {
+        case LONG, TIMESTAMP ->
+            ((long[]) data[c])[size] =
+                value instanceof Long l
+                    ? l
+                    : (Long) DeltaValues.toKernelValue(columns.get(c), value);
+        case INT, DATE ->
+            ((int[]) data[c])[size] =
+                value instanceof Integer i
+                    ? i
+                    : (Integer) DeltaValues.toKernelValue(columns.get(c), value);
+        case DOUBLE ->
+            ((double[]) data[c])[size] =
+                value instanceof Double d
+                    ? d
+                    : (Double) DeltaValues.toKernelValue(columns.get(c), value);
+        case BOOLEAN ->
+            ((boolean[]) data[c])[size] =
+                (Boolean) DeltaValues.toKernelValue(columns.get(c), value);
+        case STRING -> {
+          String s =
+              value instanceof String str
+                  ? str
+                  : (String) DeltaValues.toKernelValue(columns.get(c), value);
+          ((Object[]) data[c])[size] = s;
+          added += s.length();
+        }
+        case DECIMAL -> {
+          BigDecimal d = (BigDecimal) DeltaValues.toKernelValue(columns.get(c), value);
+          ((Object[]) data[c])[size] = d;
+          added += 16;
+        }
+        default -> throw new IllegalStateException("unknown kind " + kinds[c]);
+      }
+    }
+    variableBytes += added;
+    size++;
+  }
+
+  /**
+   * The buffered rows as a Kernel batch of {@code schema} (the declared columns). The batch views
+   * this buffer's arrays: {@link #clear()} only after the batch has been written.
+   */
+  ColumnarBatch toBatch(StructType schema) {
+    ColumnVector[] vectors = new ColumnVector[kinds.length];
+    for (int c = 0; c < vectors.length; c++) {
+      vectors[c] = new Vector(schema.at(c).getDataType(), size, data[c], nulls[c]);
+    }
+    return new DefaultColumnarBatch(size, schema, vectors);
+  }
+
+  /** Forgets the rows; keeps the arrays (references are dropped so strings can be collected). */
+  void clear() {
+    for (int c = 0; c < kinds.length; c++) {
+      if (data[c] instanceof Object[] refs) {
+        Arrays.fill(refs, 0, size, null);
+      }
+    }
+    size = 0;
+    variableBytes = 0;
+  }
+
+  private void grow() {
+    int newCapacity = capacity * 2;
+    for (int c = 0; c < kinds.length; c++) {
+      Object old = data[c];
+      Object bigger = newArray(kinds[c], newCapacity);
+      System.arraycopy(old, 0, bigger, 0, size);
+      data[c] = bigger;
+      if (nulls[c] != null) {
+        nulls[c] = Arrays.copyOf(nulls[c], newCapacity);
+      }
+    }
+    capacity = newCapacity;
+  }
+
+  private static Object newArray(DeltaColumnType.Kind kind, int capacity) {
+    return switch (kind) {
+      case LONG, TIMESTAMP -> new long[capacity];
+      case INT, DATE -> new int[capacity];
+      case DOUBLE -> new double[capacity];
+      case BOOLEAN -> new boolean[capacity];
+      case STRING, DECIMAL -> new Object[capacity];
+    };
+  }
+
+  /** A read-only view of one column's first {@code size} values. */
+  private static final class Vector implements ColumnVector {
+    private final DataType type;
+    private final int size;
+    private final Object values;
+    private final boolean[] nulls;
+
+    Vector(DataType type, int size, Object values, boolean[] nulls) {
+      this.type = type;
+      this.size = size;
+      this.values = values;
+      this.nulls = nulls;
+    }
+
+    @Override
+    public DataType getDataType() {
+      return type;
+    }
+
+    @Override
+    public int getSize() {
+      return size;
+    }
+
+    @Override
+    public boolean isNullAt(int rowId) {
+      return nulls != null && nulls[rowId];
+    }
+
+    @Override
+    public long getLong(int rowId) {
+      return ((long[]) values)[rowId];
+    }
+
+    @Override
+    public int getInt(int rowId) {
+      return ((int[]) values)[rowId];
+    }
+
+    @Override
+    public double getDouble(int rowId) {
+      return ((double[]) values)[rowId];
+    }
+
+    @Override
+    public boolean getBoolean(int rowId) {
+      return ((boolean[]) values)[rowId];
+    }
+
+    @Override
+    public String getString(int rowId) {
+      return (String) ((Object[]) values)[rowId];
+    }
+
+    @Override
+    public BigDecimal getDecimal(int rowId) {
+      return (BigDecimal) ((Object[]) values)[rowId];
+    }
+
+    @Override
+    public void close() {}
+  }
+}
