@@ -10,7 +10,10 @@ import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
 import io.delta.kernel.defaults.internal.data.vector.DefaultGenericVector;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.data.TransactionStateRow;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
@@ -41,13 +44,25 @@ public final class DeltaTableWriter {
   private final DeltaTable table;
   private final DeltaTableSchema schema;
   private final StructType structType;
+  private final boolean mergeSchema;
   private Row transactionState;
+  private StructType physicalSchema;
+  private boolean columnMapped;
 
   /** A writer for {@code table} declared as {@code schema}; does no I/O until first used. */
   public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema) {
+    this(table, schema, false);
+  }
+
+  /**
+   * A writer that, with {@code mergeSchema}, first adds declared columns the table lacks (see
+   * {@link DeltaTable#ensureExists(DeltaTableSchema, boolean)}); does no I/O until first used.
+   */
+  public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema, boolean mergeSchema) {
     this.table = table;
     this.schema = schema;
     this.structType = schema.toStructType();
+    this.mergeSchema = mergeSchema;
   }
 
   /**
@@ -60,7 +75,7 @@ public final class DeltaTableWriter {
     if (transactionState != null) {
       return;
     }
-    table.ensureExists(schema);
+    table.ensureExists(schema, mergeSchema);
     Engine engine = table.engine();
     try {
       // A transaction that is never committed: it only supplies the write state (table root,
@@ -70,7 +85,14 @@ public final class DeltaTableWriter {
               .kernelTable()
               .createTransactionBuilder(engine, DeltaTable.ENGINE_INFO, Operation.STREAMING_UPDATE)
               .build(engine);
-      transactionState = txn.getTransactionState(engine);
+      Row state = txn.getTransactionState(engine);
+      physicalSchema = TransactionStateRow.getPhysicalSchema(state);
+      columnMapped =
+          !"none"
+              .equalsIgnoreCase(
+                  TransactionStateRow.getConfiguration(state)
+                      .getOrDefault(DeltaTable.COLUMN_MAPPING_MODE, "none"));
+      transactionState = state;
     } catch (KernelException e) {
       throw new DeltaTableException(
           "Cannot prepare writing to " + table.path() + ": " + e.getMessage(), e);
@@ -157,7 +179,10 @@ public final class DeltaTableWriter {
             new DefaultColumnarBatch(rows.size(), structType, vectors), Optional.empty());
     List<DeltaWrittenFile> written = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> physical =
-            Transaction.transformLogicalData(engine, transactionState, singleton(batch), literals);
+            columnMapped
+                ? singleton(toPhysical(vectors, rows.size()))
+                : Transaction.transformLogicalData(
+                    engine, transactionState, singleton(batch), literals);
         CloseableIterator<DataFileStatus> files =
             writeFiles(
                 engine,
@@ -165,7 +190,7 @@ public final class DeltaTableWriter {
                 physical)) {
       while (files.hasNext()) {
         DataFileStatus file = files.next();
-        String stats = file.getStatistics().map(s -> s.serializeAsJson(structType)).orElse("");
+        String stats = file.getStatistics().map(s -> s.serializeAsJson(physicalSchema)).orElse("");
         long numRecords =
             file.getStatistics().map(s -> s.getNumRecords()).orElse((long) rows.size());
         written.add(
@@ -190,12 +215,48 @@ public final class DeltaTableWriter {
     return written;
   }
 
-  private static CloseableIterator<DataFileStatus> writeFiles(
+  /**
+   * The data columns under their physical names, for a table with column mapping (Kernel 4.4's
+   * {@code transformLogicalData} refuses such tables, although its commit path supports them):
+   * partition columns are left out (their values live in the file's partition values), and each
+   * column is named by its {@code delta.columnMapping.physicalName}, which is what readers look up
+   * in the Parquet file.
+   */
+  private FilteredColumnarBatch toPhysical(ColumnVector[] vectors, int size) {
+    List<StructField> fields = new ArrayList<>();
+    List<ColumnVector> data = new ArrayList<>();
+    for (int c = 0; c < vectors.length; c++) {
+      if (!schema.partitionColumns().contains(schema.columns().get(c).name())) {
+        fields.add(physicalSchema.at(c));
+        data.add(vectors[c]);
+      }
+    }
+    StructType physicalData = new StructType(fields);
+    return new FilteredColumnarBatch(
+        new DefaultColumnarBatch(size, physicalData, data.toArray(ColumnVector[]::new)),
+        Optional.empty());
+  }
+
+  /**
+   * Writes the files, with statistics on the data columns. Kernel 4.4 leaves the partition columns
+   * out of its statistics columns by logical name, so under column mapping (physical names) it
+   * would list them; they are not in the data files, so they are dropped here.
+   */
+  private CloseableIterator<DataFileStatus> writeFiles(
       Engine engine, DataWriteContext context, CloseableIterator<FilteredColumnarBatch> data)
       throws IOException {
+    List<Column> statsColumns = context.getStatisticsColumns();
+    if (columnMapped) {
+      java.util.Set<String> partitionPhysical = new java.util.HashSet<>();
+      for (String p : schema.partitionColumns()) {
+        partitionPhysical.add(physicalSchema.at(schema.indexOf(p)).getName());
+      }
+      statsColumns =
+          statsColumns.stream().filter(c -> !partitionPhysical.contains(c.getNames()[0])).toList();
+    }
     return engine
         .getParquetHandler()
-        .writeParquetFiles(context.getTargetDirectory(), data, context.getStatisticsColumns());
+        .writeParquetFiles(context.getTargetDirectory(), data, statsColumns);
   }
 
   static <T> CloseableIterator<T> singleton(T item) {

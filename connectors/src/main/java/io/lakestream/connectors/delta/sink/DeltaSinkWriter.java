@@ -23,8 +23,17 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
 
   DeltaSinkWriter(
       DeltaTable table, DeltaTableSchema schema, RowFields<T> fields, int maxRowsPerFile) {
+    this(table, schema, fields, maxRowsPerFile, false);
+  }
+
+  DeltaSinkWriter(
+      DeltaTable table,
+      DeltaTableSchema schema,
+      RowFields<T> fields,
+      int maxRowsPerFile,
+      boolean mergeSchema) {
     this.fields = fields;
-    this.writer = new DeltaTableWriter(table, schema);
+    this.writer = new DeltaTableWriter(table, schema, mergeSchema);
     this.maxRowsPerFile = maxRowsPerFile;
   }
 
