@@ -33,7 +33,8 @@ import java.util.Optional;
  * invisible to readers; files never committed are orphans that Delta's VACUUM removes.
  *
  * <p>On first use the table is created if missing ({@link DeltaTable#ensureExists}), or checked
- * against the declaration. Rows are {@code Object[]} in declared column order (partition columns
+ * against the declaration (and, with mergeSchema, evolved to it). Tables with column mapping (which
+ * mergeSchema uses) are written under the columns' physical names. Rows are {@code Object[]} in declared column order (partition columns
  * included), with the Java values listed in {@link DeltaColumnType}. Each distinct combination of
  * partition values gets its own file(s) in its partition directory; file statistics (min, max, null
  * counts, record count) are collected by Kernel's Parquet writer.
