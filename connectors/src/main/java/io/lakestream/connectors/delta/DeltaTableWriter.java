@@ -34,10 +34,11 @@ import java.util.Optional;
  *
  * <p>On first use the table is created if missing ({@link DeltaTable#ensureExists}), or checked
  * against the declaration (and, with mergeSchema, evolved to it). Tables with column mapping (which
- * mergeSchema uses) are written under the columns' physical names. Rows are {@code Object[]} in declared column order (partition columns
- * included), with the Java values listed in {@link DeltaColumnType}. Each distinct combination of
- * partition values gets its own file(s) in its partition directory; file statistics (min, max, null
- * counts, record count) are collected by Kernel's Parquet writer.
+ * mergeSchema uses) are written under the columns' physical names. Rows are {@code Object[]} in
+ * declared column order (partition columns included), with the Java values listed in {@link
+ * DeltaColumnType}. Each distinct combination of partition values gets its own file(s) in its
+ * partition directory; file statistics (min, max, null counts, record count) are collected by
+ * Kernel's Parquet writer.
  *
  * <p>Not thread-safe: use one writer per thread or task.
  */
