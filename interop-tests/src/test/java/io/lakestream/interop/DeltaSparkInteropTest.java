@@ -33,27 +33,12 @@ class DeltaSparkInteropTest {
 
   @BeforeAll
   static void startSpark() {
-    spark =
-        SparkSession.builder()
-            .master("local[1]")
-            .appName("lakestream-interop")
-            .config("spark.ui.enabled", "false")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.sql.shuffle.partitions", "1")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-            .config(
-                "spark.sql.catalog.spark_catalog",
-                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-            .getOrCreate();
+    spark = InteropSpark.session();
   }
 
   @AfterAll
   static void stopSpark() {
-    if (spark != null) {
-      spark.stop();
-    }
+    InteropSpark.stop();
   }
 
   private static DeltaTableSchema.Builder orders() {

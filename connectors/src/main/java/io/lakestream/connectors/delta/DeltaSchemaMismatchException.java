@@ -2,10 +2,11 @@ package io.lakestream.connectors.delta;
 
 /**
  * An existing Delta table does not have the declared columns or partitioning. Nothing was written.
- * Fix the declaration to match the table, or write to a new path; lakestream does not evolve or
- * overwrite schemas of existing tables.
+ * Fix the declaration to match the table, write to a new path, or, when the declaration only adds
+ * nullable columns at the end, set {@code mergeSchema=true} so the table evolves (the message says
+ * which applies). {@link DeltaSchemaEvolutionException} is the case {@code mergeSchema} cannot fix.
  */
-public final class DeltaSchemaMismatchException extends DeltaTableException {
+public class DeltaSchemaMismatchException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
 
   public DeltaSchemaMismatchException(String message) {

@@ -108,24 +108,87 @@ public final class DeltaTable implements Serializable {
   /**
    * Creates the table with {@code schema}'s columns, partitioning and properties if there is none
    * at the path; otherwise checks that the existing table has exactly the declared columns (names,
-   * types, nullability, order) and partition columns. Table properties of an existing table are
-   * left as they are. Safe to call concurrently: if another writer creates the table first, its
-   * table is checked instead.
+   * types, nullability, order) and partition columns. Same as {@code ensureExists(schema, false)}.
    *
    * @return the table version the check or creation saw
    * @throws DeltaSchemaMismatchException if an existing table differs from the declaration
    * @throws DeltaTableException if the table cannot be read or created
    */
   public long ensureExists(DeltaTableSchema schema) throws DeltaTableException {
+    return ensureExists(schema, false);
+  }
+
+  /**
+   * Creates the table if there is none at the path, or checks the existing one against {@code
+   * schema}; with {@code mergeSchema}, an existing table that lacks some declared columns is
+   * evolved to the declaration first (see {@link DeltaSchemaChange} for what may change). Table
+   * properties of an existing table are otherwise left as they are. Safe to call concurrently: if
+   * another writer creates or evolves the table first, its table is checked instead.
+   *
+   * <p><b>Why column mapping.</b> Delta Kernel 4.4 changes the schema of an existing table only
+   * when the table uses column mapping ({@code delta.columnMapping.mode} {@code name} or {@code
+   * id}); it refuses otherwise. So with {@code mergeSchema}:
+   *
+   * <ul>
+   *   <li>a table created here gets {@code delta.columnMapping.mode=name} (unless the declaration
+   *       sets a mode), so later evolutions need no protocol change;
+   *   <li>an existing table without column mapping is switched to {@code name} mode in its own
+   *       metadata commit, only when columns actually have to be added (Kernel does not allow the
+   *       mode change and the schema change in one commit). Existing columns keep their names as
+   *       physical names, so existing data files stay valid. This raises the table protocol to
+   *       reader 2 / writer 5: readers without column-mapping support (Delta Lake before 1.2) can
+   *       no longer read the table, which is why it happens only when asked for.
+   * </ul>
+   *
+   * New columns are added in a metadata-only commit before any data file that holds them is
+   * written, because the data files must be written with the column's physical name, which the
+   * evolution assigns. Rows already in the table read NULL in the new columns.
+   *
+   * @param mergeSchema whether new nullable columns may be added to an existing table (Spark's
+   *     {@code mergeSchema} option)
+   * @return the table version the check, creation or evolution ended at
+   * @throws DeltaSchemaEvolutionException if the difference breaks a {@link DeltaSchemaChange.Rule}
+   *     (whatever {@code mergeSchema} says)
+   * @throws DeltaSchemaMismatchException if columns would have to be added but {@code mergeSchema}
+   *     is false
+   * @throws DeltaTableException if the table cannot be read, created or evolved
+   */
+  public long ensureExists(DeltaTableSchema schema, boolean mergeSchema)
+      throws DeltaTableException {
     Engine e = engine();
-    KernelException last = null;
-    for (int attempt = 0; attempt < 5; attempt++) {
+    RuntimeException last = null;
+    for (int attempt = 0; attempt < 8; attempt++) {
       Optional<Snapshot> existing = latestSnapshot();
       if (existing.isPresent()) {
-        checkMatches(schema, existing.get());
-        return existing.get().getVersion();
+        Snapshot snapshot = existing.get();
+        DeltaSchemaChange change = compare(schema, snapshot);
+        if (change.isNone()) {
+          return snapshot.getVersion();
+        }
+        if (!mergeSchema || !change.isAdditive()) {
+          throw mismatch(schema, snapshot, change, mergeSchema);
+        }
+        try {
+          evolve(snapshot, change);
+        } catch (ConcurrentWriteException raced) {
+          last = raced; // another writer changed the table: compare again
+        } catch (KernelException | IllegalArgumentException failed) {
+          throw new DeltaTableException(
+              "Cannot add columns "
+                  + change.newColumns()
+                  + " to the Delta table at "
+                  + path
+                  + " (mergeSchema=true): "
+                  + failed.getMessage(),
+              failed);
+        }
+        continue;
       }
       try {
+        Map<String, String> properties = new java.util.LinkedHashMap<>(schema.properties());
+        if (mergeSchema) {
+          properties.putIfAbsent(COLUMN_MAPPING_MODE, "name");
+        }
         TransactionBuilder builder =
             kernelTable()
                 .createTransactionBuilder(e, ENGINE_INFO, Operation.CREATE_TABLE)
@@ -133,8 +196,8 @@ public final class DeltaTable implements Serializable {
         if (!schema.partitionColumns().isEmpty()) {
           builder = builder.withPartitionColumns(e, schema.partitionColumns());
         }
-        if (!schema.properties().isEmpty()) {
-          builder = builder.withTableProperties(e, schema.properties());
+        if (!properties.isEmpty()) {
+          builder = builder.withTableProperties(e, properties);
         }
         TransactionCommitResult result =
             builder.build(e).commit(e, CloseableIterable.emptyIterable());
@@ -149,7 +212,61 @@ public final class DeltaTable implements Serializable {
             failed);
       }
     }
-    throw new DeltaTableException("Could not create or read the Delta table at " + path, last);
+    throw new DeltaTableException(
+        "Could not create, evolve or read the Delta table at " + path, last);
+  }
+
+  /** The table property that turns on column mapping. */
+  static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+
+  /**
+   * One evolution step: turns on column mapping (its own commit) if the table has none, else adds
+   * the new columns to the table's schema (keeping the existing fields with their column-mapping
+   * metadata).
+   */
+  private void evolve(Snapshot snapshot, DeltaSchemaChange change) throws ConcurrentWriteException {
+    Engine e = engine();
+    String mode = snapshot.getTableProperties().getOrDefault(COLUMN_MAPPING_MODE, "none");
+    TransactionCommitResult result;
+    if ("none".equalsIgnoreCase(mode)) {
+      LOG.warn(
+          "{}: mergeSchema=true must add columns {}; turning on column mapping (name mode) first,"
+              + " which Delta Kernel requires for schema changes. The table protocol becomes reader"
+              + " 2 / writer 5.",
+          path,
+          change.newColumns().stream().map(StructField::getName).toList());
+      result =
+          snapshot
+              .buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE)
+              .withTablePropertiesAdded(Map.of(COLUMN_MAPPING_MODE, "name"))
+              .build(e)
+              .commit(e, CloseableIterable.emptyIterable());
+    } else {
+      StructType evolved = snapshot.getSchema();
+      for (StructField added : change.newColumns()) {
+        evolved = evolved.add(added);
+      }
+      result =
+          snapshot
+              .buildUpdateTableTransaction(ENGINE_INFO, Operation.MANUAL_UPDATE)
+              .withUpdatedSchema(evolved)
+              .build(e)
+              .commit(e, CloseableIterable.emptyIterable());
+      LOG.info(
+          "{}: mergeSchema=true added columns {} (version {})",
+          path,
+          change.newColumns().stream().map(StructField::getName).toList(),
+          result.getVersion());
+    }
+    runPostCommitHooks(result);
+  }
+
+  private static DeltaSchemaChange compare(DeltaTableSchema schema, Snapshot snapshot) {
+    return DeltaSchemaChange.between(
+        snapshot.getSchema(),
+        snapshot.getPartitionColumnNames(),
+        schema.toStructType(),
+        schema.partitionColumns());
   }
 
   /**
@@ -159,21 +276,47 @@ public final class DeltaTable implements Serializable {
    */
   void checkMatches(DeltaTableSchema schema, Snapshot snapshot)
       throws DeltaSchemaMismatchException {
-    String actual = describe(snapshot.getSchema(), snapshot.getPartitionColumnNames());
-    String declared = describe(schema.toStructType(), schema.partitionColumns());
-    if (!actual.equals(declared)) {
-      throw new DeltaSchemaMismatchException(
-          "The Delta table at "
-              + path
-              + " (version "
-              + snapshot.getVersion()
-              + ") has "
-              + actual
-              + ", but the writer declares "
-              + declared
-              + ". Change the declared columns to match the table, or write to a new table path"
-              + " (existing schemas are not changed).");
+    DeltaSchemaChange change = compare(schema, snapshot);
+    if (!change.isNone()) {
+      throw mismatch(schema, snapshot, change, false);
     }
+  }
+
+  private DeltaSchemaMismatchException mismatch(
+      DeltaTableSchema schema, Snapshot snapshot, DeltaSchemaChange change, boolean mergeSchema) {
+    String base =
+        "The Delta table at "
+            + path
+            + " (version "
+            + snapshot.getVersion()
+            + ") has "
+            + describe(snapshot.getSchema(), snapshot.getPartitionColumnNames())
+            + ", but the writer declares "
+            + describe(schema.toStructType(), schema.partitionColumns())
+            + ". ";
+    if (change.isAdditive()) {
+      return new DeltaSchemaMismatchException(
+          base
+              + "The declaration only adds the nullable columns "
+              + change.newColumns().stream().map(StructField::getName).toList()
+              + ": set the sink option mergeSchema=true to add them to the table, change the"
+              + " declared columns to match the table, or write to a new table path.");
+    }
+    String rule = change.violation().orElse("");
+    if (mergeSchema) {
+      return new DeltaSchemaEvolutionException(
+          base
+              + "mergeSchema=true only adds new nullable columns at the end, and this change"
+              + " breaks rule "
+              + rule
+              + ". Change the declared columns, or write to a new table path.");
+    }
+    return new DeltaSchemaEvolutionException(
+        base
+            + "The change breaks rule "
+            + rule
+            + ", which even mergeSchema=true does not allow. Change the declared columns to"
+            + " match the table, or write to a new table path (existing schemas are not changed).");
   }
 
   private static String describe(StructType struct, List<String> partitionColumns) {

@@ -3,11 +3,17 @@ package io.lakestream.connectors.delta;
 import io.delta.kernel.DataWriteContext;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Transaction;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.data.TransactionStateRow;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
@@ -27,13 +33,14 @@ import java.util.Optional;
  * invisible to readers; files never committed are orphans that Delta's VACUUM removes.
  *
  * <p>On first use the table is created if missing ({@link DeltaTable#ensureExists}), or checked
- * against the declaration. Rows are {@code Object[]} in declared column order (partition columns
- * included), with the Java values listed in {@link DeltaColumnType}. Either hand a whole batch to
- * {@link #write}, or {@link #append} rows one at a time and {@link #flush} them: appended rows are
- * converted at once into per-partition column buffers (primitive arrays for numbers), so no boxed
- * row is kept while the buffer fills. Each distinct combination of partition values gets its own
- * file(s) in its partition directory; file statistics (min, max, null counts, record count) are
- * collected by Kernel's Parquet writer.
+ * against the declaration (and, with mergeSchema, evolved to it). Tables with column mapping (which
+ * mergeSchema uses) are written under the columns' physical names. Rows are {@code Object[]} in
+ * declared column order (partition columns included), with the Java values listed in {@link
+ * DeltaColumnType}. Either hand a whole batch to {@link #write}, or {@link #append} rows one at a
+ * time and {@link #flush} them: appended rows are converted at once into per-partition column
+ * buffers (primitive arrays for numbers), so no boxed row is kept while the buffer fills. Each
+ * distinct combination of partition values gets its own file(s) in its partition directory; file
+ * statistics (min, max, null counts, record count) are collected by Kernel's Parquet writer.
  *
  * <p>Not thread-safe: use one writer per thread or task.
  */
@@ -47,14 +54,26 @@ public final class DeltaTableWriter {
   private List<String> lastKey; // the partition of the last appended row, and its buffer
   private DeltaColumnBuffer lastBuffer;
   private int pendingRows;
+  private final boolean mergeSchema;
   private Row transactionState;
+  private StructType physicalSchema;
+  private boolean columnMapped;
 
   /** A writer for {@code table} declared as {@code schema}; does no I/O until first used. */
   public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema) {
+    this(table, schema, false);
+  }
+
+  /**
+   * A writer that, with {@code mergeSchema}, first adds declared columns the table lacks (see
+   * {@link DeltaTable#ensureExists(DeltaTableSchema, boolean)}); does no I/O until first used.
+   */
+  public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema, boolean mergeSchema) {
     this.table = table;
     this.schema = schema;
     this.structType = schema.toStructType();
     this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
+    this.mergeSchema = mergeSchema;
   }
 
   /**
@@ -67,7 +86,7 @@ public final class DeltaTableWriter {
     if (transactionState != null) {
       return;
     }
-    table.ensureExists(schema);
+    table.ensureExists(schema, mergeSchema);
     Engine engine = table.engine();
     try {
       // A transaction that is never committed: it only supplies the write state (table root,
@@ -77,7 +96,14 @@ public final class DeltaTableWriter {
               .kernelTable()
               .createTransactionBuilder(engine, DeltaTable.ENGINE_INFO, Operation.STREAMING_UPDATE)
               .build(engine);
-      transactionState = txn.getTransactionState(engine);
+      Row state = txn.getTransactionState(engine);
+      physicalSchema = TransactionStateRow.getPhysicalSchema(state);
+      columnMapped =
+          !"none"
+              .equalsIgnoreCase(
+                  TransactionStateRow.getConfiguration(state)
+                      .getOrDefault(DeltaTable.COLUMN_MAPPING_MODE, "none"));
+      transactionState = state;
     } catch (KernelException e) {
       throw new DeltaTableException(
           "Cannot prepare writing to " + table.path() + ": " + e.getMessage(), e);
@@ -224,11 +250,14 @@ public final class DeltaTableWriter {
       partitionValues.put(name, partitionText.get(i));
       literals.put(name, DeltaValues.toPartitionLiteral(type, partitionText.get(i)));
     }
-    FilteredColumnarBatch batch =
-        new FilteredColumnarBatch(rows.toBatch(structType), Optional.empty());
+    ColumnarBatch data = rows.toBatch(structType);
+    FilteredColumnarBatch batch = new FilteredColumnarBatch(data, Optional.empty());
     List<DeltaWrittenFile> written = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> physical =
-            Transaction.transformLogicalData(engine, transactionState, singleton(batch), literals);
+            columnMapped
+                ? singleton(toPhysical(data))
+                : Transaction.transformLogicalData(
+                    engine, transactionState, singleton(batch), literals);
         CloseableIterator<DataFileStatus> files =
             writeFiles(
                 engine,
@@ -236,7 +265,7 @@ public final class DeltaTableWriter {
                 physical)) {
       while (files.hasNext()) {
         DataFileStatus file = files.next();
-        String stats = file.getStatistics().map(s -> s.serializeAsJson(structType)).orElse("");
+        String stats = file.getStatistics().map(s -> s.serializeAsJson(physicalSchema)).orElse("");
         long numRecords =
             file.getStatistics().map(s -> s.getNumRecords()).orElse((long) rows.size());
         written.add(
@@ -261,12 +290,48 @@ public final class DeltaTableWriter {
     return written;
   }
 
-  private static CloseableIterator<DataFileStatus> writeFiles(
+  /**
+   * The data columns under their physical names, for a table with column mapping (Kernel 4.4's
+   * {@code transformLogicalData} refuses such tables, although its commit path supports them):
+   * partition columns are left out (their values live in the file's partition values), and each
+   * column is named by its {@code delta.columnMapping.physicalName}, which is what readers look up
+   * in the Parquet file.
+   */
+  private FilteredColumnarBatch toPhysical(ColumnarBatch data) {
+    List<StructField> fields = new ArrayList<>();
+    List<ColumnVector> vectors = new ArrayList<>();
+    for (int c = 0; c < structType.length(); c++) {
+      if (!schema.partitionColumns().contains(schema.columns().get(c).name())) {
+        fields.add(physicalSchema.at(c));
+        vectors.add(data.getColumnVector(c));
+      }
+    }
+    return new FilteredColumnarBatch(
+        new DefaultColumnarBatch(
+            data.getSize(), new StructType(fields), vectors.toArray(ColumnVector[]::new)),
+        Optional.empty());
+  }
+
+  /**
+   * Writes the files, with statistics on the data columns. Kernel 4.4 leaves the partition columns
+   * out of its statistics columns by logical name, so under column mapping (physical names) it
+   * would list them; they are not in the data files, so they are dropped here.
+   */
+  private CloseableIterator<DataFileStatus> writeFiles(
       Engine engine, DataWriteContext context, CloseableIterator<FilteredColumnarBatch> data)
       throws IOException {
+    List<Column> statsColumns = context.getStatisticsColumns();
+    if (columnMapped) {
+      java.util.Set<String> partitionPhysical = new java.util.HashSet<>();
+      for (String p : schema.partitionColumns()) {
+        partitionPhysical.add(physicalSchema.at(schema.indexOf(p)).getName());
+      }
+      statsColumns =
+          statsColumns.stream().filter(c -> !partitionPhysical.contains(c.getNames()[0])).toList();
+    }
     return engine
         .getParquetHandler()
-        .writeParquetFiles(context.getTargetDirectory(), data, context.getStatisticsColumns());
+        .writeParquetFiles(context.getTargetDirectory(), data, statsColumns);
   }
 
   static <T> CloseableIterator<T> singleton(T item) {

@@ -1,10 +1,12 @@
 package io.lakestream.connectors.delta.sink;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaCompleteCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.sink.CommitRecordListener;
+import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.Locations;
 import io.lakestream.state.query.OutputMode;
@@ -14,10 +16,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Builds the exactly-once Delta append sink: parallel writers produce Parquet files, ONE committer
- * commits each epoch as one Delta version carrying {@code txn(appId, epoch)} (app id from the
- * query), so a replayed epoch is skipped. {@link #build()} runs {@link #sanityCheck()} and creates
- * the table if missing.
+ * Builds the exactly-once Delta sink: parallel writers produce Parquet files, ONE committer commits
+ * each epoch as one Delta version carrying {@code txn(appId, epoch)} (app id from the query), so a
+ * replayed epoch is skipped. {@link #build()} runs {@link #sanityCheck()} and creates the table if
+ * missing.
+ *
+ * <p>The query's output mode decides what a version does: append adds the epoch's files ({@link
+ * DeltaAppendCommit}); complete replaces the table's contents with them ({@link
+ * DeltaCompleteCommit}; refused for tables with change data feed); update is refused (use a MERGE
+ * in an epoch function). {@link DeltaSinkOptions#MERGE_SCHEMA} lets new nullable columns be added
+ * to an existing table.
  *
  * @param <T> the stream's element type
  */
@@ -39,6 +47,7 @@ public final class DeltaSinkBuilder<T> {
   private int maxRowsPerFile = DEFAULT_MAX_ROWS_PER_FILE;
   private long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
   private Map<String, String> hadoopConf = Map.of();
+  private boolean mergeSchema = DeltaSinkOptions.MERGE_SCHEMA.defaultValue();
 
   private DeltaSinkBuilder(String path, DeltaTableSchema schema, RowFields<T> fields) {
     this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
@@ -90,6 +99,27 @@ public final class DeltaSinkBuilder<T> {
     return this;
   }
 
+  /** Spark's {@code mergeSchema} (see {@link DeltaSinkOptions#MERGE_SCHEMA}); default false. */
+  public DeltaSinkBuilder<T> mergeSchema(boolean merge) {
+    this.mergeSchema = merge;
+    return this;
+  }
+
+  /**
+   * Sets an option by its Spark name (see {@link DeltaSinkOptions}), e.g. {@code
+   * option("mergeSchema", "true")}.
+   *
+   * @throws IllegalArgumentException for an unknown key (the message lists the valid ones) or an
+   *     invalid value
+   */
+  public DeltaSinkBuilder<T> option(String key, String value) {
+    var option = DeltaSinkOptions.find(Objects.requireNonNull(key, "key"));
+    if (option == DeltaSinkOptions.MERGE_SCHEMA) {
+      return mergeSchema(DeltaSinkOptions.parseBoolean(option, value));
+    }
+    throw new IllegalStateException("option " + option.key() + " has no setter");
+  }
+
   /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
   public void sanityCheck() {
     if (query == null) {
@@ -111,24 +141,31 @@ public final class DeltaSinkBuilder<T> {
               + " Upsert changed rows with a MERGE in an epoch function (foreachBatch), or use"
               + " output mode append.");
     }
-    if (query.outputMode() == OutputMode.COMPLETE) {
-      throw new UnsupportedOperationException(
-          "The Delta sink does not support output mode complete yet; use append");
-    }
   }
 
   /**
-   * Builds the sink, creating the table (or checking it against the schema) now, before any task
-   * runs: parallel writers racing to create version 0 could leave a damaged checksum file beside it
-   * on a local file system, and a schema mismatch should stop the query before it starts.
+   * Builds the sink, creating the table (or checking it against the schema, and with mergeSchema
+   * adding new columns) now, before any task runs: parallel writers racing to create version 0
+   * could leave a damaged checksum file beside it on a local file system, writers must write new
+   * columns under the physical names the evolution assigns, and a schema mismatch should stop the
+   * query before it starts.
    *
-   * @throws java.io.UncheckedIOException if the table cannot be created or does not match
+   * @throws java.io.UncheckedIOException if the table cannot be created or does not match (the
+   *     cause is a {@link io.lakestream.connectors.delta.DeltaSchemaMismatchException} then), or
+   *     cannot take the output mode
    */
   public EpochSink<T, DeltaWrittenFile> build() {
     sanityCheck();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
+    EpochCommitAction<DeltaWrittenFile> commit =
+        query.outputMode() == OutputMode.COMPLETE
+            ? new DeltaCompleteCommit(
+                table, schema, query.appId(), DeltaAppendCommit.DEFAULT_MAX_ATTEMPTS, mergeSchema)
+            : new DeltaAppendCommit(
+                table, schema, query.appId(), DeltaAppendCommit.DEFAULT_MAX_ATTEMPTS, mergeSchema);
     try {
-      table.ensureExists(schema);
+      commit.open(); // creates, checks or evolves the table; complete also checks its properties
+      commit.close();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e.getMessage(), e);
     }
@@ -136,12 +173,13 @@ public final class DeltaSinkBuilder<T> {
     DeltaTableSchema tableSchema = schema;
     int rows = maxRowsPerFile;
     long bytes = maxBufferedBytes;
+    boolean merge = mergeSchema;
     return new EpochSink<>(
         SinkKind.DELTA,
         table.path(),
-        context -> new DeltaSinkWriter<>(table, tableSchema, rowFields, rows, bytes),
+        context -> new DeltaSinkWriter<>(table, tableSchema, rowFields, rows, bytes, merge),
         DeltaWrittenFileSerializer::new,
-        new DeltaAppendCommit(table, schema, query.appId()),
+        commit,
         new CommitRecordListener(query, sinkName, "DeltaSink[" + table.path() + "]"));
   }
 }

@@ -29,16 +29,17 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
       DeltaTableSchema schema,
       RowFields<T> fields,
       int maxRowsPerFile,
-      long maxBufferedBytes) {
+      long maxBufferedBytes,
+      boolean mergeSchema) {
     this.fields = fields;
-    this.writer = new DeltaTableWriter(table, schema);
+    this.writer = new DeltaTableWriter(table, schema, mergeSchema);
     this.maxRowsPerFile = maxRowsPerFile;
     this.maxBufferedBytes = maxBufferedBytes;
   }
 
   DeltaSinkWriter(
       DeltaTable table, DeltaTableSchema schema, RowFields<T> fields, int maxRowsPerFile) {
-    this(table, schema, fields, maxRowsPerFile, DeltaSinkBuilder.DEFAULT_MAX_BUFFERED_BYTES);
+    this(table, schema, fields, maxRowsPerFile, DeltaSinkBuilder.DEFAULT_MAX_BUFFERED_BYTES, false);
   }
 
   @Override

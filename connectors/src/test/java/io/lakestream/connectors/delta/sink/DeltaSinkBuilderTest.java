@@ -10,6 +10,7 @@ import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.SinkKind;
 import java.io.File;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DeltaSinkBuilderTest {
   private static final DeltaTableSchema SCHEMA =
@@ -48,5 +49,64 @@ class DeltaSinkBuilderTest {
     assertThatThrownBy(
             () -> builder().query(query(OutputMode.APPEND)).sinkName("s").maxRowsPerFile(0).build())
         .hasMessageContaining("maxRowsPerFile must be >= 1");
+  }
+
+  @TempDir java.nio.file.Path dir;
+
+  @Test
+  void completeModeIsAcceptedButNotForChangeDataFeedTables() {
+    String plain = dir.resolve("plain").toString();
+    var sink =
+        DeltaSinkBuilder.<Long>forTable(plain, SCHEMA, id -> new Object[] {id})
+            .query(query(OutputMode.COMPLETE))
+            .sinkName("s")
+            .build();
+    assertThat(sink.sinkKind()).isEqualTo(SinkKind.DELTA);
+    DeltaTableSchema cdf =
+        DeltaTableSchema.builder()
+            .column("id", DeltaColumnType.LONG)
+            .property("delta.enableChangeDataFeed", "true")
+            .build();
+    assertThatThrownBy(
+            () ->
+                DeltaSinkBuilder.<Long>forTable(
+                        dir.resolve("cdf").toString(), cdf, id -> new Object[] {id})
+                    .query(query(OutputMode.COMPLETE))
+                    .sinkName("s")
+                    .build())
+        .hasMessageContaining("Output mode complete")
+        .hasMessageContaining("delta.enableChangeDataFeed=true");
+  }
+
+  @Test
+  void optionsUseSparkNamesAndUnknownOnesListTheValidOnes() {
+    String path = dir.resolve("t").toString();
+    DeltaSinkBuilder.<Long>forTable(path, SCHEMA, id -> new Object[] {id})
+        .query(query(OutputMode.APPEND))
+        .sinkName("s")
+        .build();
+    DeltaTableSchema wider =
+        DeltaTableSchema.builder()
+            .column("id", DeltaColumnType.LONG)
+            .column("extra", DeltaColumnType.STRING)
+            .build();
+    assertThatThrownBy(
+            () ->
+                DeltaSinkBuilder.<Long>forTable(path, wider, id -> new Object[] {id, null})
+                    .query(query(OutputMode.APPEND))
+                    .sinkName("s")
+                    .build())
+        .hasMessageContaining("mergeSchema=true");
+    DeltaSinkBuilder.<Long>forTable(path, wider, id -> new Object[] {id, null})
+        .query(query(OutputMode.APPEND))
+        .sinkName("s")
+        .option("MERGESCHEMA", "true")
+        .build();
+    assertThatThrownBy(() -> builder().option("mergeSchema", "yes"))
+        .hasMessageContaining("must be true or false");
+    assertThatThrownBy(() -> builder().option("overwriteSchema", "true"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Unknown Delta sink option 'overwriteSchema'")
+        .hasMessageContaining("[mergeSchema]");
   }
 }
