@@ -188,6 +188,28 @@ public final class KafkaClientSecurity implements Serializable {
   }
 
   /**
+   * Like {@link #authenticationFailure(Throwable)}, for a client configured with {@code
+   * clientProperties} (Kafka names, without the {@code kafka.} prefix, as {@link
+   * #clientProperties()} gives them). Empty when {@code failure} is not an authentication failure.
+   */
+  public static Optional<KafkaAuthenticationException> authenticationFailure(
+      Properties clientProperties, Throwable failure) {
+    Map<String, String> options = new LinkedHashMap<>();
+    clientProperties.forEach(
+        (k, v) -> {
+          String key = "kafka." + k;
+          if (key.equals(BOOTSTRAP_SERVERS.key()) || KafkaSecurityOptions.NAMES.contains(key)) {
+            options.put(key, String.valueOf(v));
+          }
+        });
+    try {
+      return fromOptions(options).authenticationFailure(failure);
+    } catch (RuntimeException unexplained) {
+      return Optional.empty();
+    }
+  }
+
+  /**
    * The lakestream error for a failure caused (anywhere in its cause chain) by Kafka refusing the
    * login or the TLS handshake: it names the user, servers, protocol and mechanism and the option
    * to check, without any secret. Empty if the failure has no such cause.

@@ -146,6 +146,34 @@ class KafkaScramAuthenticationITCase {
         .hasMessageContaining("kafka.ssl.truststore.location");
   }
 
+  @Test
+  void theKafkaSourceWithAWrongPasswordFailsTheQueryWithAClearError() {
+    KAFKA.createTopic("auth-source", 1);
+    Map<String, String> options = new java.util.HashMap<>(options(WRONG_PASSWORD));
+    options.put("subscribe", "auth-source");
+    org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env =
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment
+            .getExecutionEnvironment();
+    env.setRestartStrategy(
+        org.apache.flink.api.common.restartstrategy.RestartStrategies.noRestart());
+    env.fromSource(
+            io.lakestream.connectors.kafka.source.KafkaSourceBuilder.kafka("auth-source")
+                .options(options)
+                .build(),
+            org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(),
+            "auth-source")
+        .uid("auth-source")
+        .sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+
+    Throwable failure = org.assertj.core.api.Assertions.catchThrowable(env::execute);
+
+    assertThat(failure).isNotNull();
+    assertThat(org.apache.flink.util.ExceptionUtils.stringifyException(failure))
+        .contains("Kafka authentication failed for user 'carol'")
+        .contains("kafka.sasl.jaas.config")
+        .doesNotContain(WRONG_PASSWORD);
+  }
+
   private static Map<String, String> options(String password) {
     return Map.of(
         "kafka.bootstrap.servers",

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.enumerator;
 
+import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
 import io.lakestream.connectors.kafka.source.OffsetLookup;
 import io.lakestream.connectors.kafka.source.TopicSelection;
 import java.time.Duration;
@@ -7,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -29,8 +31,10 @@ final class AdminOffsetLookup implements OffsetLookup {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private final Admin admin;
+  private final Properties clientProperties;
 
-  AdminOffsetLookup(Admin admin) {
+  AdminOffsetLookup(Admin admin, Properties clientProperties) {
+    this.clientProperties = clientProperties;
     this.admin = admin;
   }
 
@@ -70,8 +74,15 @@ final class AdminOffsetLookup implements OffsetLookup {
         }
       } catch (ExecutionException ex) {
         if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
-          throw new IllegalStateException(
-              "Kafka source could not describe topic " + e.getKey() + ": " + ex.getCause(), ex);
+          throw explained(ex.getCause())
+              .orElseGet(
+                  () ->
+                      new IllegalStateException(
+                          "Kafka source could not describe topic "
+                              + e.getKey()
+                              + ": "
+                              + ex.getCause(),
+                          ex));
         }
       } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();
@@ -123,15 +134,18 @@ final class AdminOffsetLookup implements OffsetLookup {
     return out;
   }
 
-  private static <T> T await(String what, KafkaFuture<T> future) {
+  private <T> T await(String what, KafkaFuture<T> future) {
     try {
       return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while trying to " + what, e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "Kafka source could not " + what + ": " + e.getCause(), e.getCause());
+      throw explained(e.getCause())
+          .orElseGet(
+              () ->
+                  new IllegalStateException(
+                      "Kafka source could not " + what + ": " + e.getCause(), e.getCause()));
     } catch (TimeoutException e) {
       throw new IllegalStateException(
           "Kafka source could not "
@@ -141,5 +155,11 @@ final class AdminOffsetLookup implements OffsetLookup {
               + " (is kafka.bootstrap.servers right?)",
           e);
     }
+  }
+
+  /** A clear error for an authentication failure (never with the password). */
+  private java.util.Optional<RuntimeException> explained(Throwable failure) {
+    return KafkaClientSecurity.authenticationFailure(clientProperties, failure)
+        .map(RuntimeException.class::cast);
   }
 }

@@ -99,7 +99,7 @@ public final class KafkaStreamEnumerator
   @Override
   public void start() {
     admin = Admin.create(config.clientProperties());
-    lookup = new AdminOffsetLookup(admin);
+    lookup = new AdminOffsetLookup(admin, config.clientProperties());
     addPartitions(lookup.partitions(config.topics()), true);
     if (availableNow) {
       Map<String, Long> ends = new TreeMap<>();

@@ -2,6 +2,7 @@ package io.lakestream.connectors.kafka.source.reader;
 
 import io.lakestream.connectors.kafka.KafkaDataLossException;
 import io.lakestream.connectors.kafka.KafkaRecord;
+import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
 import io.lakestream.connectors.kafka.source.KafkaSourceConfig;
 import io.lakestream.connectors.kafka.source.event.EpochGrant;
 import io.lakestream.connectors.kafka.source.event.RunEnds;
@@ -35,6 +36,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -152,6 +154,10 @@ public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaP
     } catch (OffsetOutOfRangeException e) {
       onOffsetsLost(e.offsetOutOfRangePartitions());
       return InputStatus.MORE_AVAILABLE;
+    } catch (AuthenticationException e) {
+      throw KafkaClientSecurity.authenticationFailure(config.clientProperties(), e)
+          .map(RuntimeException.class::cast)
+          .orElse(e);
     }
     for (TopicPartition tp : fetched.partitions()) {
       Partition p = partitions.get(tp);
