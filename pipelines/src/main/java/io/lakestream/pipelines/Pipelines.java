@@ -1,6 +1,7 @@
 package io.lakestream.pipelines;
 
 import io.lakestream.pipelines.bronze.OrdersBronze;
+import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -14,6 +15,7 @@ public final class Pipelines {
   static {
     register(new OrdersDemo());
     register(new OrdersBronze());
+    register(new AdClicksPerWindow());
   }
 
   private Pipelines() {}
