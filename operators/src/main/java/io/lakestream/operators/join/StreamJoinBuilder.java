@@ -2,6 +2,7 @@ package io.lakestream.operators.join;
 
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
+import io.lakestream.operators.state.StateMetrics;
 import io.lakestream.operators.watermark.MissingWatermarkException;
 import io.lakestream.operators.watermark.UpstreamWatermark;
 import java.time.Duration;
@@ -122,7 +123,7 @@ public final class StreamJoinBuilder<L, R> {
     return left.connect(right)
         .keyBy(leftKeys, rightKeys, ValuesTypeInfo.INSTANCE)
         .transform(
-            name,
+            StateMetrics.operatorName(name),
             outType,
             new StreamJoinOperator<>(type, range, left.getType(), right.getType(), uid))
         .uid(uid);

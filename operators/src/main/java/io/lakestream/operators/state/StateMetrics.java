@@ -11,11 +11,12 @@ import org.apache.flink.metrics.MetricGroup;
  * The state metrics of one stateful operator subtask, the Flink counterpart of a Structured
  * Streaming progress entry in {@code stateOperators}. Registered in the operator's metric group
  * under the key/value group {@value #GROUP}{@code =<uid>}, so a reporter finds them by the
- * operator's uid (variable {@code <stateOperator>}); sum over subtasks for the operator's total:
+ * operator's uid (variable {@code <stateOperator>}); sum over subtasks for the operator's total
+ * (the query runtime does, for {@code stateOperators} in each epoch's progress):
  *
  * <ul>
  *   <li>{@value #NUM_ROWS_TOTAL} (gauge, long): rows held in state now (dedup: keys; windows: one
- *       row per open window and group).
+ *       row per open window and group; joins: buffered rows of both sides).
  *   <li>{@value #NUM_ROWS_UPDATED} (counter): rows added to or changed in state since the subtask
  *       started; a progress reporter takes the difference between two epochs.
  *   <li>{@value #NUM_ROWS_DROPPED_BY_WATERMARK} (counter): input rows dropped because they were
@@ -57,6 +58,15 @@ public final class StateMetrics {
     this.dropped = group.counter(NUM_ROWS_DROPPED_BY_WATERMARK);
     group.gauge(NUM_ROWS_TOTAL, (Gauge<Long>) () -> rowsTotal);
     group.gauge(MEMORY_USED_BYTES, (Gauge<Long>) this::memoryUsedBytes);
+  }
+
+  /**
+   * A stateful operator's display name made safe for metric queries: Flink's REST API takes metric
+   * names as a comma-separated list ({@code ?get=a,b}) and the operator name is part of every
+   * operator metric's name, so commas are replaced by semicolons.
+   */
+  public static String operatorName(String name) {
+    return name.replace(',', ';');
   }
 
   /** Registers the metrics in {@code operatorGroup} under {@value #GROUP}{@code =uid}. */

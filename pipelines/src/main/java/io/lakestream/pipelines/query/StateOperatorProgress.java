@@ -1,0 +1,105 @@
+package io.lakestream.pipelines.query;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.pipelines.query.StateOperatorMetrics.OperatorState;
+import io.lakestream.pipelines.query.StateOperatorMetrics.Snapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code stateOperators} part of each epoch's progress, in Structured Streaming's shape: per
+ * stateful operator {@code operatorName} (its uid), {@code numRowsTotal} and {@code
+ * memoryUsedBytes} (current), {@code numRowsUpdated} and {@code numRowsDroppedByWatermark} (since
+ * the previous report: the difference of the operators' counters; a counter that went down, as
+ * after a task restart, counts from zero).
+ *
+ * <p>Values come from the latest successful {@link StateOperatorMetrics} read, taken at most every
+ * {@link #MIN_READ_INTERVAL} while the job runs (and when an epoch is reported), so an epoch shows
+ * the state as of its report, not exactly as of its checkpoint. When the metrics cannot be read (no
+ * REST address, the job has ended) the last values are kept and the per-epoch counts are 0; a
+ * failure to read is logged once, never fatal.
+ *
+ * <p>Thread-safe.
+ */
+final class StateOperatorProgress {
+  private static final Logger LOG = LoggerFactory.getLogger(StateOperatorProgress.class);
+
+  static final Duration MIN_READ_INTERVAL = Duration.ofSeconds(1);
+
+  /** Reports no state operators (no metrics reader). */
+  static StateOperatorProgress none() {
+    return new StateOperatorProgress(null);
+  }
+
+  private final StateOperatorMetrics metrics;
+  private final Map<String, long[]> reported = new HashMap<>();
+  private Snapshot last = Snapshot.EMPTY;
+  private Instant lastRead = Instant.MIN;
+  private boolean ended;
+  private boolean failureLogged;
+
+  StateOperatorProgress(StateOperatorMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  /** Reads the metrics unless the job ended or they were read less than a second ago. */
+  synchronized void refresh() {
+    Instant now = Instant.now();
+    if (metrics == null
+        || ended
+        || Duration.between(lastRead, now).compareTo(MIN_READ_INTERVAL) < 0) {
+      return;
+    }
+    lastRead = now;
+    try {
+      last = metrics.read();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      if (!failureLogged) {
+        failureLogged = true;
+        LOG.warn(
+            "Could not read the state operators' metrics from the Flink REST API ({}); progress"
+                + " keeps their last values",
+            e.toString());
+      }
+    }
+  }
+
+  /** No more reads: the job has ended. */
+  synchronized void jobEnded() {
+    ended = true;
+  }
+
+  /** The entries for one epoch's report; per-epoch counts are taken since the previous call. */
+  synchronized ArrayNode report(ObjectMapper mapper) {
+    ArrayNode operators = mapper.createArrayNode();
+    for (OperatorState s : last.operators().values()) {
+      long[] previous = reported.getOrDefault(s.uid(), new long[2]);
+      ObjectNode o = operators.addObject();
+      o.put("operatorName", s.uid());
+      o.put("numRowsTotal", s.numRowsTotal());
+      o.put("numRowsUpdated", since(previous[0], s.numRowsUpdated()));
+      o.put("memoryUsedBytes", s.memoryUsedBytes());
+      o.put("numRowsDroppedByWatermark", since(previous[1], s.numRowsDroppedByWatermark()));
+      reported.put(s.uid(), new long[] {s.numRowsUpdated(), s.numRowsDroppedByWatermark()});
+    }
+    return operators;
+  }
+
+  /** The lowest input watermark of the stateful operators' tasks, if any has one. */
+  synchronized OptionalLong watermark() {
+    return last.watermark();
+  }
+
+  private static long since(long previous, long now) {
+    return now >= previous ? now - previous : now;
+  }
+}
