@@ -26,6 +26,7 @@ import java.util.UUID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -74,6 +75,8 @@ final class QueryLauncher {
     if (isLocal()) {
       // Embedded, libraries' JVM shutdown hooks (Hadoop's) outlive the job's class loader.
       conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
+    }
+    if (isLocal() || isLocalTarget()) {
       embeddedRestEndpoint(conf);
     }
     if (isLocal() && configuresFileSystems(s.flinkConfiguration())) {
@@ -390,6 +393,15 @@ final class QueryLauncher {
     if (!conf.contains(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL)) {
       conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
     }
+  }
+
+  /** {@code flink run -t local}: a MiniCluster in the client, started by Flink's executor. */
+  private static boolean isLocalTarget() {
+    return "local"
+        .equals(
+            StreamExecutionEnvironment.getExecutionEnvironment()
+                .getConfiguration()
+                .get(DeploymentOptions.TARGET));
   }
 
   private static boolean isLocal() {

@@ -10,6 +10,8 @@ import io.lakestream.operators.dedup.DeduplicationBuilder;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.Watermarks;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.flink.FlinkMiniCluster;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,11 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.client.program.StreamContextEnvironment;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,17 +101,52 @@ class StateOperatorsProgressITCase {
     };
   }
 
+  private StreamingQuery start(Path table) throws Exception {
+    return StreamingQueryBuilder.of(dataflow(table))
+        .queryName("dedup-progress")
+        .checkpointLocation(dir.resolve("checkpoint").toString())
+        .trigger(Trigger.processingTime(Duration.ofSeconds(1)))
+        .parallelism(2)
+        .stateBackend(StateBackendSettings.defaults())
+        .start();
+  }
+
   @Test
-  void progressReportsTheDedupOperatorsStateMetricsPerEpoch() throws Exception {
+  void embeddedRunReportsTheDedupOperatorsStateMetricsPerEpoch() throws Exception {
     Path table = dir.resolve("unique");
-    StreamingQuery query =
-        StreamingQueryBuilder.of(dataflow(table))
-            .queryName("dedup-progress")
-            .checkpointLocation(dir.resolve("checkpoint").toString())
-            .trigger(Trigger.processingTime(Duration.ofSeconds(1)))
-            .parallelism(2)
-            .stateBackend(StateBackendSettings.defaults())
-            .start();
+    check(start(table), table);
+  }
+
+  /**
+   * As {@code flink run} (attached) against a session cluster: the program runs in Flink's context
+   * environment, which submits to the cluster's REST endpoint (a MiniCluster in this JVM here); the
+   * tracker finds the REST address in the job's configuration.
+   */
+  @Test
+  void clusterRunReportsTheSameThroughTheClustersRestEndpoint() throws Exception {
+    try (FlinkMiniCluster cluster =
+        FlinkMiniCluster.builder().set("metrics.fetcher.update-interval", "1 s").start()) {
+      URI rest = cluster.miniCluster().getRestAddress().get();
+      Configuration client = new Configuration();
+      client.set(DeploymentOptions.TARGET, "remote");
+      client.set(DeploymentOptions.ATTACHED, true);
+      client.set(RestOptions.ADDRESS, rest.getHost());
+      client.set(RestOptions.PORT, rest.getPort());
+      StreamContextEnvironment.setAsContext(
+          new DefaultExecutorServiceLoader(), client, getClass().getClassLoader(), false, false);
+      try {
+        Path table = dir.resolve("unique");
+        check(start(table), table);
+        assertThat(cluster.miniCluster().listJobs().get())
+            .as("the query ran on the cluster")
+            .hasSize(1);
+      } finally {
+        StreamContextEnvironment.unsetAsContext();
+      }
+    }
+  }
+
+  private void check(StreamingQuery query, Path table) throws Exception {
     long lates =
         Stream.iterate(0L, r -> r + 1)
             .limit(ROWS)
