@@ -134,7 +134,8 @@ final class QueryExecution implements StreamingQuery {
     if (rest.isPresent()) {
       stateOperators =
           new StateOperatorProgress(
-              new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)));
+              new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
+              StateOperatorProgress.MIN_READ_INTERVAL);
       progress.stateOperators(stateOperators);
     } else {
       LOG.warn(

@@ -39,7 +39,7 @@ import org.apache.flink.configuration.SecurityOptions;
  * trail the job by up to that interval. Fails with {@link IOException} when the REST API cannot be
  * reached or answers with an error (e.g. once the job is gone).
  */
-final class StateOperatorMetrics {
+final class StateOperatorMetrics implements StateOperatorProgress.Reader {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Pattern STATE_METRIC =
       Pattern.compile(
@@ -101,7 +101,8 @@ final class StateOperatorMetrics {
   }
 
   /** Reads the current values. */
-  Snapshot read() throws IOException, InterruptedException {
+  @Override
+  public Snapshot read() throws IOException, InterruptedException {
     // Operators register their metrics as their tasks start: look again now and then.
     if (metricNames == null || metricNames.isEmpty() || reads++ % REDISCOVER_EVERY == 0) {
       metricNames = discover();

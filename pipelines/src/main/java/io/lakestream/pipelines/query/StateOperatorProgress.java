@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.pipelines.query.StateOperatorMetrics.OperatorState;
 import io.lakestream.pipelines.query.StateOperatorMetrics.Snapshot;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -33,20 +34,27 @@ final class StateOperatorProgress {
 
   static final Duration MIN_READ_INTERVAL = Duration.ofSeconds(1);
 
-  /** Reports no state operators (no metrics reader). */
-  static StateOperatorProgress none() {
-    return new StateOperatorProgress(null);
+  /** Where the values come from: {@link StateOperatorMetrics} for a running job. */
+  interface Reader {
+    Snapshot read() throws IOException, InterruptedException;
   }
 
-  private final StateOperatorMetrics metrics;
+  /** Reports no state operators (no metrics reader). */
+  static StateOperatorProgress none() {
+    return new StateOperatorProgress(null, MIN_READ_INTERVAL);
+  }
+
+  private final Reader metrics;
+  private final Duration minReadInterval;
   private final Map<String, long[]> reported = new HashMap<>();
   private Snapshot last = Snapshot.EMPTY;
-  private Instant lastRead = Instant.MIN;
+  private Instant lastRead = Instant.EPOCH;
   private boolean ended;
   private boolean failureLogged;
 
-  StateOperatorProgress(StateOperatorMetrics metrics) {
+  StateOperatorProgress(Reader metrics, Duration minReadInterval) {
     this.metrics = metrics;
+    this.minReadInterval = minReadInterval;
   }
 
   /** Reads the metrics unless the job ended or they were read less than a second ago. */
@@ -54,7 +62,7 @@ final class StateOperatorProgress {
     Instant now = Instant.now();
     if (metrics == null
         || ended
-        || Duration.between(lastRead, now).compareTo(MIN_READ_INTERVAL) < 0) {
+        || Duration.between(lastRead, now).compareTo(minReadInterval) < 0) {
       return;
     }
     lastRead = now;
