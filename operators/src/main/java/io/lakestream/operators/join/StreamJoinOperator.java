@@ -303,6 +303,12 @@ public final class StreamJoinOperator<L, R> extends AbstractStreamOperator<Joine
   @Override
   public void onProcessingTime(InternalTimer<Values, VoidNamespace> timer) {}
 
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    metrics.epochEnded(checkpointId);
+  }
+
   /** This subtask's state metrics. */
   public StateMetrics metrics() {
     return metrics;

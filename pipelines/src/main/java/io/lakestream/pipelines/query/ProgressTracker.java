@@ -200,7 +200,7 @@ final class ProgressTracker {
     if (watermark != null) {
       eventTime.put("watermark", watermark);
     }
-    p.set("stateOperators", stateOperators.report(MAPPER));
+    p.set("stateOperators", stateOperators.report(MAPPER, epoch));
     p.set("sources", sources);
     ObjectNode sink = p.putObject("sink");
     sink.put("description", String.join(", ", descriptions));

@@ -41,17 +41,22 @@ import org.apache.flink.configuration.SecurityOptions;
  */
 final class StateOperatorMetrics implements StateOperatorProgress.Reader {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final List<String> VALUES =
+      List.of(
+          StateMetrics.NUM_ROWS_TOTAL,
+          StateMetrics.NUM_ROWS_UPDATED,
+          StateMetrics.NUM_ROWS_DROPPED_BY_WATERMARK,
+          StateMetrics.MEMORY_USED_BYTES);
   private static final Pattern STATE_METRIC =
       Pattern.compile(
           "(?:^|\\.)"
               + Pattern.quote(StateMetrics.GROUP)
               + "\\.(.+)\\.("
-              + String.join(
-                  "|",
-                  StateMetrics.NUM_ROWS_TOTAL,
-                  StateMetrics.NUM_ROWS_UPDATED,
-                  StateMetrics.NUM_ROWS_DROPPED_BY_WATERMARK,
-                  StateMetrics.MEMORY_USED_BYTES)
+              + String.join("|", VALUES)
+              + "|"
+              + StateMetrics.EPOCH
+              + "|"
+              + String.join("|", VALUES.stream().map(StateMetrics::epochName).toList())
               + ")$");
   private static final String INPUT_WATERMARK = "currentInputWatermark";
   private static final int REDISCOVER_EVERY = 10;
@@ -64,9 +69,18 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
       long numRowsDroppedByWatermark,
       long memoryUsedBytes) {}
 
-  /** What one read found: operators by uid, and the lowest input watermark of their tasks. */
-  record Snapshot(Map<String, OperatorState> operators, OptionalLong watermark) {
-    static final Snapshot EMPTY = new Snapshot(Map.of(), OptionalLong.empty());
+  /** An operator's values at the end of an epoch, when all its subtasks had passed that epoch. */
+  record EpochState(long epoch, OperatorState values) {}
+
+  /**
+   * What one read found: operators by uid (current values and, where consistent, those at the end
+   * of the latest epoch), and the lowest input watermark of their tasks.
+   */
+  record Snapshot(
+      Map<String, OperatorState> operators,
+      Map<String, EpochState> epochs,
+      OptionalLong watermark) {
+    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), OptionalLong.empty());
   }
 
   private final HttpClient http;
@@ -107,12 +121,13 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
     if (metricNames == null || metricNames.isEmpty() || reads++ % REDISCOVER_EVERY == 0) {
       metricNames = discover();
     }
+    // per uid: 4 current sums, 4 epoch-end sums, min epoch, max epoch
     Map<String, long[]> byUid = new TreeMap<>();
     long watermark = Long.MAX_VALUE;
     boolean anyWatermark = false;
     for (Map.Entry<String, List<String>> vertex : metricNames.entrySet()) {
       JsonNode values =
-          get(subtaskMetrics(vertex.getKey()) + "?agg=sum,min&get=" + join(vertex.getValue()));
+          get(subtaskMetrics(vertex.getKey()) + "?agg=sum,min,max&get=" + join(vertex.getValue()));
       for (JsonNode value : values) {
         String id = value.path("id").asText();
         if (id.equals(INPUT_WATERMARK)) {
@@ -127,20 +142,36 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
         if (!m.find()) {
           continue;
         }
-        long[] v = byUid.computeIfAbsent(m.group(1), u -> new long[4]);
+        long[] v =
+            byUid.computeIfAbsent(
+                m.group(1), u -> new long[] {0, 0, 0, 0, 0, 0, 0, 0, Long.MAX_VALUE, -1});
         long sum = Math.round(value.path("sum").asDouble());
-        switch (m.group(2)) {
-          case StateMetrics.NUM_ROWS_TOTAL -> v[0] += sum;
-          case StateMetrics.NUM_ROWS_UPDATED -> v[1] += sum;
-          case StateMetrics.NUM_ROWS_DROPPED_BY_WATERMARK -> v[2] += sum;
-          default -> v[3] += sum;
+        String metric = m.group(2);
+        if (metric.equals(StateMetrics.EPOCH)) {
+          v[8] = Math.min(v[8], Math.round(value.path("min").asDouble()));
+          v[9] = Math.max(v[9], Math.round(value.path("max").asDouble()));
+        } else if (VALUES.contains(metric)) {
+          v[VALUES.indexOf(metric)] += sum;
+        } else {
+          for (int i = 0; i < VALUES.size(); i++) {
+            if (metric.equals(StateMetrics.epochName(VALUES.get(i)))) {
+              v[4 + i] += sum;
+            }
+          }
         }
       }
     }
     Map<String, OperatorState> operators = new TreeMap<>();
-    byUid.forEach((uid, v) -> operators.put(uid, new OperatorState(uid, v[0], v[1], v[2], v[3])));
+    Map<String, EpochState> epochs = new TreeMap<>();
+    byUid.forEach(
+        (uid, v) -> {
+          operators.put(uid, new OperatorState(uid, v[0], v[1], v[2], v[3]));
+          if (v[8] == v[9] && v[8] >= 0) {
+            epochs.put(uid, new EpochState(v[8], new OperatorState(uid, v[4], v[5], v[6], v[7])));
+          }
+        });
     return new Snapshot(
-        operators, anyWatermark ? OptionalLong.of(watermark) : OptionalLong.empty());
+        operators, epochs, anyWatermark ? OptionalLong.of(watermark) : OptionalLong.empty());
   }
 
   /** Finds the vertices that have state metrics and the names to ask for. */

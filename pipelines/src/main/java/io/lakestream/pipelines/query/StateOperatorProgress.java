@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +47,11 @@ final class StateOperatorProgress {
 
   private final Reader metrics;
   private final Duration minReadInterval;
+  private static final int HISTORY = 500;
+
   private final Map<String, long[]> reported = new HashMap<>();
+  private final Map<String, OperatorState> used = new HashMap<>();
+  private final Map<String, TreeMap<Long, OperatorState>> history = new HashMap<>();
   private Snapshot last = Snapshot.EMPTY;
   private Instant lastRead = Instant.EPOCH;
   private boolean ended;
@@ -68,6 +73,15 @@ final class StateOperatorProgress {
     lastRead = now;
     try {
       last = metrics.read();
+      last.epochs()
+          .forEach(
+              (uid, e) -> {
+                TreeMap<Long, OperatorState> h = history.computeIfAbsent(uid, u -> new TreeMap<>());
+                h.put(e.epoch(), e.values());
+                while (h.size() > HISTORY) {
+                  h.pollFirstEntry();
+                }
+              });
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
@@ -86,18 +100,35 @@ final class StateOperatorProgress {
     ended = true;
   }
 
-  /** The entries for one epoch's report; per-epoch counts are taken since the previous call. */
-  synchronized ArrayNode report(ObjectMapper mapper) {
+  /**
+   * The entries for the report of {@code epoch}. Each operator's values are those at the end of
+   * that epoch, or of the latest earlier epoch seen; if none was seen yet, the previous report's
+   * values (nothing new: the rows count in a later epoch) while the job runs, or the last read
+   * values once it has ended. Per-epoch counts are taken since the previous report.
+   */
+  synchronized ArrayNode report(ObjectMapper mapper, long epoch) {
     ArrayNode operators = mapper.createArrayNode();
-    for (OperatorState s : last.operators().values()) {
-      long[] previous = reported.getOrDefault(s.uid(), new long[2]);
+    for (OperatorState current : last.operators().values()) {
+      String uid = current.uid();
+      Map.Entry<Long, OperatorState> atEpoch =
+          history.getOrDefault(uid, new TreeMap<>()).floorEntry(epoch);
+      OperatorState s;
+      if (atEpoch != null) {
+        s = atEpoch.getValue();
+      } else if (ended) {
+        s = current;
+      } else {
+        s = used.getOrDefault(uid, new OperatorState(uid, 0, 0, 0, 0));
+      }
+      used.put(uid, s);
+      long[] previous = reported.getOrDefault(uid, new long[2]);
       ObjectNode o = operators.addObject();
-      o.put("operatorName", s.uid());
+      o.put("operatorName", uid);
       o.put("numRowsTotal", s.numRowsTotal());
       o.put("numRowsUpdated", since(previous[0], s.numRowsUpdated()));
       o.put("memoryUsedBytes", s.memoryUsedBytes());
       o.put("numRowsDroppedByWatermark", since(previous[1], s.numRowsDroppedByWatermark()));
-      reported.put(s.uid(), new long[] {s.numRowsUpdated(), s.numRowsDroppedByWatermark()});
+      reported.put(uid, new long[] {s.numRowsUpdated(), s.numRowsDroppedByWatermark()});
     }
     return operators;
   }

@@ -181,6 +181,32 @@ class StateOperatorsProgressITCase {
           .isEqualTo(live)
           .isPositive()
           .isLessThan(passed);
+      // Each epoch shows the state as of its end (or an earlier epoch's): the rows counted in
+      // dedup up to an epoch never exceed the rows the sink committed up to it (every row that
+      // passes is written in the epoch that processed it).
+      long counted = 0;
+      long committed = 0;
+      int exact = 0;
+      for (QueryProgress p : progress) {
+        counted +=
+            p.json().path("stateOperators").size() > 0
+                ? dedup(p.json()).path("numRowsUpdated").asLong()
+                : 0;
+        committed += p.numOutputRows();
+        assertThat(counted)
+            .as("rows counted by epoch %d", p.batchId())
+            .isLessThanOrEqualTo(committed);
+        exact += counted == committed ? 1 : 0;
+        System.out.printf(
+            "DETAIL epoch %d updated %d output %d%n",
+            p.batchId(),
+            p.json().path("stateOperators").size() > 0
+                ? dedup(p.json()).path("numRowsUpdated").asLong()
+                : -1,
+            p.numOutputRows());
+      }
+      System.out.printf(
+          "epochs %d, with state counts equal to the committed rows: %d%n", progress.size(), exact);
       assertThat(progress)
           .allSatisfy(
               p ->
