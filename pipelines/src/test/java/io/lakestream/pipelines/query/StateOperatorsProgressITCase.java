@@ -197,16 +197,8 @@ class StateOperatorsProgressITCase {
             .as("rows counted by epoch %d", p.batchId())
             .isLessThanOrEqualTo(committed);
         exact += counted == committed ? 1 : 0;
-        System.out.printf(
-            "DETAIL epoch %d updated %d output %d%n",
-            p.batchId(),
-            p.json().path("stateOperators").size() > 0
-                ? dedup(p.json()).path("numRowsUpdated").asLong()
-                : -1,
-            p.numOutputRows());
       }
-      System.out.printf(
-          "epochs %d, with state counts equal to the committed rows: %d%n", progress.size(), exact);
+      assertThat(exact).as("epochs whose counts equal the committed rows").isPositive();
       assertThat(progress)
           .allSatisfy(
               p ->
