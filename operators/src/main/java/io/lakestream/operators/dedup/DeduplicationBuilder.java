@@ -2,6 +2,7 @@ package io.lakestream.operators.dedup;
 
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
+import io.lakestream.operators.state.StateMetrics;
 import io.lakestream.operators.watermark.UpstreamWatermark;
 import java.time.Duration;
 import java.util.Objects;
@@ -92,14 +93,16 @@ public final class DeduplicationBuilder<T> {
       return stream
           .keyBy(keys, ValuesTypeInfo.INSTANCE)
           .transform(
-              operation + "(" + keys + ")", stream.getType(), new UnboundedDeduplicator<T>(uid))
+              StateMetrics.operatorName(operation + "(" + keys + ")"),
+              stream.getType(),
+              new UnboundedDeduplicator<T>(uid))
           .uid(uid);
     }
     long delayMillis = resolveDelay();
     return stream
         .keyBy(keys, ValuesTypeInfo.INSTANCE)
         .transform(
-            operation + "(" + keys + ")",
+            StateMetrics.operatorName(operation + "(" + keys + ")"),
             stream.getType(),
             new WatermarkDeduplicator<>(delayMillis, uid, lateRows))
         .uid(uid);

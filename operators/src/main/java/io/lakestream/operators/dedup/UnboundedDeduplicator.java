@@ -70,6 +70,12 @@ public final class UnboundedDeduplicator<T> extends AbstractStreamOperator<T>
     output.collect(element);
   }
 
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    metrics.epochEnded(checkpointId);
+  }
+
   /** This subtask's state metrics. */
   public StateMetrics metrics() {
     return metrics;

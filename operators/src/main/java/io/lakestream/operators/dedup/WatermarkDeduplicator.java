@@ -131,6 +131,12 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   @Override
   public void onProcessingTime(InternalTimer<Values, VoidNamespace> timer) {}
 
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    metrics.epochEnded(checkpointId);
+  }
+
   /** This subtask's state metrics. */
   public StateMetrics metrics() {
     return metrics;

@@ -11,11 +11,12 @@ import org.apache.flink.metrics.MetricGroup;
  * The state metrics of one stateful operator subtask, the Flink counterpart of a Structured
  * Streaming progress entry in {@code stateOperators}. Registered in the operator's metric group
  * under the key/value group {@value #GROUP}{@code =<uid>}, so a reporter finds them by the
- * operator's uid (variable {@code <stateOperator>}); sum over subtasks for the operator's total:
+ * operator's uid (variable {@code <stateOperator>}); sum over subtasks for the operator's total
+ * (the query runtime does, for {@code stateOperators} in each epoch's progress):
  *
  * <ul>
  *   <li>{@value #NUM_ROWS_TOTAL} (gauge, long): rows held in state now (dedup: keys; windows: one
- *       row per open window and group).
+ *       row per open window and group; joins: buffered rows of both sides).
  *   <li>{@value #NUM_ROWS_UPDATED} (counter): rows added to or changed in state since the subtask
  *       started; a progress reporter takes the difference between two epochs.
  *   <li>{@value #NUM_ROWS_DROPPED_BY_WATERMARK} (counter): input rows dropped because they were
@@ -38,6 +39,17 @@ public final class StateMetrics {
   public static final String NUM_ROWS_DROPPED_BY_WATERMARK = "numRowsDroppedByWatermark";
   public static final String MEMORY_USED_BYTES = "memoryUsedBytes";
 
+  /**
+   * Gauge: the id of the last epoch (checkpoint) whose barrier this subtask passed; the gauges
+   * named {@value #EPOCH_PREFIX}{@code <Metric>} (e.g. {@code epochNumRowsTotal}) hold the four
+   * values as they were at that moment, so a progress reporter can show an epoch's numbers as of
+   * its end rather than as of when it reads them.
+   */
+  public static final String EPOCH = "epoch";
+
+  /** Prefix of the epoch-end values; the metric name follows with a capital first letter. */
+  public static final String EPOCH_PREFIX = "epoch";
+
   /** Assumed bytes per state entry beyond its serialized key and value. */
   public static final int PER_ENTRY_OVERHEAD_BYTES = 48;
 
@@ -48,6 +60,7 @@ public final class StateMetrics {
   private final Counter dropped;
   private final DataOutputSerializer sampleBuffer = new DataOutputSerializer(64);
   private long rowsTotal;
+  private final long[] atEpoch = {-1, 0, 0, 0, 0}; // epoch, total, updated, dropped, memory
   private long samples;
   private double averageRowBytes;
 
@@ -57,6 +70,40 @@ public final class StateMetrics {
     this.dropped = group.counter(NUM_ROWS_DROPPED_BY_WATERMARK);
     group.gauge(NUM_ROWS_TOTAL, (Gauge<Long>) () -> rowsTotal);
     group.gauge(MEMORY_USED_BYTES, (Gauge<Long>) this::memoryUsedBytes);
+    group.gauge(EPOCH, (Gauge<Long>) () -> atEpoch[0]);
+    String[] names = {
+      NUM_ROWS_TOTAL, NUM_ROWS_UPDATED, NUM_ROWS_DROPPED_BY_WATERMARK, MEMORY_USED_BYTES
+    };
+    for (int i = 0; i < names.length; i++) {
+      int index = i + 1;
+      group.gauge(epochName(names[i]), (Gauge<Long>) () -> atEpoch[index]);
+    }
+  }
+
+  /** The name of the epoch-end gauge of {@code metric}, e.g. {@code epochNumRowsTotal}. */
+  public static String epochName(String metric) {
+    return EPOCH_PREFIX + Character.toUpperCase(metric.charAt(0)) + metric.substring(1);
+  }
+
+  /**
+   * The epoch {@code checkpointId} ends here (call from {@code prepareSnapshotPreBarrier}): keeps
+   * the current values as that epoch's.
+   */
+  public void epochEnded(long checkpointId) {
+    atEpoch[1] = rowsTotal;
+    atEpoch[2] = updated.getCount();
+    atEpoch[3] = dropped.getCount();
+    atEpoch[4] = memoryUsedBytes();
+    atEpoch[0] = checkpointId;
+  }
+
+  /**
+   * A stateful operator's display name made safe for metric queries: Flink's REST API takes metric
+   * names as a comma-separated list ({@code ?get=a,b}) and the operator name is part of every
+   * operator metric's name, so commas are replaced by semicolons.
+   */
+  public static String operatorName(String name) {
+    return name.replace(',', ';');
   }
 
   /** Registers the metrics in {@code operatorGroup} under {@value #GROUP}{@code =uid}. */

@@ -2,6 +2,7 @@ package io.lakestream.operators.window;
 
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
+import io.lakestream.operators.state.StateMetrics;
 import io.lakestream.operators.watermark.UpstreamWatermark;
 import io.lakestream.state.query.OutputMode;
 import java.util.Locale;
@@ -119,7 +120,7 @@ public final class WindowAggregationBuilder<T> {
     return stream
         .keyBy(keys, ValuesTypeInfo.INSTANCE)
         .transform(
-            name,
+            StateMetrics.operatorName(name),
             TypeInformation.of(WindowAggregate.class),
             new WindowAggregationOperator<>(windows, column, eventTimeMicros, mode, uid, lateRows))
         .uid(uid);

@@ -221,6 +221,7 @@ public final class WindowAggregationOperator<T> extends AbstractStreamOperator<W
     if (!finished) {
       emitEpoch();
     }
+    metrics.epochEnded(checkpointId);
   }
 
   @Override

@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Builds one progress report per committed epoch from the checkpoint location's epoch log (the
  * sinks' commit records and the sources' offsets), writes it to {@code progress/N}, logs it as one
  * JSON line (logger {@code io.lakestream.progress.json}) and as a one-line summary (logger {@code
- * io.lakestream.progress}), and hands it to the listener callback.
+ * io.lakestream.progress}), and hands it to the listener callback. The {@code stateOperators} come
+ * from a {@link StateOperatorProgress}; the watermark from the sinks' commit records, else from the
+ * stateful operators' input watermark.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
@@ -53,6 +55,7 @@ final class ProgressTracker {
   private final Duration idleAfter;
   private final Sink out;
 
+  private StateOperatorProgress stateOperators = StateOperatorProgress.none();
   private final Deque<QueryProgress> recent = new ArrayDeque<>();
   private final Map<String, Long> lastTotals = new HashMap<>();
   private final Map<Long, Instant> firstSeen = new HashMap<>();
@@ -87,6 +90,11 @@ final class ProgressTracker {
     for (JsonNode source : log.readOffsets(lastEpoch).values()) {
       lastTotals.put(source.path("source").asText(), source.path("totalOffset").asLong());
     }
+  }
+
+  /** Where the {@code stateOperators} of each report come from (default: none). */
+  synchronized void stateOperators(StateOperatorProgress stateOperators) {
+    this.stateOperators = stateOperators;
   }
 
   /** Reports every epoch whose records are complete. */
@@ -187,11 +195,15 @@ final class ProgressTracker {
     p.put("processedRowsPerSecond", rate(inputRows, durationMs));
     ObjectNode duration = p.putObject("durationMs");
     duration.put("triggerExecution", durationMs);
+    stateOperators.refresh();
+    if (watermark == null && stateOperators.watermark().isPresent()) {
+      watermark = Instant.ofEpochMilli(stateOperators.watermark().getAsLong()).toString();
+    }
     ObjectNode eventTime = p.putObject("eventTime");
     if (watermark != null) {
       eventTime.put("watermark", watermark);
     }
-    p.putArray("stateOperators");
+    p.set("stateOperators", stateOperators.report(MAPPER, epoch));
     p.set("sources", sources);
     ObjectNode sink = p.putObject("sink");
     sink.put("description", String.join(", ", descriptions));

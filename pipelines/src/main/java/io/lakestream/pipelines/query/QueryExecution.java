@@ -59,6 +59,7 @@ final class QueryExecution implements StreamingQuery {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile JobClient job;
   private volatile ProgressTracker progress;
+  private volatile StateOperatorProgress stateOperators = StateOperatorProgress.none();
   private volatile AvailableNowController availableNow;
   private volatile StreamingQueryException failure;
   private volatile String statusMessage = "Initializing";
@@ -129,6 +130,19 @@ final class QueryExecution implements StreamingQuery {
               location.epochs(), context.runId(), sources, location.savepointsDir().toString());
     }
     job = env.executeAsync(graph);
+    Optional<URI> rest = StateOperatorMetrics.restAddress(env.getConfiguration());
+    if (rest.isPresent()) {
+      stateOperators =
+          new StateOperatorProgress(
+              new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
+              StateOperatorProgress.MIN_READ_INTERVAL);
+      progress.stateOperators(stateOperators);
+    } else {
+      LOG.warn(
+          "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
+              + " SSL; progress reports no stateOperators",
+          name());
+    }
     statusMessage = "Running";
     LOG.info("Query '{}' run {} submitted as Flink job {}", name(), runId(), job.getJobID());
     notifyListeners(l -> l.onQueryStarted(this));
@@ -164,6 +178,7 @@ final class QueryExecution implements StreamingQuery {
   private void watch() {
     try {
       writePendingMetadata(false);
+      stateOperators.refresh();
       progress.poll(false);
       if (availableNow != null) {
         availableNow.poll(job);
@@ -196,6 +211,7 @@ final class QueryExecution implements StreamingQuery {
                       "Query '" + name() + "' could not stop with a savepoint", e);
             }
           }
+          stateOperators.jobEnded();
           try {
             progress.poll(true);
           } catch (Exception e) {

@@ -26,6 +26,9 @@ import java.util.UUID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.RestoreMode;
@@ -72,6 +75,9 @@ final class QueryLauncher {
     if (isLocal()) {
       // Embedded, libraries' JVM shutdown hooks (Hadoop's) outlive the job's class loader.
       conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
+    }
+    if (isLocal() || isLocalTarget()) {
+      embeddedRestEndpoint(conf);
     }
     if (isLocal() && configuresFileSystems(s.flinkConfiguration())) {
       // Embedded: nobody else initialises file systems (s3://) with this configuration.
@@ -361,6 +367,41 @@ final class QueryLauncher {
     return keys
         || System.getenv("FLINK_PLUGINS_DIR") != null
         || new java.io.File("plugins").isDirectory();
+  }
+
+  /**
+   * The embedded MiniCluster serves Flink's REST API on a random port unless one is set; progress
+   * reads the state operators' metrics there, so pick a free port on 127.0.0.1 (unless the caller
+   * chose one) and refresh metrics every second instead of every 10.
+   */
+  static void embeddedRestEndpoint(Configuration conf) {
+    if (!conf.contains(RestOptions.BIND_PORT)) {
+      try (java.net.ServerSocket socket =
+          new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        conf.set(RestOptions.BIND_PORT, String.valueOf(socket.getLocalPort()));
+        conf.set(RestOptions.PORT, socket.getLocalPort());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("no free port for the embedded REST API", e);
+      }
+      if (!conf.contains(RestOptions.BIND_ADDRESS)) {
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+      }
+      if (!conf.contains(RestOptions.ADDRESS)) {
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+      }
+    }
+    if (!conf.contains(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL)) {
+      conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
+    }
+  }
+
+  /** {@code flink run -t local}: a MiniCluster in the client, started by Flink's executor. */
+  private static boolean isLocalTarget() {
+    return "local"
+        .equals(
+            StreamExecutionEnvironment.getExecutionEnvironment()
+                .getConfiguration()
+                .get(DeploymentOptions.TARGET));
   }
 
   private static boolean isLocal() {
