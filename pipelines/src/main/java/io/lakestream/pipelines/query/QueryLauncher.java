@@ -134,13 +134,14 @@ final class QueryLauncher {
         sn -> {
           // Checkpoint ids continue after the snapshot. A checkpoint is owned by the run (CLAIM:
           // deleted once subsumed); a savepoint stays the user's (NO_CLAIM), so an upgrade can be
-          // rolled back by restoring it again (--restore-from).
+          // rolled back by restoring it again (--restore-from). The changelog state backend
+          // cannot take the full first checkpoint NO_CLAIM needs: it claims savepoints too.
           conf.set(StateRecoveryOptions.SAVEPOINT_PATH, sn.path());
+          boolean keepSavepoint =
+              sn.kind() == RestorableSnapshot.Kind.SAVEPOINT && !s.state().changelog();
           conf.set(
               StateRecoveryOptions.RESTORE_MODE,
-              sn.kind() == RestorableSnapshot.Kind.SAVEPOINT
-                  ? RestoreMode.NO_CLAIM
-                  : RestoreMode.CLAIM);
+              keepSavepoint ? RestoreMode.NO_CLAIM : RestoreMode.CLAIM);
           conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
         });
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
