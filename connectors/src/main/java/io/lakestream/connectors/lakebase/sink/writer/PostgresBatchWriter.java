@@ -171,20 +171,31 @@ public final class PostgresBatchWriter implements AutoCloseable {
 
   private LakebaseWriteException diagnose(Object[][] rows, int count, Exception batchError) {
     SQLException root = rootSqlException(batchError);
+    if (connection == null) {
+      return new LakebaseWriteException(
+          "cannot connect to "
+              + endpoint
+              + " to write table "
+              + upsert.table()
+              + ": "
+              + (root != null ? root.getMessage() : batchError.toString()),
+          sqlState(batchError),
+          null,
+          null,
+          batchError);
+    }
     try {
-      if (connection != null) {
-        for (int i = 0; i < count; i++) {
-          Savepoint savepoint = connection.setSavepoint();
-          try {
-            upsert.bind(statement, rows[i]);
-            statement.executeUpdate();
-            connection.releaseSavepoint(savepoint);
-          } catch (SQLException rowError) {
-            connection.rollback(savepoint);
-            String column = column(rowError, rows[i]);
-            rollbackQuietly();
-            return rowFailure(rows[i], rowError, column);
-          }
+      for (int i = 0; i < count; i++) {
+        Savepoint savepoint = connection.setSavepoint();
+        try {
+          upsert.bind(statement, rows[i]);
+          statement.executeUpdate();
+          connection.releaseSavepoint(savepoint);
+        } catch (SQLException rowError) {
+          connection.rollback(savepoint);
+          String column = column(rowError, rows[i]);
+          rollbackQuietly();
+          return rowFailure(rows[i], rowError, column);
         }
       }
     } catch (SQLException | IOException diagnosisError) {
