@@ -205,7 +205,8 @@ public final class PostgresColumnType implements Serializable {
     }
   }
 
-  private static long integral(Object value) {
+  /** The value of an integral {@link Number}; refuses floating point and big numbers. */
+  static long integral(Object value) {
     Number number = (Number) value;
     if (number instanceof Double
         || number instanceof Float

@@ -26,6 +26,7 @@ public final class UpsertStatement implements Serializable {
   private final List<String> key;
   private final int[] keyIndexes;
   private final String sql;
+  private final String unnestSql;
 
   private UpsertStatement(PostgresTableName table, LakebaseSchema schema, List<String> key) {
     this.table = table;
@@ -37,7 +38,11 @@ public final class UpsertStatement implements Serializable {
         throw new IllegalArgumentException("key column " + key.get(i) + " is not in " + schema);
       }
     }
-    this.sql = buildSql();
+    this.sql = buildSql(false);
+    this.unnestSql =
+        schema.columns().stream().allMatch(c -> arrayType(c.type()) != null)
+            ? buildSql(true)
+            : null;
   }
 
   /**
@@ -49,8 +54,99 @@ public final class UpsertStatement implements Serializable {
     return new UpsertStatement(table, schema, key);
   }
 
+  /** The single-row statement ({@code VALUES (?, ...)}), for JDBC batches and row replays. */
   public String sql() {
     return sql;
+  }
+
+  /**
+   * The whole-batch statement {@code INSERT .. SELECT * FROM UNNEST(?::int8[], ...)}, one array per
+   * column; null when a column's type has no array binding here (then JDBC batches of {@link
+   * #sql()} are used). Measured about twice as fast as a rewritten JDBC batch for 1000-row upserts.
+   */
+  public String unnestSql() {
+    return unnestSql;
+  }
+
+  /**
+   * Binds {@code rows[0, count)} as one array per column to {@link #unnestSql()}.
+   *
+   * @throws ClassCastException or {@link ArithmeticException} if a value does not fit its column's
+   *     type (replay the rows with {@link #bind} to name it)
+   * @throws SQLException as the driver reports it
+   */
+  public void bindColumns(
+      java.sql.Connection connection, PreparedStatement statement, Object[][] rows, int count)
+      throws SQLException {
+    List<LakebaseSchema.Column> columns = schema.columns();
+    for (int c = 0; c < columns.size(); c++) {
+      PostgresColumnType.Kind kind = columns.get(c).type().kind();
+      Object[] values;
+      switch (kind) {
+        case LONG:
+          values = new Long[count];
+          for (int i = 0; i < count; i++) {
+            Object v = rows[i][c];
+            values[i] = v == null ? null : PostgresColumnType.integral(v);
+          }
+          break;
+        case INT:
+          values = new Integer[count];
+          for (int i = 0; i < count; i++) {
+            Object v = rows[i][c];
+            values[i] = v == null ? null : Math.toIntExact(PostgresColumnType.integral(v));
+          }
+          break;
+        case DOUBLE:
+          values = new Double[count];
+          for (int i = 0; i < count; i++) {
+            Object v = rows[i][c];
+            values[i] = v == null ? null : ((Number) v).doubleValue();
+          }
+          break;
+        case STRING:
+          values = new String[count];
+          for (int i = 0; i < count; i++) {
+            Object v = rows[i][c];
+            values[i] = v == null ? null : ((CharSequence) v).toString();
+          }
+          break;
+        case BOOLEAN:
+          values = new Boolean[count];
+          for (int i = 0; i < count; i++) {
+            values[i] = (Boolean) rows[i][c];
+          }
+          break;
+        case DECIMAL:
+          values = new java.math.BigDecimal[count];
+          for (int i = 0; i < count; i++) {
+            values[i] = (java.math.BigDecimal) rows[i][c];
+          }
+          break;
+        default:
+          throw new IllegalStateException("no array binding for " + kind);
+      }
+      statement.setArray(c + 1, connection.createArrayOf(arrayType(columns.get(c).type()), values));
+    }
+  }
+
+  private static String arrayType(PostgresColumnType type) {
+    switch (type.kind()) {
+      case LONG:
+        return "int8";
+      case INT:
+        return "int4";
+      case DOUBLE:
+        return "float8";
+      case STRING:
+        return "text";
+      case BOOLEAN:
+        return "bool";
+      case DECIMAL:
+        return "numeric";
+      default:
+        return null;
+    }
   }
 
   public PostgresTableName table() {
@@ -182,7 +278,7 @@ public final class UpsertStatement implements Serializable {
     return Comparator.nullsFirst(values);
   }
 
-  private String buildSql() {
+  private String buildSql(boolean unnest) {
     List<String> columns =
         schema.columnNames().stream().map(PostgresIdentifiers::quote).collect(Collectors.toList());
     StringBuilder text =
@@ -190,9 +286,19 @@ public final class UpsertStatement implements Serializable {
             .append(table.sql())
             .append(" (")
             .append(String.join(", ", columns))
-            .append(") VALUES (")
-            .append(columns.stream().map(c -> "?").collect(Collectors.joining(", ")))
-            .append(')');
+            .append(") ");
+    if (unnest) {
+      text.append("SELECT * FROM UNNEST(")
+          .append(
+              schema.columns().stream()
+                  .map(c -> "?::" + arrayType(c.type()) + "[]")
+                  .collect(Collectors.joining(", ")))
+          .append(')');
+    } else {
+      text.append("VALUES (")
+          .append(columns.stream().map(c -> "?").collect(Collectors.joining(", ")))
+          .append(')');
+    }
     if (!key.isEmpty()) {
       text.append(" ON CONFLICT (")
           .append(key.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", ")))

@@ -27,6 +27,22 @@ class UpsertStatementTest {
   }
 
   @Test
+  void batchesBindOneArrayPerColumnWhenEveryTypeHasOne() {
+    assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).unnestSql())
+        .isEqualTo(
+            "INSERT INTO \"public\".\"order\" (\"region\", \"Id\", \"select\", \"we\"\"ird\")"
+                + " SELECT * FROM UNNEST(?::text[], ?::int8[], ?::text[], ?::float8[])"
+                + " ON CONFLICT (\"Id\") DO UPDATE SET \"region\" = EXCLUDED.\"region\","
+                + " \"select\" = EXCLUDED.\"select\", \"we\"\"ird\" = EXCLUDED.\"we\"\"ird\"");
+    LakebaseSchema withTime =
+        LakebaseSchema.builder()
+            .column("id", PostgresColumnType.LONG)
+            .column("at", PostgresColumnType.TIMESTAMP)
+            .build();
+    assertThat(UpsertStatement.of(TABLE, withTime, List.of("id")).unnestSql()).isNull();
+  }
+
+  @Test
   void withoutKeyPlainInsertAndAllKeyDoesNothing() {
     assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of()).sql())
         .isEqualTo(

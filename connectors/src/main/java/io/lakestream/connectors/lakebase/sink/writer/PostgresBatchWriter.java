@@ -19,9 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes batches of rows to PostgreSQL in one transaction each, through one connection and one
- * prepared statement reused for every batch (JDBC batch, rewritten by the driver into multi-row
- * INSERTs). Free of Flink; {@link LakebaseSinkWriter} calls it from the task thread.
+ * Writes batches of rows to PostgreSQL in one transaction each, through one connection and prepared
+ * statements reused for every batch: one {@code INSERT .. SELECT FROM UNNEST} of column arrays when
+ * every column type has an array binding ({@link UpsertStatement#unnestSql()}), else a JDBC batch
+ * the driver rewrites into multi-row INSERTs. Free of Flink; {@link LakebaseSinkWriter} calls it
+ * from the task thread.
  *
  * <p>Guarantees: {@link #write} returns only after the batch is committed. Transient errors ({@link
  * #isTransient}) roll back, close the connection, wait (exponential backoff) and retry the whole
@@ -43,6 +45,7 @@ public final class PostgresBatchWriter implements AutoCloseable {
   private final long backoffMillis;
   private Connection connection;
   private PreparedStatement statement;
+  private PreparedStatement unnest;
   private long batches;
   private long retries;
   private long connects;
@@ -117,14 +120,27 @@ public final class PostgresBatchWriter implements AutoCloseable {
 
   private void execute(Object[][] rows, int count) throws SQLException, IOException {
     PreparedStatement prepared = statement();
-    for (int i = 0; i < count; i++) {
-      upsert.bind(prepared, rows[i]);
-      prepared.addBatch();
-    }
-    try {
-      prepared.executeBatch();
-    } finally {
-      prepared.clearBatch();
+    if (upsert.unnestSql() != null) {
+      if (unnest == null) {
+        unnest = connection.prepareStatement(upsert.unnestSql());
+      }
+      try {
+        upsert.bindColumns(connection, unnest, rows, count);
+      } catch (ClassCastException | ArithmeticException e) {
+        // a value that does not fit its column: the row replay names it
+        throw new SQLException("a value does not fit its column's type: " + e, "22000", e);
+      }
+      unnest.executeUpdate();
+    } else {
+      for (int i = 0; i < count; i++) {
+        upsert.bind(prepared, rows[i]);
+        prepared.addBatch();
+      }
+      try {
+        prepared.executeBatch();
+      } finally {
+        prepared.clearBatch();
+      }
     }
     connection.commit();
   }
@@ -198,6 +214,9 @@ public final class PostgresBatchWriter implements AutoCloseable {
           return rowFailure(rows[i], rowError, column);
         }
       }
+    } catch (LakebaseWriteException valueError) {
+      rollbackQuietly();
+      return valueError;
     } catch (SQLException | IOException diagnosisError) {
       batchError.addSuppressed(diagnosisError);
     }
@@ -307,6 +326,7 @@ public final class PostgresBatchWriter implements AutoCloseable {
     Connection closing = connection;
     connection = null;
     statement = null;
+    unnest = null;
     if (closing != null) {
       try {
         closing.close();

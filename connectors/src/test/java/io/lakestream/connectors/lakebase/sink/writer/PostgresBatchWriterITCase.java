@@ -173,6 +173,61 @@ class PostgresBatchWriterITCase {
   }
 
   @Test
+  void typesWithoutArrayBindingGoThroughJdbcBatches() throws Exception {
+    execute("DROP TABLE IF EXISTS events");
+    execute("CREATE TABLE events (id BIGINT PRIMARY KEY, at TIMESTAMPTZ, doc JSONB NOT NULL)");
+    LakebaseSchema schema =
+        LakebaseSchema.builder()
+            .column("id", PostgresColumnType.LONG)
+            .column("at", PostgresColumnType.TIMESTAMP)
+            .column("doc", PostgresColumnType.JSON)
+            .build();
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", "events"), schema, List.of("id"));
+    assertThat(upsert.unnestSql()).isNull();
+    PostgresEndpoint endpoint =
+        PostgresEndpoint.resolve(
+            POSTGRES.jdbcUrl(),
+            null,
+            "x",
+            POSTGRES.user(),
+            PasswordProvider.of(POSTGRES.password()));
+    java.time.Instant at = java.time.Instant.parse("2026-01-02T03:04:05.123456Z");
+    try (PostgresBatchWriter writer =
+        new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10))) {
+      writer.write(
+          rows(
+              new Object[] {2L, at, "{\"v\": 1}"},
+              new Object[] {1L, null, "{\"v\": 2}"},
+              new Object[] {2L, at, "{\"v\": 3}"}),
+          3);
+      assertThatThrownBy(() -> writer.write(rows(new Object[] {5L, at, null}), 1))
+          .isInstanceOfSatisfying(
+              LakebaseWriteException.class,
+              e -> {
+                assertThat(e.key()).isEqualTo("(id=5)");
+                assertThat(e.column()).isEqualTo("doc");
+              });
+    }
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id, at, doc->>'v' FROM events ORDER BY id")) {
+      List<String> found = new ArrayList<>();
+      while (rs.next()) {
+        found.add(
+            rs.getLong(1)
+                + "/"
+                + (rs.getObject(2, java.time.OffsetDateTime.class) == null
+                    ? "null"
+                    : rs.getObject(2, java.time.OffsetDateTime.class).toInstant())
+                + "/"
+                + rs.getString(3));
+      }
+      assertThat(found).containsExactly("1/null/2", "2/" + at + "/3");
+    }
+  }
+
+  @Test
   void aTerminatedConnectionIsRetriedOnANewOneThatAsksForThePasswordAgain() throws Exception {
     try (PostgresBatchWriter writer = writer(List.of("id"), 3)) {
       writer.write(rows(new Object[] {1L, "a", null, null}), 1);
