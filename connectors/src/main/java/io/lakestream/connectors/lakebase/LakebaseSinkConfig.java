@@ -17,6 +17,7 @@ import java.util.List;
  * @param checkpointLocation the query's checkpoint location
  * @param maxRetries retries after transient errors
  * @param retryBackoff wait before the first retry
+ * @param tasksPerConnection sink tasks of one TaskManager sharing a connection
  */
 public record LakebaseSinkConfig(
     PostgresEndpoint endpoint,
@@ -26,7 +27,8 @@ public record LakebaseSinkConfig(
     Duration batchInterval,
     String checkpointLocation,
     int maxRetries,
-    Duration retryBackoff)
+    Duration retryBackoff,
+    int tasksPerConnection)
     implements Serializable {
   public LakebaseSinkConfig {
     upsertKey = List.copyOf(upsertKey);

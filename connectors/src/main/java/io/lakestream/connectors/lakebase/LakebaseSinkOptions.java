@@ -118,6 +118,15 @@ public final class LakebaseSinkOptions {
               "Optional. Wait before the first retry; it doubles on every retry, up to 5 s (or"
                   + " this value when larger).");
 
+  public static final ConfigOption<Integer> TASKS_PER_CONNECTION =
+      key("tasksPerConnection")
+          .intType()
+          .defaultValue(1)
+          .withDescription(
+              "Optional. How many sink tasks of one TaskManager share a database connection"
+                  + " (their flushes then take turns). 1, the default, gives each task its own"
+                  + " connection; raise it when the database allows few connections.");
+
   /** Every option, by lower-cased key. */
   public static final List<ConfigOption<?>> ALL =
       List.of(
@@ -132,7 +141,8 @@ public final class LakebaseSinkOptions {
           BATCH_INTERVAL,
           CHECKPOINT_LOCATION,
           MAX_RETRIES,
-          RETRY_BACKOFF);
+          RETRY_BACKOFF,
+          TASKS_PER_CONNECTION);
 
   private LakebaseSinkOptions() {}
 
@@ -250,6 +260,10 @@ public final class LakebaseSinkOptions {
     if (backoff.isNegative()) {
       throw invalid("option retrybackoff must not be negative, was " + backoff);
     }
+    int tasksPerConnection = value(conf, TASKS_PER_CONNECTION);
+    if (tasksPerConnection < 1) {
+      throw invalid("option tasksPerConnection must be >= 1, was " + tasksPerConnection);
+    }
     return new LakebaseSinkConfig(
         resolved,
         table,
@@ -258,7 +272,8 @@ public final class LakebaseSinkOptions {
         interval,
         checkpoint,
         maxRetries,
-        backoff);
+        backoff,
+        tasksPerConnection);
   }
 
   private static Optional<ConfigOption<?>> find(String key) {

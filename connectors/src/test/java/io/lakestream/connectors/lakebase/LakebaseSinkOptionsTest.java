@@ -34,6 +34,7 @@ class LakebaseSinkOptionsTest {
     assertThat(config.maxRetries()).isEqualTo(10);
     assertThat(config.retryBackoff()).isEqualTo(Duration.ofMillis(100));
     assertThat(config.upsertKey()).isEmpty();
+    assertThat(config.tasksPerConnection()).isEqualTo(1);
     assertThat(config.table()).isEqualTo(new PostgresTableName("public", "orders"));
     assertThat(config.checkpointLocation()).isEqualTo("/chk/q1");
     assertThat(config.endpoint().jdbcUrl())
@@ -54,7 +55,9 @@ class LakebaseSinkOptionsTest {
     options.put("maxretries", "3");
     options.put("retrybackoff", "2 s");
     options.put("password", SECRET);
+    options.put("taskspERconnection", "4");
     LakebaseSinkConfig config = parse(options);
+    assertThat(config.tasksPerConnection()).isEqualTo(4);
     assertThat(config.table()).isEqualTo(new PostgresTableName("sales", "orders"));
     assertThat(config.endpoint().jdbcUrl()).isEqualTo("jdbc:postgresql://db.example.com:6543/shop");
     assertThat(config.upsertKey()).containsExactly("user_id", "event_type");
@@ -90,7 +93,8 @@ class LakebaseSinkOptionsTest {
         .hasMessageContaining("[batchsizes, mode]")
         .hasMessageContaining(
             "[batchinterval, batchsize, checkpointLocation, database, dbtable, endpoint,"
-                + " maxretries, password, passwordfile, retrybackoff, upsertkey, user]");
+                + " maxretries, password, passwordfile, retrybackoff, tasksPerConnection,"
+                + " upsertkey, user]");
   }
 
   @ParameterizedTest
@@ -125,6 +129,7 @@ class LakebaseSinkOptionsTest {
         "batchinterval=-5 ms",
         "maxretries=-1",
         "retrybackoff=later",
+        "tasksPerConnection=0",
         "database=my-db"
       })
   void badValuesNameTheOption(String assignment) {

@@ -5,6 +5,7 @@ import io.lakestream.connectors.lakebase.LakebaseSinkConfig;
 import io.lakestream.connectors.lakebase.UpsertStatement;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseSinkWriter;
 import io.lakestream.connectors.lakebase.sink.writer.PostgresBatchWriter;
+import io.lakestream.connectors.lakebase.sink.writer.SharedConnections;
 import io.lakestream.state.query.DescribedSink;
 import io.lakestream.state.query.SinkKind;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -57,16 +58,40 @@ public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
 
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
-    PostgresBatchWriter out =
-        new PostgresBatchWriter(
-            config.endpoint(), upsert, config.maxRetries(), config.retryBackoff());
+    int batchSize = config.batchSize();
+    long interval = config.batchInterval().toMillis();
+    if (config.tasksPerConnection() == 1) {
+      return new LakebaseSinkWriter<>(
+          fields,
+          newBatchWriter(),
+          context.getProcessingTimeService(),
+          context.metricGroup(),
+          batchSize,
+          interval);
+    }
+    int group = context.getTaskInfo().getIndexOfThisSubtask() / config.tasksPerConnection();
+    String key =
+        config.endpoint()
+            + "|"
+            + upsert.sql()
+            + "|"
+            + context.getJobInfo().getJobId()
+            + "|"
+            + group;
+    PostgresBatchWriter shared = SharedConnections.acquire(key, this::newBatchWriter);
     return new LakebaseSinkWriter<>(
         fields,
-        out,
+        shared,
+        () -> SharedConnections.release(key),
         context.getProcessingTimeService(),
         context.metricGroup(),
-        config.batchSize(),
-        config.batchInterval().toMillis());
+        batchSize,
+        interval);
+  }
+
+  private PostgresBatchWriter newBatchWriter() {
+    return new PostgresBatchWriter(
+        config.endpoint(), upsert, config.maxRetries(), config.retryBackoff());
   }
 
   /** Flink 1.x entry point; Flink 1.19+ calls {@link #createWriter(WriterInitContext)}. */

@@ -128,7 +128,20 @@ class LakebaseSinkITCase {
     assertExact("server_restart");
   }
 
-  private JobClient start(String table) throws Exception {
+  @Test
+  void withTasksPerConnectionTwoBothTasksShareOneConnection() throws Exception {
+    JobClient job = start("shared_connection", "tasksPerConnection", "2");
+    int most = 0;
+    while (!finalTableReached("shared_connection")) {
+      most = Math.max(most, sinkConnections());
+      Thread.sleep(50);
+    }
+    awaitFinalTable("shared_connection", job);
+    assertThat(most).isEqualTo(1);
+    assertExact("shared_connection");
+  }
+
+  private JobClient start(String table, String... extraOptions) throws Exception {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -156,6 +169,7 @@ class LakebaseSinkITCase {
             .option("upsertkey", "id")
             .option("batchsize", "200")
             .option("batchinterval", "50 ms")
+            .options(pairs(extraOptions))
             .query(query)
             .build();
     // sequence number n is in partition n % 2, and every key (n % 500) with it: one key's rows
@@ -239,6 +253,27 @@ class LakebaseSinkITCase {
         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
       rs.next();
       return rs.getLong(1);
+    }
+  }
+
+  private static java.util.Map<String, String> pairs(String... keysAndValues) {
+    java.util.Map<String, String> map = new java.util.HashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return map;
+  }
+
+  private static int sinkConnections() throws SQLException {
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE application_name = 'lakestream-lakebase-sink'"
+                    + " AND datname = current_database()")) {
+      rs.next();
+      return rs.getInt(1);
     }
   }
 

@@ -24,6 +24,7 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
   private final LakebaseRowFields<T> fields;
   private final PostgresBatchWriter out;
+  private final Runnable release;
   private final ProcessingTimeService timers;
   private final int batchSize;
   private final long intervalMillis;
@@ -40,8 +41,23 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
       SinkWriterMetricGroup metrics,
       int batchSize,
       long intervalMillis) {
+    this(fields, out, out::close, timers, metrics, batchSize, intervalMillis);
+  }
+
+  /**
+   * @param release called on {@link #close()} instead of closing {@code out} (a shared writer)
+   */
+  public LakebaseSinkWriter(
+      LakebaseRowFields<T> fields,
+      PostgresBatchWriter out,
+      Runnable release,
+      ProcessingTimeService timers,
+      SinkWriterMetricGroup metrics,
+      int batchSize,
+      long intervalMillis) {
     this.fields = fields;
     this.out = out;
+    this.release = release;
     this.timers = timers;
     this.batchSize = batchSize;
     this.intervalMillis = intervalMillis;
@@ -104,6 +120,6 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
 
   @Override
   public void close() {
-    out.close();
+    release.run();
   }
 }

@@ -65,7 +65,8 @@ public final class PostgresBatchWriter implements AutoCloseable {
    * @throws LakebaseWriteException if the batch cannot be written (see the class comment)
    * @throws InterruptedException if interrupted while waiting to retry
    */
-  public void write(Object[][] rows, int count) throws IOException, InterruptedException {
+  public synchronized void write(Object[][] rows, int count)
+      throws IOException, InterruptedException {
     if (count == 0) {
       return;
     }
@@ -352,7 +353,7 @@ public final class PostgresBatchWriter implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     rollbackQuietly();
     closeConnection();
   }
