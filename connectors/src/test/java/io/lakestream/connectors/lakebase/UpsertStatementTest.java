@@ -106,4 +106,17 @@ class UpsertStatementTest {
                     .column("a", PostgresColumnType.LONG))
         .hasMessageContaining("declared twice");
   }
+
+  @Test
+  void flinkRowsAreReadByNameOrPosition() {
+    LakebaseRowFields<org.apache.flink.types.Row> fields = LakebaseRowFields.ofRows(SCHEMA);
+    org.apache.flink.types.Row named = org.apache.flink.types.Row.withNames();
+    named.setField("Id", 5L);
+    named.setField("we\"ird", 1.5);
+    named.setField("region", "eu");
+    named.setField("select", "s");
+    assertThat(fields.toRow(named)).containsExactly("eu", 5L, "s", 1.5);
+    assertThat(fields.toRow(org.apache.flink.types.Row.of("us", 6L, "t", 2.5)))
+        .containsExactly("us", 6L, "t", 2.5);
+  }
 }
