@@ -98,6 +98,43 @@ public final class PostgresColumnType implements Serializable {
     return kind != Kind.BINARY && kind != Kind.JSON;
   }
 
+  /**
+   * Whether an existing column of PostgreSQL type {@code formatType} (as {@code format_type} prints
+   * it, e.g. {@code character varying(5)}) takes values of this type on insert.
+   */
+  public boolean fits(String formatType) {
+    String t = formatType.toLowerCase(java.util.Locale.ROOT);
+    boolean numeric =
+        t.equals("bigint")
+            || t.equals("integer")
+            || t.equals("smallint")
+            || t.startsWith("numeric")
+            || t.equals("real")
+            || t.equals("double precision");
+    switch (kind) {
+      case STRING:
+        return t.equals("text") || t.startsWith("character") || t.equals("name");
+      case LONG:
+      case INT:
+      case DOUBLE:
+      case DECIMAL:
+        return numeric;
+      case BOOLEAN:
+        return t.equals("boolean");
+      case TIMESTAMP:
+      case TIMESTAMP_NTZ:
+        return t.startsWith("timestamp");
+      case DATE:
+        return t.equals("date") || t.startsWith("timestamp");
+      case BINARY:
+        return t.equals("bytea");
+      case JSON:
+        return t.equals("jsonb") || t.equals("json");
+      default:
+        return false;
+    }
+  }
+
   /** The PostgreSQL type of a created column. */
   public String sqlType() {
     switch (kind) {

@@ -21,8 +21,9 @@ import java.util.stream.Collectors;
  * {@link PostgresColumnType#sqlType()}, the key as PRIMARY KEY) and settles the key: the option
  * upsertkey if given, else the table's primary key, else none (plain inserts). The key must be a
  * non-empty set of the stream's columns, of comparable types, and equal to the table's primary key
- * exactly; every stream column must exist in the table. Violations fail with {@link
- * LakebaseSinkException} saying what to change.
+ * exactly; every stream column must exist in the table with a type that takes its values ({@link
+ * PostgresColumnType#fits}). Violations fail with {@link LakebaseSinkException} saying what to
+ * change.
  *
  * @param name the table
  * @param columns its columns in order, name to {@code format_type} (e.g. {@code bigint})
@@ -104,6 +105,21 @@ public record PostgresTable(
               + " of the stream; its columns are "
               + table.columns().keySet()
               + " (names are case-sensitive). Add the columns or rename them in the query.");
+    }
+    List<String> misfits =
+        schema.columns().stream()
+            .filter(c -> !c.type().fits(table.columns().get(c.name())))
+            .map(c -> c.name() + " (" + c.type() + " into " + table.columns().get(c.name()) + ")")
+            .collect(Collectors.toList());
+    if (!misfits.isEmpty()) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.TABLE_MISMATCH,
+          "table "
+              + name
+              + " cannot take the stream's values in column(s) "
+              + misfits
+              + "; declare the columns with a matching type (see PostgresColumnType) or alter"
+              + " the table");
     }
     if (upsertKey.isEmpty()) {
       if (table.primaryKey().isEmpty()) {

@@ -177,6 +177,31 @@ class LakebaseSinkBuilderITCase {
   }
 
   @Test
+  void columnsOfTypesThatCannotTakeTheValuesAreRefused() throws Exception {
+    execute("CREATE TABLE typed (id BIGINT PRIMARY KEY, doc JSONB, code VARCHAR(5), n SMALLINT)");
+    LakebaseSchema wrong =
+        LakebaseSchema.builder()
+            .column("id", PostgresColumnType.LONG)
+            .column("doc", PostgresColumnType.STRING)
+            .column("code", PostgresColumnType.STRING)
+            .column("n", PostgresColumnType.BOOLEAN)
+            .build();
+    assertThatThrownBy(() -> builder(wrong, "typed").build())
+        .isInstanceOfSatisfying(
+            LakebaseSinkException.class,
+            e -> assertThat(e.errorClass()).isEqualTo(LakebaseSinkException.TABLE_MISMATCH))
+        .hasMessageContaining("[doc (STRING into jsonb), n (BOOLEAN into smallint)]");
+    LakebaseSchema right =
+        LakebaseSchema.builder()
+            .column("id", PostgresColumnType.INT)
+            .column("doc", PostgresColumnType.JSON)
+            .column("code", PostgresColumnType.STRING)
+            .column("n", PostgresColumnType.LONG)
+            .build();
+    assertThat(builder(right, "typed").build().statement().key()).containsExactly("id");
+  }
+
+  @Test
   void aMissingSchemaIsReported() {
     assertThatThrownBy(() -> builder(ALL_TYPES, "nowhere.t").build())
         .isInstanceOfSatisfying(
