@@ -15,13 +15,10 @@ import org.apache.logging.log4j.core.config.Property;
 final class CapturedLogs extends AbstractAppender implements AutoCloseable {
   private final List<String> lines = new CopyOnWriteArrayList<>();
   private final LoggerContext context;
-  private final Level previous;
-  private final java.util.Map<String, Level> previousLevels = new java.util.HashMap<>();
 
   private CapturedLogs(LoggerContext context) {
     super("captured-" + System.nanoTime(), null, null, true, Property.EMPTY_ARRAY);
     this.context = context;
-    this.previous = context.getConfiguration().getRootLogger().getLevel();
   }
 
   static CapturedLogs capture() {
@@ -37,13 +34,7 @@ final class CapturedLogs extends AbstractAppender implements AutoCloseable {
     LoggerConfig root = configuration.getRootLogger();
     root.addAppender(this, Level.ALL, null);
     root.setLevel(Level.ALL);
-    configuration
-        .getLoggers()
-        .forEach(
-            (name, logger) -> {
-              previousLevels.put(name, logger.getLevel());
-              logger.setLevel(Level.ALL);
-            });
+    configuration.getLoggers().values().forEach(logger -> logger.setLevel(Level.ALL));
     context.updateLoggers();
   }
 
@@ -62,17 +53,8 @@ final class CapturedLogs extends AbstractAppender implements AutoCloseable {
 
   @Override
   public void close() {
-    Configuration configuration = context.getConfiguration();
-    configuration.getRootLogger().removeAppender(getName());
-    configuration.getRootLogger().setLevel(previous);
-    previousLevels.forEach(
-        (name, level) -> {
-          LoggerConfig logger = configuration.getLoggers().get(name);
-          if (logger != null) {
-            logger.setLevel(level);
-          }
-        });
-    context.updateLoggers();
     stop();
+    // back to the logging configuration as loaded, whatever levels were changed
+    context.reconfigure();
   }
 }
