@@ -1,0 +1,145 @@
+package io.lakestream.connectors.lakebase;
+
+import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds the Lakebase sink: streaming upserts into a PostgreSQL table (Lakebase or any PostgreSQL),
+ * configured with the options of Databricks' Lakebase sink ({@link LakebaseSinkOptions}).
+ *
+ * <pre>{@code
+ * LakebaseSink<Order> sink =
+ *     LakebaseSinkBuilder.forSchema(schema, order -> new Object[] {order.id(), order.total()})
+ *         .option("endpoint", "instance.example.com")
+ *         .option("dbtable", "shop.orders")
+ *         .option("user", "app")
+ *         .passwordProvider(tokens)
+ *         .query(query)
+ *         .build();
+ * stream.sinkTo(sink).uid("orders-lakebase");
+ * }</pre>
+ *
+ * <p>{@link #sanityCheck()} validates options, identifiers and the output mode without connecting;
+ * {@link #build()} runs it, then connects once to create the table if missing and settle the upsert
+ * key ({@link PostgresTable#prepare}). Failures are {@link LakebaseSinkException}s whose error
+ * class and message say what to change; none contains a password.
+ *
+ * @param <T> the stream's element type
+ */
+public final class LakebaseSinkBuilder<T> {
+  private final LakebaseSchema schema;
+  private final LakebaseRowFields<T> fields;
+  private final Map<String, String> options = new LinkedHashMap<>();
+  private PasswordProvider passwordProvider;
+  private QueryContext query;
+  private OutputMode outputMode;
+
+  private LakebaseSinkBuilder(LakebaseSchema schema, LakebaseRowFields<T> fields) {
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.fields = Objects.requireNonNull(fields, "fields");
+  }
+
+  /** A sink writing the columns of {@code schema}, with values from {@code fields}. */
+  public static <T> LakebaseSinkBuilder<T> forSchema(
+      LakebaseSchema schema, LakebaseRowFields<T> fields) {
+    return new LakebaseSinkBuilder<>(schema, fields);
+  }
+
+  /** Sets an option (see {@link LakebaseSinkOptions}); keys ignore case. */
+  public LakebaseSinkBuilder<T> option(String key, String value) {
+    options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
+    return this;
+  }
+
+  /** Sets several options. */
+  public LakebaseSinkBuilder<T> options(Map<String, String> values) {
+    values.forEach(this::option);
+    return this;
+  }
+
+  /** The password source, asked on every (re)connect; instead of option password/passwordfile. */
+  public LakebaseSinkBuilder<T> passwordProvider(PasswordProvider provider) {
+    this.passwordProvider = Objects.requireNonNull(provider, "provider");
+    return this;
+  }
+
+  /** The query: its checkpoint location and output mode. */
+  public LakebaseSinkBuilder<T> query(QueryContext query) {
+    this.query = query;
+    return this;
+  }
+
+  /** The output mode when there is no query context (default append). */
+  public LakebaseSinkBuilder<T> outputMode(OutputMode mode) {
+    this.outputMode = mode;
+    return this;
+  }
+
+  /**
+   * Checks everything that needs no connection: options, identifiers, the upsert key against the
+   * stream's columns, the output mode.
+   *
+   * @return the validated options
+   * @throws LakebaseSinkException naming the option or mode to change
+   */
+  public LakebaseSinkConfig sanityCheck() {
+    OutputMode mode =
+        outputMode != null ? outputMode : query != null ? query.outputMode() : OutputMode.APPEND;
+    if (mode == OutputMode.COMPLETE) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.UNSUPPORTED_OUTPUT_MODE,
+          "the Lakebase sink does not support output mode complete (it would rewrite the whole"
+              + " result into the table every epoch); use update or append, which both upsert by"
+              + " key");
+    }
+    LakebaseSinkConfig config =
+        LakebaseSinkOptions.parse(
+            options, passwordProvider, query == null ? null : query.checkpointLocation());
+    UpsertStatement.of(config.table(), schema, List.of()); // column names are valid
+    for (String column : config.upsertKey()) {
+      if (schema.indexOf(column) < 0) {
+        throw new LakebaseSinkException(
+            LakebaseSinkException.INVALID_UPSERT_KEY,
+            "option upsertkey names column '"
+                + column
+                + "', which the stream does not have; the stream's columns are "
+                + schema.columnNames());
+      }
+    }
+    return config;
+  }
+
+  /**
+   * Validates, then connects once to create the table if missing and settle the upsert key.
+   *
+   * @throws LakebaseSinkException if an option, the key or the table does not fit, or the table
+   *     cannot be inspected or created (cause attached)
+   */
+  public LakebaseSink<T> build() {
+    LakebaseSinkConfig config = sanityCheck();
+    List<String> key;
+    try (Connection connection = config.endpoint().connect()) {
+      connection.setAutoCommit(true);
+      key = PostgresTable.prepare(connection, config.table(), schema, config.upsertKey());
+    } catch (SQLException | IOException e) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.TABLE_SETUP_FAILED,
+          "cannot inspect or create table "
+              + config.table()
+              + " at "
+              + config.endpoint()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    return new LakebaseSink<>(config, UpsertStatement.of(config.table(), schema, key), fields);
+  }
+}

@@ -1,0 +1,125 @@
+package io.lakestream.connectors.lakebase.sink.writer;
+
+import io.lakestream.connectors.lakebase.LakebaseRowFields;
+import java.io.IOException;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
+
+/**
+ * The writer of one Lakebase sink subtask: buffers rows and writes them through a {@link
+ * PostgresBatchWriter} when the buffer holds {@code batchSize} rows, when its oldest row has waited
+ * {@code batchInterval} (a processing-time timer, which runs in the task's mailbox thread, never
+ * concurrently with {@link #write}), and on every checkpoint ({@link #flush}), so every row before
+ * a completed checkpoint is committed in PostgreSQL.
+ *
+ * <p>Flushes are synchronous in the task thread: while PostgreSQL is slow or being retried, the
+ * task does not take input, so backpressure reaches the source and the buffer never exceeds {@code
+ * batchSize} rows. An interval of 0 writes every row at once. A failed flush fails the task (the
+ * rows stay unacknowledged and are replayed from the last checkpoint).
+ *
+ * @param <T> the stream's element type
+ */
+public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
+  private final LakebaseRowFields<T> fields;
+  private final PostgresBatchWriter out;
+  private final Runnable release;
+  private final ProcessingTimeService timers;
+  private final int batchSize;
+  private final long intervalMillis;
+  private final Object[][] buffer;
+  private final Counter rowsOut;
+  private int count;
+  private long oldestMillis;
+  private boolean timerArmed;
+
+  public LakebaseSinkWriter(
+      LakebaseRowFields<T> fields,
+      PostgresBatchWriter out,
+      ProcessingTimeService timers,
+      SinkWriterMetricGroup metrics,
+      int batchSize,
+      long intervalMillis) {
+    this(fields, out, out::close, timers, metrics, batchSize, intervalMillis);
+  }
+
+  /**
+   * @param release called on {@link #close()} instead of closing {@code out} (a shared writer)
+   */
+  public LakebaseSinkWriter(
+      LakebaseRowFields<T> fields,
+      PostgresBatchWriter out,
+      Runnable release,
+      ProcessingTimeService timers,
+      SinkWriterMetricGroup metrics,
+      int batchSize,
+      long intervalMillis) {
+    this.fields = fields;
+    this.out = out;
+    this.release = release;
+    this.timers = timers;
+    this.batchSize = batchSize;
+    this.intervalMillis = intervalMillis;
+    this.buffer = new Object[batchSize][];
+    this.rowsOut = metrics == null ? null : metrics.getNumRecordsSendCounter();
+  }
+
+  @Override
+  public void write(T element, Context context) throws IOException, InterruptedException {
+    if (count == 0) {
+      oldestMillis = timers.getCurrentProcessingTime();
+    }
+    buffer[count++] = fields.toRow(element);
+    if (count >= batchSize || intervalMillis == 0) {
+      flushBuffer();
+    } else if (!timerArmed) {
+      armTimer(oldestMillis + intervalMillis);
+    }
+  }
+
+  private void armTimer(long at) {
+    timerArmed = true;
+    timers.registerTimer(at, this::onTimer);
+  }
+
+  private void onTimer(long now) throws IOException, InterruptedException {
+    timerArmed = false;
+    if (count == 0) {
+      return;
+    }
+    if (now >= oldestMillis + intervalMillis) {
+      flushBuffer();
+    } else {
+      armTimer(oldestMillis + intervalMillis);
+    }
+  }
+
+  @Override
+  public void flush(boolean endOfInput) throws IOException, InterruptedException {
+    flushBuffer();
+  }
+
+  private void flushBuffer() throws IOException, InterruptedException {
+    if (count == 0) {
+      return;
+    }
+    int rows = count;
+    out.write(buffer, rows);
+    java.util.Arrays.fill(buffer, 0, rows, null);
+    count = 0;
+    if (rowsOut != null) {
+      rowsOut.inc(rows);
+    }
+  }
+
+  /** Rows waiting for the next flush. */
+  public int buffered() {
+    return count;
+  }
+
+  @Override
+  public void close() {
+    release.run();
+  }
+}

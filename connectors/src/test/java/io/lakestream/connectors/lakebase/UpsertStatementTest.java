@@ -1,0 +1,122 @@
+package io.lakestream.connectors.lakebase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class UpsertStatementTest {
+  private static final PostgresTableName TABLE = new PostgresTableName("public", "order");
+  private static final LakebaseSchema SCHEMA =
+      LakebaseSchema.builder()
+          .column("region", PostgresColumnType.STRING)
+          .column("Id", PostgresColumnType.LONG)
+          .column("select", PostgresColumnType.STRING)
+          .column("we\"ird", PostgresColumnType.DOUBLE)
+          .build();
+
+  @Test
+  void upsertQuotesEveryIdentifier() {
+    assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of("region", "Id")).sql())
+        .isEqualTo(
+            "INSERT INTO \"public\".\"order\" (\"region\", \"Id\", \"select\", \"we\"\"ird\")"
+                + " VALUES (?, ?, ?, ?) ON CONFLICT (\"region\", \"Id\") DO UPDATE SET"
+                + " \"select\" = EXCLUDED.\"select\", \"we\"\"ird\" = EXCLUDED.\"we\"\"ird\"");
+  }
+
+  @Test
+  void batchesBindOneArrayPerColumnWhenEveryTypeHasOne() {
+    assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).unnestSql())
+        .isEqualTo(
+            "INSERT INTO \"public\".\"order\" (\"region\", \"Id\", \"select\", \"we\"\"ird\")"
+                + " SELECT * FROM UNNEST(?::text[], ?::int8[], ?::text[], ?::float8[])"
+                + " ON CONFLICT (\"Id\") DO UPDATE SET \"region\" = EXCLUDED.\"region\","
+                + " \"select\" = EXCLUDED.\"select\", \"we\"\"ird\" = EXCLUDED.\"we\"\"ird\"");
+    LakebaseSchema withTime =
+        LakebaseSchema.builder()
+            .column("id", PostgresColumnType.LONG)
+            .column("at", PostgresColumnType.TIMESTAMP)
+            .build();
+    assertThat(UpsertStatement.of(TABLE, withTime, List.of("id")).unnestSql()).isNull();
+  }
+
+  @Test
+  void withoutKeyPlainInsertAndAllKeyDoesNothing() {
+    assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of()).sql())
+        .isEqualTo(
+            "INSERT INTO \"public\".\"order\" (\"region\", \"Id\", \"select\", \"we\"\"ird\")"
+                + " VALUES (?, ?, ?, ?)");
+    LakebaseSchema keys = LakebaseSchema.builder().column("k", PostgresColumnType.INT).build();
+    assertThat(UpsertStatement.of(TABLE, keys, List.of("k")).sql())
+        .endsWith("ON CONFLICT (\"k\") DO NOTHING");
+  }
+
+  @Test
+  void shapeSortsByKeyAndKeepsTheLastRowOfEachKey() {
+    UpsertStatement upsert = UpsertStatement.of(TABLE, SCHEMA, List.of("region", "Id"));
+    Object[][] rows = {
+      {"eu", 3L, "a", 1.0},
+      {"us", 1L, "b", 2.0},
+      {"eu", 3L, "c", 3.0},
+      {"eu", 1, "d", 4.0}, // an Integer in a LONG column compares as a number
+      {"eu", 3L, "e", 5.0},
+      {"ap", 9L, "f", 6.0},
+      null
+    };
+    int kept = upsert.shape(rows, 6);
+    assertThat(kept).isEqualTo(4);
+    assertThat(Arrays.asList(rows).subList(0, kept))
+        .containsExactly(
+            new Object[] {"ap", 9L, "f", 6.0},
+            new Object[] {"eu", 1, "d", 4.0},
+            new Object[] {"eu", 3L, "e", 5.0},
+            new Object[] {"us", 1L, "b", 2.0});
+    assertThat(rows[4]).isNull();
+  }
+
+  @Test
+  void withoutKeyShapeKeepsEveryRowInOrder() {
+    UpsertStatement insert = UpsertStatement.of(TABLE, SCHEMA, List.of());
+    Object[][] rows = {{"b", 2L, "x", 1.0}, {"a", 1L, "x", 1.0}, {"b", 2L, "x", 1.0}};
+    assertThat(insert.shape(rows, 3)).isEqualTo(3);
+    assertThat(rows[0][0]).isEqualTo("b");
+  }
+
+  @Test
+  void describesKeysAndRefusesUnknownKeyColumns() {
+    UpsertStatement upsert = UpsertStatement.of(TABLE, SCHEMA, List.of("Id"));
+    assertThat(upsert.describeKey(new Object[] {"eu", 7L, "x", 0.0})).isEqualTo("(Id=7)");
+    assertThatThrownBy(() -> UpsertStatement.of(TABLE, SCHEMA, List.of("id")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void columnNamesAreChecked() {
+    assertThatThrownBy(() -> LakebaseSchema.builder().column("", PostgresColumnType.INT))
+        .hasMessageContaining("empty");
+    assertThatThrownBy(
+            () -> LakebaseSchema.builder().column("c".repeat(64), PostgresColumnType.INT))
+        .hasMessageContaining("longer than 63");
+    assertThatThrownBy(
+            () ->
+                LakebaseSchema.builder()
+                    .column("a", PostgresColumnType.INT)
+                    .column("a", PostgresColumnType.LONG))
+        .hasMessageContaining("declared twice");
+  }
+
+  @Test
+  void flinkRowsAreReadByNameOrPosition() {
+    LakebaseRowFields<org.apache.flink.types.Row> fields = LakebaseRowFields.ofRows(SCHEMA);
+    org.apache.flink.types.Row named = org.apache.flink.types.Row.withNames();
+    named.setField("Id", 5L);
+    named.setField("we\"ird", 1.5);
+    named.setField("region", "eu");
+    named.setField("select", "s");
+    assertThat(fields.toRow(named)).containsExactly("eu", 5L, "s", 1.5);
+    assertThat(fields.toRow(org.apache.flink.types.Row.of("us", 6L, "t", 2.5)))
+        .containsExactly("us", 6L, "t", 2.5);
+  }
+}

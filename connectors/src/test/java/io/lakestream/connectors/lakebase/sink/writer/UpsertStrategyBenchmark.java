@@ -1,0 +1,153 @@
+package io.lakestream.connectors.lakebase.sink.writer;
+
+import io.lakestream.connectors.lakebase.LakebaseSchema;
+import io.lakestream.connectors.lakebase.PasswordProvider;
+import io.lakestream.connectors.lakebase.PostgresColumnType;
+import io.lakestream.connectors.lakebase.PostgresEndpoint;
+import io.lakestream.connectors.lakebase.PostgresTableName;
+import io.lakestream.connectors.lakebase.UpsertStatement;
+import io.lakestream.testkit.postgres.PostgresExtension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Compares ways to run a batch of upserts on the same PostgreSQL: the writer's JDBC batch with
+ * reWriteBatchedInserts, a JDBC batch without rewriting, and one INSERT .. SELECT FROM UNNEST of
+ * column arrays. Not part of the build's test run (no Test/ITCase suffix); run it with {@code
+ * -Dtest=UpsertStrategyBenchmark}.
+ */
+class UpsertStrategyBenchmark {
+  @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
+
+  private static final int ROWS = 200_000;
+  private static final int KEYS = 20_000;
+  private static final int BATCH = 1000;
+  private static final LakebaseSchema SCHEMA =
+      LakebaseSchema.builder()
+          .column("id", PostgresColumnType.LONG)
+          .column("v", PostgresColumnType.STRING)
+          .column("n", PostgresColumnType.LONG)
+          .build();
+
+  @Test
+  void compare() throws Exception {
+    for (int round = 0; round < 3; round++) {
+      System.out.printf("round %d%n", round);
+      System.out.printf("  PostgresBatchWriter   : %,d rows/s%n", sinkWriter("t_writer"));
+      System.out.printf("  jdbc batch, rewritten : %,d rows/s%n", jdbcBatch("t_rewrite", true));
+      System.out.printf("  jdbc batch, plain     : %,d rows/s%n", jdbcBatch("t_plain", false));
+      System.out.printf("  unnest arrays         : %,d rows/s%n", unnest("t_unnest"));
+    }
+  }
+
+  private static Object[][] batch(int start) {
+    Object[][] rows = new Object[BATCH][];
+    for (int i = 0; i < BATCH; i++) {
+      long seq = start + i;
+      long key = (seq * 7919) % KEYS;
+      rows[i] = new Object[] {key, "value-" + seq, seq};
+    }
+    return rows;
+  }
+
+  private static void table(String name) throws Exception {
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS " + name);
+      s.execute("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, v TEXT, n BIGINT)");
+    }
+  }
+
+  private static long sinkWriter(String name) throws Exception {
+    table(name);
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", name), SCHEMA, List.of("id"));
+    {
+      PostgresEndpoint endpoint =
+          PostgresEndpoint.resolve(
+              POSTGRES.jdbcUrl(),
+              null,
+              "x",
+              POSTGRES.user(),
+              PasswordProvider.of(POSTGRES.password()));
+      try (PostgresBatchWriter writer =
+          new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10))) {
+        long started = System.nanoTime();
+        for (int start = 0; start < ROWS; start += BATCH) {
+          writer.write(batch(start), BATCH);
+        }
+        return rate(started);
+      }
+    }
+  }
+
+  private static long jdbcBatch(String name, boolean rewrite) throws Exception {
+    table(name);
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", name), SCHEMA, List.of("id"));
+    Properties properties = new Properties();
+    properties.setProperty("reWriteBatchedInserts", String.valueOf(rewrite));
+    properties.setProperty("user", POSTGRES.user());
+    properties.setProperty("password", POSTGRES.password());
+    try (Connection c = java.sql.DriverManager.getConnection(POSTGRES.jdbcUrl(), properties);
+        PreparedStatement ps = c.prepareStatement(upsert.sql())) {
+      c.setAutoCommit(false);
+      long started = System.nanoTime();
+      for (int start = 0; start < ROWS; start += BATCH) {
+        Object[][] rows = batch(start);
+        int kept = upsert.shape(rows, BATCH);
+        for (int i = 0; i < kept; i++) {
+          upsert.bind(ps, rows[i]);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+        c.commit();
+      }
+      return rate(started);
+    }
+  }
+
+  private static long unnest(String name) throws Exception {
+    table(name);
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", name), SCHEMA, List.of("id"));
+    String sql =
+        "INSERT INTO "
+            + name
+            + " (id, v, n) SELECT * FROM UNNEST(?::bigint[], ?::text[], ?::bigint[])"
+            + " ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v, n = EXCLUDED.n";
+    try (Connection c = POSTGRES.connect();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      c.setAutoCommit(false);
+      long started = System.nanoTime();
+      for (int start = 0; start < ROWS; start += BATCH) {
+        Object[][] rows = batch(start);
+        int kept = upsert.shape(rows, BATCH);
+        Long[] ids = new Long[kept];
+        String[] vs = new String[kept];
+        Long[] ns = new Long[kept];
+        for (int i = 0; i < kept; i++) {
+          ids[i] = (Long) rows[i][0];
+          vs[i] = (String) rows[i][1];
+          ns[i] = (Long) rows[i][2];
+        }
+        ps.setArray(1, c.createArrayOf("bigint", ids));
+        ps.setArray(2, c.createArrayOf("text", vs));
+        ps.setArray(3, c.createArrayOf("bigint", ns));
+        ps.executeUpdate();
+        c.commit();
+      }
+      return rate(started);
+    }
+  }
+
+  private static long rate(long started) {
+    return (long) (ROWS / ((System.nanoTime() - started) / 1e9));
+  }
+}
