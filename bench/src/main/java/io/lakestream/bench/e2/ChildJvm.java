@@ -16,6 +16,8 @@ import java.util.Locale;
  * {@code java <options> -cp <classpath> <main> <args>}, waits for it, and parses the {@link
  * ChildReport} line it printed. The child's stderr goes to a log file; when the child fails (exit
  * code not 0 or no result line) the error names the side, the exit code and shows the log's tail.
+ * In the JVM options, {@code {child}} stands for the main class's simple name (e.g. for one JFR
+ * file per side: {@code -XX:StartFlightRecording=filename=/tmp/{child}.jfr,dumponexit=true}).
  */
 final class ChildJvm {
   /** Java 17 opens Flink and Spark need (the union of both lists; unknown ones are ignored). */
@@ -68,7 +70,10 @@ final class ChildJvm {
   Measurement run(List<String> args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(javaOptions);
+    String child = mainClass.substring(mainClass.lastIndexOf('.') + 1);
+    for (String option : javaOptions) {
+      command.add(option.replace("{child}", child));
+    }
     command.addAll(OPENS);
     command.add("-cp");
     command.add(classpath);

@@ -116,6 +116,10 @@ public final class E2BronzeBench implements Bench {
           lakeArgs.add("source." + kv.trim());
         }
       }
+      String backend = System.getenv().getOrDefault("BENCH_E2_STATE_BACKEND", "");
+      if (!backend.isBlank()) {
+        lakeArgs.add("stateBackend=" + backend.trim());
+      }
       Measurement ours =
           new ChildJvm(
                   "lakestream: OrdersBronze (E2)",

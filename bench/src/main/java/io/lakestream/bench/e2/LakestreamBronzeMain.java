@@ -8,6 +8,7 @@ import io.lakestream.pipelines.query.QueryProgress;
 import io.lakestream.pipelines.query.StreamingQuery;
 import io.lakestream.pipelines.query.StreamingQueryBuilder;
 import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.state.StateBackendSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -22,7 +23,8 @@ import java.util.stream.Stream;
  * embedded runtime, the product's defaults otherwise (RocksDB state, exactly-once checkpoints).
  *
  * <p>Arguments are {@code key=value}: {@code bootstrap}, {@code topic}, {@code lake} (output
- * directory), {@code parallelism}, {@code records}, {@code distinct}, and any number of {@code
+ * directory), {@code parallelism}, {@code records}, {@code distinct}, optionally {@code
+ * stateBackend} ({@code rocksdb}, the default, or {@code hashmap}), and any number of {@code
  * source.<option>=value} passed to the Kafka source (e.g. {@code source.kafka.max.poll.records}).
  * The clock runs from {@code start()} (so it includes starting the embedded Flink cluster and
  * deploying the job) to the end of {@code awaitTermination()}. Afterwards the bronze table must
@@ -49,6 +51,10 @@ public final class LakestreamBronzeMain {
           }
         });
     PipelineOptions options = new PipelineOptions(lake.toUri(), 0, 0, 0, source);
+    StateBackendSettings state = StateBackendSettings.defaults();
+    if (a.containsKey("stateBackend")) {
+      state = state.withBackend(StateBackendSettings.Backend.parse(a.get("stateBackend")));
+    }
 
     long cpu0 = ChildReport.processCpuNanos();
     long t0 = System.nanoTime();
@@ -58,6 +64,7 @@ public final class LakestreamBronzeMain {
             .checkpointLocation(lake.resolve("_checkpoints/bronze").toString())
             .trigger(Trigger.availableNow())
             .parallelism(parallelism)
+            .stateBackend(state)
             .start();
     query.awaitTermination();
     long nanos = System.nanoTime() - t0;
@@ -98,10 +105,11 @@ public final class LakestreamBronzeMain {
         peakHeap,
         String.format(
             Locale.ROOT,
-            "OrdersBronze via StreamingQueryBuilder, availableNow, p=%d, RocksDB state (default);"
+            "OrdersBronze via StreamingQueryBuilder, availableNow, p=%d, %s state;"
                 + " %d epoch(s) with input, Delta version %d; table %,d rows = distinct events;"
                 + " source options %s",
             parallelism,
+            state.backend(),
             epochs,
             version,
             rows,
