@@ -19,6 +19,14 @@ public interface Bench {
   long defaultRows();
 
   /**
+   * Whether {@code bin/bench} runs an untimed warm-up round of this bench first (in the same JVM).
+   * Benches that run each side in a fresh child JVM return false: the warm-up would warm nothing.
+   */
+  default boolean warmsUp() {
+    return true;
+  }
+
+  /**
    * Runs both sides.
    *
    * @throws Exception if a side fails or its output does not check out

@@ -59,7 +59,7 @@ public final class BenchMain {
 
   /** Runs the warm-up round (if any) and the measured round; returns the report. */
   public static String run(Bench bench, BenchOptions options) throws Exception {
-    if (options.warmupRows() > 0) {
+    if (options.warmupRows() > 0 && bench.warmsUp()) {
       Path warmDir = options.workDir().resolve("warmup");
       System.err.printf(
           Locale.ROOT, "%s: warm-up with %,d rows%n", bench.id(), options.warmupRows());

@@ -29,8 +29,8 @@ public record BenchOptions(
   /** Option names, as listed in errors and {@code --help}. */
   public static final List<String> NAMES =
       List.of(
-          "--rows N (e.g. 10M, 500K; default per bench)",
-          "--warmup-rows N (default 500K, 0 = none)",
+          "--rows N (e.g. 10M, 500K; default per bench; --records is the same)",
+          "--warmup-rows N (default 500K, 0 = none; benches running fresh JVMs skip it)",
           "--parallelism N (default 2)",
           "--checkpoint-interval DURATION (e.g. 3s, 500ms; default 3s)",
           "--dir PATH (default: a new directory under java.io.tmpdir)",
@@ -68,7 +68,7 @@ public record BenchOptions(
       String name = rest.remove(0);
       switch (name) {
         case "--keep" -> keep = true;
-        case "--rows" -> rows = parseCount(name, value(name, rest));
+        case "--rows", "--records" -> rows = parseCount(name, value(name, rest));
         case "--warmup-rows" -> warmup = parseCount(name, value(name, rest));
         case "--parallelism" -> parallelism = (int) parseCount(name, value(name, rest));
         case "--checkpoint-interval" -> interval = parseDuration(name, value(name, rest));

@@ -1,6 +1,7 @@
 package io.lakestream.bench;
 
 import io.lakestream.bench.delta.DeltaSinkBench;
+import io.lakestream.bench.e2.E2BronzeBench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ public final class BenchRegistry {
 
   /** All implemented benches. */
   public static BenchRegistry standard() {
-    return new BenchRegistry(List.of(new DeltaSinkBench()));
+    return new BenchRegistry(List.of(new E2BronzeBench(), new DeltaSinkBench()));
   }
 
   public Optional<Bench> find(String id) {
