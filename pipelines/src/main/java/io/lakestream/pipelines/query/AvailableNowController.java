@@ -2,6 +2,7 @@ package io.lakestream.pipelines.query;
 
 import io.lakestream.state.checkpoint.EpochLog;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * available when the run started, stops the job with a savepoint WITHOUT draining, so state, open
  * windows and the watermark survive and the next run resumes exactly after the data read. The
  * savepoint is the run's last epoch; its commit happens before the job ends.
+ *
+ * <p>Like Spark's final no-data batch, it first lets the watermark settle: between the catch-up and
+ * the stop it waits a few auto-watermark intervals, so the watermark of the last rows reaches the
+ * stateful operators and the windows it closes are emitted (and committed by the savepoint).
  */
 final class AvailableNowController {
   private static final Logger LOG = LoggerFactory.getLogger(AvailableNowController.class);
@@ -24,6 +29,8 @@ final class AvailableNowController {
   private final String runId;
   private final Set<String> sources;
   private final String savepointDir;
+  private final Duration settle;
+  private long caughtUpAtNanos = -1;
   private static final int MAX_STOP_ATTEMPTS = 5;
 
   private final AtomicBoolean stopping = new AtomicBoolean();
@@ -33,7 +40,9 @@ final class AvailableNowController {
   /**
    * @param sources file-name-safe names of the sources that must catch up
    */
-  AvailableNowController(EpochLog log, String runId, Set<String> sources, String savepointDir) {
+  AvailableNowController(
+      EpochLog log, String runId, Set<String> sources, String savepointDir, Duration settle) {
+    this.settle = settle;
     this.log = log;
     this.runId = runId;
     this.sources = new TreeSet<>(sources);
@@ -44,6 +53,12 @@ final class AvailableNowController {
   void poll(JobClient job) throws IOException {
     if (stopping.get() || !log.caughtUpSources(runId).containsAll(sources)) {
       return;
+    }
+    if (caughtUpAtNanos < 0) {
+      caughtUpAtNanos = System.nanoTime();
+    }
+    if (System.nanoTime() - caughtUpAtNanos < settle.toNanos()) {
+      return; // the watermark of the last rows is still on its way
     }
     if (stopping.compareAndSet(false, true)) {
       LOG.info(

@@ -127,7 +127,11 @@ final class QueryExecution implements StreamingQuery {
     if (context.availableNow()) {
       availableNow =
           new AvailableNowController(
-              location.epochs(), context.runId(), sources, location.savepointsDir().toString());
+              location.epochs(),
+              context.runId(),
+              sources,
+              location.savepointsDir().toString(),
+              Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())));
     }
     job = env.executeAsync(graph);
     Optional<URI> rest = StateOperatorMetrics.restAddress(env.getConfiguration());
