@@ -104,16 +104,7 @@ public final class CheckpointLocation implements Serializable {
    */
   public Optional<RestorableSnapshot> newestSnapshot() throws IOException {
     List<RestorableSnapshot> found = completedCheckpoints();
-    for (FileStatus dir : list(savepointsDir())) {
-      Path metadata = new Path(dir.getPath(), "_metadata");
-      if (dir.isDir() && exists(metadata)) {
-        found.add(
-            new RestorableSnapshot(
-                dir.getPath().toString(),
-                readCheckpointId(metadata),
-                RestorableSnapshot.Kind.SAVEPOINT));
-      }
-    }
+    found.addAll(completedSavepoints());
     return found.stream().max(Comparator.comparingLong(RestorableSnapshot::checkpointId));
   }
 
@@ -124,6 +115,22 @@ public final class CheckpointLocation implements Serializable {
   public Optional<RestorableSnapshot> newestCheckpoint() throws IOException {
     return completedCheckpoints().stream()
         .max(Comparator.comparingLong(RestorableSnapshot::checkpointId));
+  }
+
+  /** The savepoints in {@code savepoints/} that hold {@code _metadata}, with their ids. */
+  private List<RestorableSnapshot> completedSavepoints() throws IOException {
+    List<RestorableSnapshot> found = new ArrayList<>();
+    for (FileStatus dir : list(savepointsDir())) {
+      Path metadata = new Path(dir.getPath(), "_metadata");
+      if (dir.isDir() && exists(metadata)) {
+        found.add(
+            new RestorableSnapshot(
+                dir.getPath().toString(),
+                readCheckpointId(metadata),
+                RestorableSnapshot.Kind.SAVEPOINT));
+      }
+    }
+    return found;
   }
 
   private List<RestorableSnapshot> completedCheckpoints() throws IOException {
@@ -196,14 +203,14 @@ public final class CheckpointLocation implements Serializable {
       }
     }
     Path abandoned = new Path(root + "/abandoned/" + runId);
-    for (FileStatus dir : list(savepointsDir())) {
-      Path metadata = new Path(dir.getPath(), "_metadata");
-      if (dir.isDir() && exists(metadata) && readCheckpointId(metadata) > checkpointId) {
-        FileSystem fs = dir.getPath().getFileSystem();
+    for (RestorableSnapshot savepoint : completedSavepoints()) {
+      if (savepoint.checkpointId() > checkpointId) {
+        Path dir = new Path(savepoint.path());
+        FileSystem fs = dir.getFileSystem();
         fs.mkdirs(abandoned);
-        Path target = new Path(abandoned, dir.getPath().getName());
-        if (!fs.rename(dir.getPath(), target)) {
-          throw new IOException("Could not move savepoint " + dir.getPath() + " to " + target);
+        Path target = new Path(abandoned, dir.getName());
+        if (!fs.rename(dir, target)) {
+          throw new IOException("Could not move savepoint " + dir + " to " + target);
         }
       }
     }
@@ -215,17 +222,7 @@ public final class CheckpointLocation implements Serializable {
    * otherwise pile up, one per stop.
    */
   public void pruneSavepoints(int keep, String inUse) throws IOException {
-    List<RestorableSnapshot> savepoints = new ArrayList<>();
-    for (FileStatus dir : list(savepointsDir())) {
-      Path metadata = new Path(dir.getPath(), "_metadata");
-      if (dir.isDir() && exists(metadata)) {
-        savepoints.add(
-            new RestorableSnapshot(
-                dir.getPath().toString(),
-                readCheckpointId(metadata),
-                RestorableSnapshot.Kind.SAVEPOINT));
-      }
-    }
+    List<RestorableSnapshot> savepoints = completedSavepoints();
     savepoints.sort(Comparator.comparingLong(RestorableSnapshot::checkpointId).reversed());
     for (RestorableSnapshot old :
         savepoints.subList(Math.min(keep, savepoints.size()), savepoints.size())) {
