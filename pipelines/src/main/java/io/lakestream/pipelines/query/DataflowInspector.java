@@ -128,6 +128,18 @@ public final class DataflowInspector {
     return sourcesWithout(DescribedSource::supportsAvailableNow);
   }
 
+  /** Whether some source ends epochs at a limit of its own (see {@link DescribedSource}). */
+  public boolean anySourceLimitsEpochs() {
+    for (Transformation<?> t : all) {
+      if (t instanceof SourceTransformation<?, ?, ?> source
+          && source.getSource() instanceof DescribedSource d
+          && d.limitsEpochs()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Sources that cannot replay committed epochs exactly after a rewind. */
   public List<String> sourcesWithoutExactReplay() {
     return sourcesWithout(DescribedSource::supportsExactReplay);

@@ -184,6 +184,7 @@ final class QueryLauncher {
                 + " cannot. Use --trigger processingTime=<interval> for this query.");
       }
     }
+    TriggerSettings.adaptToSources(s.trigger(), inspector.anySourceLimitsEpochs(), env);
     if (!replay.isEmpty()) {
       List<String> cannotReplay = inspector.sourcesWithoutExactReplay();
       if (!cannotReplay.isEmpty()) {

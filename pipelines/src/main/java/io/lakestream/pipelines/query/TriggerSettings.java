@@ -5,6 +5,7 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +20,19 @@ public final class TriggerSettings {
   /** Interval for the unspecified trigger: as often as sensible. */
   static final Duration AS_OFTEN_AS_POSSIBLE = Duration.ofMillis(100);
 
-  /** Interval while an availableNow run drains: back-to-back epochs, as in Spark. */
+  /**
+   * Interval while an availableNow run drains through a source with per-epoch limits: back-to-back
+   * epochs, as in Spark (such a reader waits for the next checkpoint once its epoch is full).
+   */
   static final Duration AVAILABLE_NOW_INTERVAL = Duration.ofMillis(200);
+
+  /**
+   * Interval while an availableNow run drains through sources without per-epoch limits: Spark reads
+   * such a backlog in one batch; long epochs give the same few commits and large files, and the
+   * final savepoint commits the rest. Bounded so a failure redoes at most this much work and a
+   * transactional sink's transaction stays short.
+   */
+  static final Duration AVAILABLE_NOW_UNLIMITED_INTERVAL = Duration.ofSeconds(10);
 
   /** No periodic checkpoint in a once run: its only epoch ends with the final savepoint. */
   static final Duration NEVER = Duration.ofDays(365);
@@ -57,6 +69,23 @@ public final class TriggerSettings {
           AS_OFTEN_AS_POSSIBLE.toMillis());
       conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, AS_OFTEN_AS_POSSIBLE);
       conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ZERO);
+    }
+  }
+
+  /**
+   * The epoch cadence of an availableNow run once its sources are known: long epochs when no source
+   * limits its epochs ({@code maxOffsetsPerTrigger}, {@code maxFilesPerTrigger}), else back-to-back
+   * ones. Other triggers keep what {@link #apply} set.
+   */
+  static void adaptToSources(
+      Trigger trigger, boolean sourcesLimitEpochs, StreamExecutionEnvironment env) {
+    if (trigger instanceof Trigger.AvailableNow && !sourcesLimitEpochs) {
+      LOG.info(
+          "availableNow: no source limits its epochs (maxOffsetsPerTrigger, maxFilesPerTrigger),"
+              + " so the backlog is read in epochs of up to {} s and the final savepoint commits"
+              + " the rest",
+          AVAILABLE_NOW_UNLIMITED_INTERVAL.toSeconds());
+      env.getCheckpointConfig().setCheckpointInterval(AVAILABLE_NOW_UNLIMITED_INTERVAL.toMillis());
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,6 +95,16 @@ class QueryTriggersITCase {
   }
 
   @Test
+  void availableNowWithoutPerEpochLimitsDrainsInFewLongEpochs() throws Exception {
+    StreamingQuery q = start(Trigger.availableNow(), 6000, 0, 2000); // a 3 s drain
+    q.awaitTermination();
+    CountingQuery.assertExactlyOnce(table(), 6000);
+    assertThat(withInput(q))
+        .as("a backlog without per-epoch limits is not cut into 200 ms epochs")
+        .hasSizeLessThanOrEqualTo(2);
+  }
+
+  @Test
   void onceProcessesEverythingInOneEpochIgnoringRateLimits() throws Exception {
     StreamingQuery q = start(Trigger.once(), 500, 50, 0);
     q.awaitTermination();
@@ -139,6 +150,19 @@ class QueryTriggersITCase {
     assertThat(realTime.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
         .isEqualTo(Duration.ofMinutes(5));
     assertThat(realTime.get(ExecutionOptions.BUFFER_TIMEOUT)).isEqualTo(Duration.ofMillis(1));
+
+    StreamExecutionEnvironment drain = StreamExecutionEnvironment.getExecutionEnvironment();
+    drain.enableCheckpointing(200);
+    TriggerSettings.adaptToSources(Trigger.availableNow(), true, drain);
+    assertThat(drain.getCheckpointConfig().getCheckpointInterval())
+        .as("a source with per-epoch limits: back-to-back epochs")
+        .isEqualTo(200);
+    TriggerSettings.adaptToSources(Trigger.processingTime(Duration.ofSeconds(1)), false, drain);
+    assertThat(drain.getCheckpointConfig().getCheckpointInterval()).isEqualTo(200);
+    TriggerSettings.adaptToSources(Trigger.availableNow(), false, drain);
+    assertThat(drain.getCheckpointConfig().getCheckpointInterval())
+        .as("no per-epoch limits: long epochs, like Spark's single batch")
+        .isEqualTo(10_000);
 
     Configuration processingTime = new Configuration();
     TriggerSettings.apply(Trigger.processingTime(Duration.ofSeconds(30)), processingTime);

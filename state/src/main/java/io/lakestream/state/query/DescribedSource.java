@@ -26,6 +26,16 @@ public interface DescribedSource {
   }
 
   /**
+   * Whether it ends epochs at a limit of its own ({@code maxOffsetsPerTrigger}, {@code
+   * maxFilesPerTrigger}): its reader waits, once an epoch is full, for the checkpoint that starts
+   * the next one, so an availableNow run with such a source checkpoints back to back. A run whose
+   * sources have no such limit drains in long epochs (few commits, large files), as Spark does.
+   */
+  default boolean limitsEpochs() {
+    return false;
+  }
+
+  /**
    * Whether, after a restore from an older snapshot, it can replay the epochs a later run committed
    * so that each ends exactly where it originally did (see {@code ReplayPlan}). Queries with a
    * source that cannot are refused such a restore.

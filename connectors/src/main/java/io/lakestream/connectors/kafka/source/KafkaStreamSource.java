@@ -126,6 +126,11 @@ public final class KafkaStreamSource
     return true;
   }
 
+  @Override
+  public boolean limitsEpochs() {
+    return config.rateLimited();
+  }
+
   public String name() {
     return name;
   }

@@ -144,6 +144,11 @@ public final class SequenceSource<T>
   }
 
   @Override
+  public boolean limitsEpochs() {
+    return maxRowsPerTrigger > 0;
+  }
+
+  @Override
   public boolean supportsExactReplay() {
     return true;
   }
