@@ -9,19 +9,23 @@ import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -32,12 +36,17 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * lakestream's side of delta-sink: a Flink job on a MiniCluster (started before the clock runs) in
  * which lakestream's rate source (unlimited rate, one partition per subtask) generates the narrow
  * rows and the real Delta sink ({@link DeltaSinkBuilder}: parallel writers, one committer, one
- * Delta version per checkpoint) writes them. The rate source never finishes, as in a streaming
- * query, so the table is polled: timed from job submission to the Delta commit that makes all rows
- * visible. The table must then hold exactly the rows sent, committed under the query's app id; more
- * rows, or none within the timeout, fail the bench.
+ * Delta version per checkpoint) writes them. The run is bounded the way lakestream's availableNow
+ * runner bounds a query: long epochs (its 10 s interval for sources without per-epoch limits), and
+ * once the source reports that it read everything, a stop with a savepoint whose commit is the last
+ * epoch. Timed from job submission to the Delta commit that makes all rows visible. The table must
+ * then hold exactly the rows sent, committed under the query's app id; more rows, or none within
+ * the timeout, fail the bench.
  */
 final class DeltaSinkJob {
+  /** lakestream's availableNow epoch length when no source limits its epochs (TriggerSettings). */
+  private static final Duration AVAILABLE_NOW_INTERVAL = Duration.ofSeconds(10);
+
   private DeltaSinkJob() {}
 
   static Measurement run(BenchOptions options, Path dir, long rows) throws Exception {
@@ -50,7 +59,7 @@ final class DeltaSinkJob {
             UUID.randomUUID().toString(),
             QueryContext.appIdFor("delta-sink-bench", queryId),
             dir.resolve("query").toUri().toString(),
-            false,
+            true, // availableNow: the source reports when it has emitted every row
             false,
             OutputMode.APPEND);
     EpochSink<NarrowRow, DeltaWrittenFile> sink =
@@ -61,8 +70,7 @@ final class DeltaSinkJob {
 
     StreamExecutionEnvironment env = new StreamExecutionEnvironment(new Configuration());
     env.setParallelism(options.parallelism());
-    env.enableCheckpointing(
-        options.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    env.enableCheckpointing(AVAILABLE_NOW_INTERVAL.toMillis(), CheckpointingMode.EXACTLY_ONCE);
     env.getCheckpointConfig().setCheckpointStorage(dir.resolve("flink-checkpoints").toUri());
     env.fromSource(
             RateSourceBuilder.rate(
@@ -97,6 +105,8 @@ final class DeltaSinkJob {
       JobID id = cluster.submitJob(job).get().getJobID();
       long deadline = start + timeout(rows).toNanos();
       CommitWatcher watcher = new CommitWatcher(tablePath.resolve("_delta_log"), seenVersion);
+      CheckpointLocation location = new CheckpointLocation(URI.create(query.checkpointLocation()));
+      CompletableFuture<String> stop = null;
       while (watcher.rows() < rows) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
@@ -117,7 +127,15 @@ final class DeltaSinkJob {
               .toJobExecutionResult(DeltaSinkJob.class.getClassLoader());
           throw new IllegalStateException("The bench job ended before committing all rows");
         }
-        Thread.sleep(200);
+        if (stop == null && !location.epochs().caughtUpSources(query.runId()).isEmpty()) {
+          stop =
+              cluster.stopWithSavepoint(
+                  id,
+                  dir.resolve("savepoints").toUri().toString(),
+                  false,
+                  SavepointFormatType.NATIVE);
+        }
+        Thread.sleep(stop == null ? 20 : 100);
         watcher.poll();
       }
       long version = watcher.version();
@@ -128,8 +146,10 @@ final class DeltaSinkJob {
       long cpuNanos = peaks.cpuNanos();
       long rss = peaks.peakRssBytes();
       long heap = peaks.peakHeapBytes();
-      Thread.sleep(options.checkpointInterval().toMillis() + 500); // an extra commit would land now
-      cluster.cancelJob(id).get();
+      if (stop == null) {
+        throw new IllegalStateException("All rows were committed before the source caught up");
+      }
+      stop.get(); // the job has ended: no later commit can add rows
       long finalCount = new DeltaTableReader(table).count();
       if (finalCount != rows) {
         throw new IllegalStateException(
@@ -158,10 +178,12 @@ final class DeltaSinkJob {
           heap,
           String.format(
               Locale.ROOT,
-              "rate source -> Delta sink on a MiniCluster, p=%d, checkpoint every %d ms; submit ->"
-                  + " Delta commit holding all rows; %d versions (last epoch %d), %d files, %,d MiB",
+              "rate source -> Delta sink on a MiniCluster, p=%d, run bounded like availableNow"
+                  + " (checkpoint every %d s, stop with savepoint once the source caught up);"
+                  + " submit -> Delta commit holding all rows; %d versions (last epoch %d), %d"
+                  + " files, %,d MiB",
               options.parallelism(),
-              options.checkpointInterval().toMillis(),
+              AVAILABLE_NOW_INTERVAL.toSeconds(),
               version,
               lastEpoch,
               files[0],
