@@ -68,19 +68,21 @@ public final class FromJson<T> extends ProcessFunction<KafkaRecord, T>
 
   @Override
   public void processElement(KafkaRecord record, Context ctx, Collector<T> out) {
-    String raw = record.valueAsString();
     T row;
     try {
-      if (raw == null) {
+      if (record.value == null) {
         throw new RecordParseException("the record has no value (null, a tombstone)");
       }
-      row = parser.parse(raw);
+      row = parser.parseUtf8(record.value);
     } catch (RecordParseException e) {
       rejected.inc();
       ctx.output(
           ParseWithDeadLetters.DEAD_LETTERS,
           new DeadLetter(
-              raw, e.getMessage(), record.position(), ctx.timerService().currentProcessingTime()));
+              record.valueAsString(),
+              e.getMessage(),
+              record.position(),
+              ctx.timerService().currentProcessingTime()));
       return;
     }
     parsed.inc();

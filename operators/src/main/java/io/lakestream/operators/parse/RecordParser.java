@@ -21,4 +21,15 @@ public interface RecordParser<T> extends Serializable {
    *     message says what is wrong in user terms (field, expected, actual)
    */
   T parse(String raw) throws RecordParseException;
+
+  /**
+   * Parses one record given as UTF-8 bytes (a Kafka value). The default decodes the bytes and calls
+   * {@link #parse(String)}; parsers that can read bytes directly (a streaming JSON parser) override
+   * it to skip the decoding. Both must accept and reject the same records.
+   *
+   * @throws RecordParseException as {@link #parse(String)}
+   */
+  default T parseUtf8(byte[] raw) throws RecordParseException {
+    return parse(new String(raw, java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

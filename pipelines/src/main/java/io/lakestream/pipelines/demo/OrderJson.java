@@ -1,12 +1,15 @@
 package io.lakestream.pipelines.demo;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.connectors.files.RowEncoder;
+import io.lakestream.operators.parse.IsoInstantParser;
 import io.lakestream.operators.parse.RecordParseException;
 import io.lakestream.operators.parse.RecordParser;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -22,42 +25,86 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
 
   @Override
   public Order parse(String raw) throws RecordParseException {
-    JsonNode node;
+    try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
+      return read(p);
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a String cannot fail", e);
+    }
+  }
+
+  /** Reads the UTF-8 bytes directly (no String of the whole record). */
+  @Override
+  public Order parseUtf8(byte[] raw) throws RecordParseException {
+    try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
+      return read(p);
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a byte array cannot fail", e);
+    }
+  }
+
+  private static Order read(JsonParser p) throws RecordParseException, IOException {
+    String eventId = null;
+    String orderId = null;
+    String customerId = null;
+    String currency = null;
+    String ts = null;
+    BigDecimal amount = null;
+    String badAmount = null;
+    // One pass over the tokens (no tree): this parser runs once per input record.
     try {
-      node = MAPPER.readTree(raw);
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new RecordParseException("expected a JSON object");
+      }
+      for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "event_id" -> eventId = text(p, value, field);
+          case "order_id" -> orderId = text(p, value, field);
+          case "order_ts" -> ts = text(p, value, field);
+          case "customer_id" -> customerId = value == JsonToken.VALUE_NULL ? null : p.getText();
+          case "currency" -> currency = value == JsonToken.VALUE_NULL ? null : p.getText();
+          case "amount" -> {
+            if (value.isNumeric()) {
+              amount = p.getDecimalValue();
+              badAmount = null;
+            } else {
+              amount = null;
+              badAmount = value.isScalarValue() ? p.getText() : value.asString();
+            }
+          }
+          default -> {}
+        }
+        p.skipChildren();
+      }
+      if (p.nextToken() != null) {
+        throw new RecordParseException("unexpected content after the JSON object");
+      }
     } catch (JsonProcessingException e) {
       throw new RecordParseException(
           "not valid JSON: " + e.getOriginalMessage() + " at column " + columnOf(e));
     }
-    if (node == null || !node.isObject()) {
-      throw new RecordParseException("expected a JSON object");
+    require(eventId, "event_id");
+    require(orderId, "order_id");
+    if (amount == null) {
+      throw new RecordParseException("field amount: expected a number, got " + badAmount);
     }
-    String eventId = requiredText(node, "event_id");
-    String orderId = requiredText(node, "order_id");
-    JsonNode amountNode = node.get("amount");
-    if (amountNode == null || !amountNode.isNumber()) {
-      throw new RecordParseException("field amount: expected a number, got " + amountNode);
-    }
-    BigDecimal amount = amountNode.decimalValue();
     if (amount.signum() < 0) {
       throw new RecordParseException("field amount: must be >= 0, got " + amount);
     }
-    String ts = requiredText(node, "order_ts");
+    if (amount.stripTrailingZeros().scale() > 2 || amount.precision() - amount.scale() > 10) {
+      throw new RecordParseException(
+          "field amount: does not fit decimal(12,2) (at most 10 digits before and 2 after the"
+              + " point), got "
+              + amount.toPlainString());
+    }
+    require(ts, "order_ts");
     long tsMillis;
     try {
-      tsMillis = Instant.parse(ts).toEpochMilli();
+      tsMillis = IsoInstantParser.toEpochMillis(ts);
     } catch (DateTimeParseException e) {
       throw new RecordParseException("field order_ts: expected an ISO-8601 instant, got " + ts);
     }
-    JsonNode customer = node.get("customer_id");
-    JsonNode currency = node.get("currency");
-    return new Order(
-        eventId,
-        orderId,
-        customer == null ? null : customer.asText(),
-        amount,
-        currency == null ? null : currency.asText(),
-        tsMillis);
+    return new Order(eventId, orderId, customerId, amount, currency, tsMillis);
   }
 
   @Override
@@ -72,12 +119,21 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
     return node.toString();
   }
 
-  private static String requiredText(JsonNode node, String field) throws RecordParseException {
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull() || !value.isTextual() || value.asText().isEmpty()) {
-      throw new RecordParseException("field " + field + ": required text, got " + value);
+  /** The text of a string value; a marker the checks report for anything else. */
+  private static String text(JsonParser p, JsonToken value, String field)
+      throws IOException, RecordParseException {
+    if (value == JsonToken.VALUE_STRING) {
+      return p.getText();
     }
-    return value.asText();
+    throw new RecordParseException(
+        "field " + field + ": required text, got " + (value.isScalarValue() ? p.getText() : value));
+  }
+
+  private static void require(String value, String field) throws RecordParseException {
+    if (value == null || value.isEmpty()) {
+      throw new RecordParseException(
+          "field " + field + ": required text, got " + (value == null ? "null" : "\"\""));
+    }
   }
 
   private static long columnOf(JsonProcessingException e) {

@@ -1,0 +1,101 @@
+package io.lakestream.operators.parse;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+
+/**
+ * Parses ISO-8601 instants ({@code 2026-03-01T10:00:00Z}, {@code 2026-03-01T10:00:00.123Z}) into
+ * epoch milliseconds, as {@link Instant#parse} does, several times faster for the common UTC form.
+ * Event-time columns are parsed once per record, and {@code Instant.parse} (a general {@code
+ * DateTimeFormatter}) was a visible share of a JSON pipeline's CPU.
+ *
+ * <p>The fast path takes only {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z} with valid field ranges;
+ * anything else (offsets such as {@code +02:00}, leap seconds, odd years) goes to {@code
+ * Instant.parse}, so results and errors are exactly {@code Instant.parse}'s. Fractions below a
+ * millisecond are truncated, like {@link Instant#toEpochMilli()}.
+ */
+public final class IsoInstantParser {
+  private IsoInstantParser() {}
+
+  /**
+   * @throws DateTimeParseException when the text is not an ISO-8601 instant
+   */
+  public static long toEpochMillis(CharSequence text) {
+    long fast = fastMillis(text);
+    return fast != Long.MIN_VALUE ? fast : Instant.parse(text).toEpochMilli();
+  }
+
+  /** The instant in milliseconds, or {@code Long.MIN_VALUE} when the fast path does not apply. */
+  private static long fastMillis(CharSequence s) {
+    int n = s.length();
+    if (n < 20
+        || n > 30
+        || s.charAt(4) != '-'
+        || s.charAt(7) != '-'
+        || s.charAt(10) != 'T'
+        || s.charAt(13) != ':'
+        || s.charAt(16) != ':'
+        || s.charAt(n - 1) != 'Z') {
+      return Long.MIN_VALUE;
+    }
+    int year = digits(s, 0, 4);
+    int month = digits(s, 5, 2);
+    int day = digits(s, 8, 2);
+    int hour = digits(s, 11, 2);
+    int minute = digits(s, 14, 2);
+    int second = digits(s, 17, 2);
+    if (year < 1000
+        || month < 1
+        || day < 1
+        || hour < 0
+        || hour > 23
+        || minute < 0
+        || minute > 59
+        || second < 0
+        || second > 59) {
+      return Long.MIN_VALUE; // also catches non-digits (-1)
+    }
+    int millis = 0;
+    if (n > 20) {
+      int fractionDigits = n - 21;
+      if (s.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9) {
+        return Long.MIN_VALUE;
+      }
+      int fraction = digits(s, 20, fractionDigits);
+      if (fraction < 0) {
+        return Long.MIN_VALUE;
+      }
+      for (int i = fractionDigits; i < 3; i++) {
+        fraction *= 10;
+      }
+      for (int i = 3; i < fractionDigits; i++) {
+        fraction /= 10;
+      }
+      millis = fraction;
+    } else if (s.charAt(19) != 'Z') {
+      return Long.MIN_VALUE;
+    }
+    long epochDay;
+    try {
+      epochDay = LocalDate.of(year, month, day).toEpochDay();
+    } catch (DateTimeException e) {
+      return Long.MIN_VALUE; // e.g. February 30: Instant.parse gives the error
+    }
+    return ((epochDay * 24 + hour) * 60 + minute) * 60_000L + second * 1000L + millis;
+  }
+
+  /** The non-negative number in {@code s[from, from+count)}, or -1 if a character is no digit. */
+  private static int digits(CharSequence s, int from, int count) {
+    int value = 0;
+    for (int i = from; i < from + count; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
+  }
+}

@@ -1,0 +1,85 @@
+package io.lakestream.pipelines.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.operators.parse.RecordParseException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class OrderJsonTest {
+  private final OrderJson json = new OrderJson();
+
+  @Test
+  void parsesEveryFieldAndSkipsUnknownOnesOfAnyShape() throws Exception {
+    Order o =
+        json.parse(
+            "{\"extra\":{\"a\":[1,{\"b\":2}]},\"event_id\":\"e1\",\"order_id\":\"o1\","
+                + "\"customer_id\":\"c1\",\"amount\":12.30,\"currency\":\"EUR\","
+                + "\"tags\":[\"x\"],\"order_ts\":\"2026-03-01T10:00:00.250Z\"}");
+    assertThat(o.eventId).isEqualTo("e1");
+    assertThat(o.orderId).isEqualTo("o1");
+    assertThat(o.customerId).isEqualTo("c1");
+    assertThat(o.amount).isEqualByComparingTo(new BigDecimal("12.3"));
+    assertThat(o.currency).isEqualTo("EUR");
+    assertThat(o.orderTsMillis).isEqualTo(Instant.parse("2026-03-01T10:00:00.250Z").toEpochMilli());
+
+    Order minimal =
+        json.parse(
+            "{\"event_id\":\"e2\",\"order_id\":\"o2\",\"amount\":5,\"customer_id\":null,"
+                + "\"order_ts\":\"2026-03-01T10:00:00+01:00\"}");
+    assertThat(minimal.customerId).isNull();
+    assertThat(minimal.currency).isNull();
+    assertThat(minimal.orderTsMillis)
+        .isEqualTo(Instant.parse("2026-03-01T09:00:00Z").toEpochMilli());
+  }
+
+  @Test
+  void encodeThenParseRoundTrips() throws Exception {
+    Order o = new Order("e", "o", "c", new BigDecimal("1234567890.99"), "USD", 1_772_359_200_123L);
+    Order back = json.parse(json.encode(o));
+    assertThat(OrdersDemo.toDeltaRow(back)).containsExactly(OrdersDemo.toDeltaRow(o));
+  }
+
+  @Test
+  void bytesAndStringsParseAlikeAndInvalidUtf8IsRejectedNotReplaced() throws Exception {
+    String raw =
+        "{\"event_id\":\"é1\",\"order_id\":\"o\",\"amount\":7.5,\"currency\":\"€\","
+            + "\"order_ts\":\"2026-03-01T10:00:00Z\"}";
+    assertThat(OrdersDemo.toDeltaRow(json.parseUtf8(raw.getBytes(StandardCharsets.UTF_8))))
+        .containsExactly(OrdersDemo.toDeltaRow(json.parse(raw)));
+    byte[] broken = raw.getBytes(StandardCharsets.UTF_8);
+    broken[14] = (byte) 0xC3; // 'é' is C3 A9 at 13..14: now C3 C3, no valid UTF-8
+    assertThatThrownBy(() -> json.parseUtf8(broken))
+        .isInstanceOf(RecordParseException.class)
+        .hasMessageContaining("not valid JSON");
+  }
+
+  @Test
+  void eachBrokenRuleNamesItsField() {
+    String ok = "\"order_id\":\"o\",\"amount\":1,\"order_ts\":\"2026-03-01T10:00:00Z\"";
+    assertRejected("[1,2]", "expected a JSON object");
+    assertRejected("{\"event_id\":\"e\"", "not valid JSON");
+    assertRejected("{\"event_id\":\"e\"," + ok + "} {}", "after the JSON object");
+    assertRejected("{" + ok + "}", "field event_id: required text, got null");
+    assertRejected("{\"event_id\":7," + ok + "}", "field event_id: required text, got 7");
+    assertRejected("{\"event_id\":\"\"," + ok + "}", "field event_id: required text");
+    String base = "{\"event_id\":\"e\",\"order_id\":\"o\",\"order_ts\":\"2026-03-01T10:00:00Z\",";
+    assertRejected(base + "\"amount\":\"12\"}", "field amount: expected a number, got 12");
+    assertRejected(base + "\"amount\":-1}", "field amount: must be >= 0");
+    assertRejected(base + "\"amount\":1.005}", "field amount: does not fit decimal(12,2)");
+    assertRejected(base + "\"amount\":12345678901}", "field amount: does not fit decimal(12,2)");
+    assertRejected(
+        "{\"event_id\":\"e\",\"order_id\":\"o\",\"amount\":1,\"order_ts\":\"2026-02-30T00:00:00Z\"}",
+        "field order_ts: expected an ISO-8601 instant");
+  }
+
+  private void assertRejected(String raw, String message) {
+    assertThatThrownBy(() -> json.parse(raw))
+        .as(raw)
+        .isInstanceOf(RecordParseException.class)
+        .hasMessageContaining(message);
+  }
+}
