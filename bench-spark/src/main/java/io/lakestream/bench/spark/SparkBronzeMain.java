@@ -38,6 +38,14 @@ import org.apache.spark.sql.types.StructType;
  * parses).
  */
 public final class SparkBronzeMain {
+  /** Spark's RocksDB state store (the one Databricks recommends for production queries). */
+  static final String ROCKSDB_STATE_STORE =
+      "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  /** Spark's default state store: an in-memory map per partition, versioned to HDFS files. */
+  static final String IN_MEMORY_STATE_STORE =
+      "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+
   private SparkBronzeMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -63,6 +71,11 @@ public final class SparkBronzeMain {
             // One state partition per core, like lakestream's parallelism (Spark's default 200
             // would be far slower on 2 cores).
             .config("spark.sql.shuffle.partitions", String.valueOf(parallelism))
+            .config(
+                "spark.sql.streaming.stateStore.providerClass",
+                "rocksdb".equals(a.getOrDefault("stateStore", "rocksdb"))
+                    ? ROCKSDB_STATE_STORE
+                    : IN_MEMORY_STATE_STORE)
             .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
 
@@ -143,11 +156,14 @@ public final class SparkBronzeMain {
         peakHeap,
         String.format(
             Locale.ROOT,
-            "Spark %s local[%d], shuffle partitions %d, default state store; %d micro-batch(es)"
+            "Spark %s local[%d], shuffle partitions %d, %s state store; %d micro-batch(es)"
                 + " with input; table %,d rows = %,d distinct event ids",
             spark.version(),
             parallelism,
             parallelism,
+            spark.conf().get("spark.sql.streaming.stateStore.providerClass").contains("RocksDB")
+                ? "RocksDB"
+                : "in-memory (HDFS-backed)",
             batches,
             rows,
             ids));

@@ -116,10 +116,14 @@ public final class E2BronzeBench implements Bench {
           lakeArgs.add("source." + kv.trim());
         }
       }
-      String backend = System.getenv().getOrDefault("BENCH_E2_STATE_BACKEND", "");
-      if (!backend.isBlank()) {
-        lakeArgs.add("stateBackend=" + backend.trim());
+      // Like for like: both sides keep state in RocksDB (lakestream's default, the state store
+      // Databricks recommends) or both in memory (hashmap vs Spark's HDFS-backed default).
+      String backend = System.getenv().getOrDefault("BENCH_E2_STATE_BACKEND", "rocksdb").trim();
+      if (!backend.equals("rocksdb") && !backend.equals("hashmap")) {
+        throw new IllegalArgumentException(
+            "BENCH_E2_STATE_BACKEND must be rocksdb or hashmap, was " + backend);
       }
+      lakeArgs.add("stateBackend=" + backend);
       Measurement ours =
           new ChildJvm(
                   "lakestream: OrdersBronze (E2)",
@@ -133,6 +137,7 @@ public final class E2BronzeBench implements Bench {
       List<String> sparkArgs = new ArrayList<>(common);
       sparkArgs.add("table=" + dir.resolve("spark/orders_bronze"));
       sparkArgs.add("checkpoint=" + dir.resolve("spark/_checkpoints/bronze"));
+      sparkArgs.add("stateStore=" + (backend.equals("rocksdb") ? "rocksdb" : "memory"));
       Measurement spark =
           new ChildJvm(
                   "peer: Spark Structured Streaming + delta-spark",
