@@ -8,6 +8,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -67,6 +68,9 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
     this.extractor = extractor;
     this.delayMillis = delayMillis;
     this.idleTimeoutMillis = idleTimeoutMillis;
+    // Chain to the operator before it (a parser, the source) like a map: the default (HEAD) put
+    // it in a task of its own, so every row crossed a network channel and was serialized twice.
+    this.chainingStrategy = ChainingStrategy.ALWAYS;
   }
 
   /** The delay behind the maximum event time, in milliseconds. */

@@ -8,6 +8,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.junit.jupiter.api.Test;
 
 class UpstreamWatermarkTest {
@@ -29,6 +30,17 @@ class UpstreamWatermarkTest {
         .hasMessageStartingWith(
             "dropDuplicatesWithinWatermark is not supported on streams without a watermark")
         .hasMessageContaining("Watermarks.withWatermark(stream, eventTime, delay, uid)");
+  }
+
+  @Test
+  void withWatermarkRunsInTheTaskOfTheOperatorBeforeIt() {
+    Watermarks.withWatermark(
+            plainSource().map(x -> x + 1).uid("parse"), x -> x, Duration.ofSeconds(1), "wm")
+        .sinkTo(new DiscardingSink<>())
+        .disableChaining();
+    var vertices = env.getStreamGraph().getJobGraph().getVerticesSortedTopologicallyFromSources();
+    assertThat(vertices).hasSize(2);
+    assertThat(vertices.get(0).getName()).contains("numbers").contains("withWatermark");
   }
 
   @Test
