@@ -30,6 +30,9 @@ public final class CapturingReporter implements MetricReporter {
   /** The operator-level {@code numRecordsIn} of the stateful operator (dedup or window). */
   public static final String STATEFUL_RECORDS_IN = "statefulOperator.numRecordsIn";
 
+  /** The input watermark of the stateful operator's subtasks (take the minimum). */
+  public static final String STATEFUL_WATERMARK = "statefulOperator.currentInputWatermark";
+
   private static final String STATE_OPERATOR = "<" + StateMetrics.GROUP + ">";
   private static final Map<String, Map<String, Metric>> METRICS = new ConcurrentHashMap<>();
 
@@ -75,8 +78,12 @@ public final class CapturingReporter implements MetricReporter {
       key = name;
     } else if (name.equals("numRecordsIn") && vars.containsKey("<operator_id>")) {
       String operator = vars.getOrDefault("<operator_name>", "");
-      if (operator.startsWith("dropDuplicates") || operator.startsWith("window(")) {
+      if (isStateful(operator)) {
         key = STATEFUL_RECORDS_IN;
+      }
+    } else if (name.equals("currentInputWatermark") && vars.containsKey("<operator_id>")) {
+      if (isStateful(vars.getOrDefault("<operator_name>", ""))) {
+        key = STATEFUL_WATERMARK;
       }
     }
     if (key != null) {
@@ -84,6 +91,23 @@ public final class CapturingReporter implements MetricReporter {
           .computeIfAbsent(key, k -> new ConcurrentHashMap<>())
           .put(group.getMetricIdentifier(name), metric);
     }
+  }
+
+  private static boolean isStateful(String operatorName) {
+    return operatorName.startsWith("dropDuplicates") || operatorName.startsWith("window(");
+  }
+
+  /** The lowest value of the gauges named {@code name}, or empty if none is registered (yet). */
+  public static java.util.OptionalLong min(String name) {
+    java.util.OptionalLong lowest = java.util.OptionalLong.empty();
+    for (Metric m : METRICS.getOrDefault(name, Map.of()).values()) {
+      if (m instanceof Gauge<?> g && g.getValue() instanceof Number n) {
+        long v = n.longValue();
+        lowest =
+            java.util.OptionalLong.of(lowest.isPresent() ? Math.min(lowest.getAsLong(), v) : v);
+      }
+    }
+    return lowest;
   }
 
   @Override

@@ -187,7 +187,7 @@ final class DedupStateJob {
         processed = CapturingReporter.sum(CapturingReporter.STATEFUL_RECORDS_IN);
         long now = System.nanoTime();
         if (now >= nextSample || processed >= workload.events()) {
-          samples.add(sample(start, now, processed));
+          samples.add(sample(start, now, processed, workload));
           nextSample = now + SAMPLE_EVERY_MILLIS * 1_000_000L;
         }
       }
@@ -239,7 +239,7 @@ final class DedupStateJob {
     return new long[] {rows, weight};
   }
 
-  private static StateSample sample(long start, long now, long processed) {
+  private static StateSample sample(long start, long now, long processed, DedupWorkload workload) {
     MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     long afterGc = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -256,7 +256,21 @@ final class DedupStateJob {
             + CapturingReporter.sum(CapturingReporter.ROCKSDB_MEMTABLES),
         CapturingReporter.sum(CapturingReporter.ROCKSDB_KEYS),
         heap.getUsed(),
-        afterGc);
+        afterGc,
+        watermarkLag(processed, workload));
+  }
+
+  /** The ideal watermark after {@code processed} events minus the operator's, -1 if unknown. */
+  private static long watermarkLag(long processed, DedupWorkload workload) {
+    java.util.OptionalLong watermark = CapturingReporter.min(CapturingReporter.STATEFUL_WATERMARK);
+    if (processed == 0 || watermark.isEmpty() || watermark.getAsLong() <= 0) {
+      return -1;
+    }
+    long ideal =
+        DedupWorkload.ORIGIN_MILLIS
+            + Math.multiplyExact(processed - 1, DedupWorkload.SPAN.toMillis()) / workload.events()
+            - DedupWorkload.DELAY.toMillis();
+    return Math.max(0, ideal - watermark.getAsLong());
   }
 
   /** RocksDB as in production (flink-conf/config.yaml) plus its native size metrics. */

@@ -114,19 +114,24 @@ final class DedupStateReport {
                 + " value); plain dropDuplicates ends at %,d keys.%n%n",
             ratio(),
             runs.get(2).samples().get(runs.get(2).samples().size() - 1).numRowsTotal()));
-    out.append("numRowsTotal by events taken in:\n\n");
+    out.append(
+        "numRowsTotal by events taken in (and how far the dedup's input watermark trailed the"
+            + " model's ideal one then):\n\n");
     out.append("| events in | reference model (within watermark) |");
     for (Run run : runs) {
       out.append(' ').append(run.variant().label).append(" |");
     }
+    out.append(" dedup's watermark lag (event-time s) |");
     out.append("\n|---:|---:|");
-    out.append("---:|".repeat(runs.size()));
+    out.append("---:|".repeat(runs.size() + 1));
     out.append('\n');
     for (int k = 1; k <= 10; k++) {
       out.append(String.format(Locale.ROOT, "| %d%% | %,d |", k * 10, model.heldKeysAt(k * 2)));
       for (Run run : runs) {
         out.append(String.format(Locale.ROOT, " %,d |", at(run, k / 10.0).numRowsTotal()));
       }
+      long lag = at(runs.get(0), k / 10.0).watermarkLagMillis();
+      out.append(lag < 0 ? " – |" : String.format(Locale.ROOT, " %.1f |", lag / 1000.0));
       out.append('\n');
     }
     return out.toString();

@@ -11,6 +11,8 @@ package io.lakestream.bench.dedup;
  * @param rocksDbKeys RocksDB's estimate-num-keys (state entries and timers), all column families
  * @param heapUsedBytes JVM heap in use now (including garbage)
  * @param heapAfterGcBytes JVM heap in use after the last garbage collection
+ * @param watermarkLagMillis how far the operator's input watermark trails the ideal one (the latest
+ *     taken-in event's base time - delay), in event-time ms; -1 if not known yet
  */
 public record StateSample(
     double seconds,
@@ -20,4 +22,5 @@ public record StateSample(
     long rocksDbBytes,
     long rocksDbKeys,
     long heapUsedBytes,
-    long heapAfterGcBytes) {}
+    long heapAfterGcBytes,
+    long watermarkLagMillis) {}
