@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param checkpointInterval the Flink checkpoint interval (one commit per checkpoint)
  * @param workDir where tables and files are written; deleted after the run unless {@code keep}
  * @param keep keep the written data for inspection
+ * @param keys distinct keys, for benches whose data has keys (dedup-state: ids); 0 = the bench's
+ *     default
  */
 public record BenchOptions(
     long rows,
@@ -24,12 +26,14 @@ public record BenchOptions(
     int parallelism,
     Duration checkpointInterval,
     Path workDir,
-    boolean keep) {
+    boolean keep,
+    long keys) {
 
   /** Option names, as listed in errors and {@code --help}. */
   public static final List<String> NAMES =
       List.of(
-          "--rows N (e.g. 10M, 500K; default per bench; --records is the same)",
+          "--rows N (e.g. 10M, 500K; default per bench; --records and --events are the same)",
+          "--ids N (distinct keys, for dedup-state; default per bench)",
           "--warmup-rows N (default 500K, 0 = none; benches running fresh JVMs skip it)",
           "--parallelism N (default 2)",
           "--checkpoint-interval DURATION (e.g. 3s, 500ms; default 3s)",
@@ -41,6 +45,22 @@ public record BenchOptions(
     Objects.requireNonNull(workDir, "workDir");
   }
 
+  /** Without {@code keys} (each bench's default). */
+  public BenchOptions(
+      long rows,
+      long warmupRows,
+      int parallelism,
+      Duration checkpointInterval,
+      Path workDir,
+      boolean keep) {
+    this(rows, warmupRows, parallelism, checkpointInterval, workDir, keep, 0);
+  }
+
+  /** The key count for a bench: {@code --ids} or the bench's default. */
+  public long keysOr(long defaultKeys) {
+    return keys > 0 ? keys : defaultKeys;
+  }
+
   /** The row count for a bench: {@code --rows} or the bench's default. */
   public long rowsOr(long defaultRows) {
     return rows > 0 ? rows : defaultRows;
@@ -48,7 +68,7 @@ public record BenchOptions(
 
   /** Same options with another row count and work directory (for the warm-up round). */
   public BenchOptions withRows(long newRows, Path dir) {
-    return new BenchOptions(newRows, 0, parallelism, checkpointInterval, dir, keep);
+    return new BenchOptions(newRows, 0, parallelism, checkpointInterval, dir, keep, keys);
   }
 
   /**
@@ -63,12 +83,14 @@ public record BenchOptions(
     Duration interval = Duration.ofSeconds(3);
     Path dir = defaultWorkDir;
     boolean keep = false;
+    long keys = 0;
     List<String> rest = new ArrayList<>(args);
     while (!rest.isEmpty()) {
       String name = rest.remove(0);
       switch (name) {
         case "--keep" -> keep = true;
-        case "--rows", "--records" -> rows = parseCount(name, value(name, rest));
+        case "--rows", "--records", "--events" -> rows = parseCount(name, value(name, rest));
+        case "--ids" -> keys = parseCount(name, value(name, rest));
         case "--warmup-rows" -> warmup = parseCount(name, value(name, rest));
         case "--parallelism" -> parallelism = (int) parseCount(name, value(name, rest));
         case "--checkpoint-interval" -> interval = parseDuration(name, value(name, rest));
@@ -78,11 +100,11 @@ public record BenchOptions(
                 "Unknown option '" + name + "'. Valid options: " + String.join(", ", NAMES));
       }
     }
-    if (rows < 0 || warmup < 0 || parallelism < 1) {
+    if (rows < 0 || warmup < 0 || parallelism < 1 || keys < 0) {
       throw new IllegalArgumentException(
-          "--rows and --warmup-rows must be >= 0 and --parallelism >= 1");
+          "--rows, --warmup-rows and --ids must be >= 0 and --parallelism >= 1");
     }
-    return new BenchOptions(rows, warmup, parallelism, interval, dir, keep);
+    return new BenchOptions(rows, warmup, parallelism, interval, dir, keep, keys);
   }
 
   private static String value(String name, List<String> rest) {

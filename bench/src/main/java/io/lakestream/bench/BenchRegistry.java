@@ -1,5 +1,6 @@
 package io.lakestream.bench;
 
+import io.lakestream.bench.dedup.DedupStateBench;
 import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
 import java.util.LinkedHashMap;
@@ -24,7 +25,8 @@ public final class BenchRegistry {
 
   /** All implemented benches. */
   public static BenchRegistry standard() {
-    return new BenchRegistry(List.of(new E2BronzeBench(), new DeltaSinkBench()));
+    return new BenchRegistry(
+        List.of(new E2BronzeBench(), new DeltaSinkBench(), new DedupStateBench()));
   }
 
   public Optional<Bench> find(String id) {

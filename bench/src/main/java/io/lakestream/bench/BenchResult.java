@@ -14,20 +14,33 @@ import java.util.Objects;
  * @param diagnostics further measurements shown in the table but not in the ratio (e.g. a part of
  *     lakestream's path run alone)
  * @param notes extra lines printed under the table (settings, load)
+ * @param appendix further markdown printed after the notes (a bench's own tables), or empty
  */
 public record BenchResult(
     String benchId,
     Measurement ours,
     Measurement peer,
     List<Measurement> diagnostics,
-    List<String> notes) {
+    List<String> notes,
+    String appendix) {
 
   public BenchResult {
     Objects.requireNonNull(benchId, "benchId");
     Objects.requireNonNull(ours, "ours");
     Objects.requireNonNull(peer, "peer");
+    Objects.requireNonNull(appendix, "appendix");
     diagnostics = List.copyOf(diagnostics);
     notes = List.copyOf(notes);
+  }
+
+  /** Without an appendix. */
+  public BenchResult(
+      String benchId,
+      Measurement ours,
+      Measurement peer,
+      List<Measurement> diagnostics,
+      List<String> notes) {
+    this(benchId, ours, peer, diagnostics, notes, "");
   }
 
   /** lakestream's rate divided by the peer's: 1.0 means as fast as the peer. */
@@ -68,6 +81,9 @@ public record BenchResult(
             ours.rowsPerCpuSecond() / peer.rowsPerCpuSecond()));
     for (String note : notes) {
       out.append("- ").append(note).append('\n');
+    }
+    if (!appendix.isEmpty()) {
+      out.append('\n').append(appendix);
     }
     return out.toString();
   }

@@ -26,6 +26,15 @@ class BenchOptionsTest {
   }
 
   @Test
+  void eventsIsRowsAndIdsSetsTheKeyCount() {
+    BenchOptions o = BenchOptions.parse(List.of("--events", "2M", "--ids", "100K"), TMP);
+    assertThat(o.rowsOr(7)).isEqualTo(2_000_000);
+    assertThat(o.keysOr(7)).isEqualTo(100_000);
+    assertThat(o.withRows(5, TMP).keys()).isEqualTo(100_000);
+    assertThat(BenchOptions.parse(List.of(), TMP).keysOr(7)).isEqualTo(7);
+  }
+
+  @Test
   void unknownOptionsAndBadValuesNameTheOption() {
     assertThatThrownBy(() -> BenchOptions.parse(List.of("--row", "5"), TMP))
         .hasMessageContaining("Unknown option '--row'")
@@ -43,6 +52,7 @@ class BenchOptionsTest {
   void everyRegisteredBenchHasAUniqueIdAndADefaultSize() {
     BenchRegistry registry = BenchRegistry.standard();
     assertThat(registry.find("delta-sink")).isPresent();
+    assertThat(registry.find("dedup-state")).isPresent();
     assertThat(registry.find("merge")).isEmpty();
     assertThat(registry.all()).allSatisfy(b -> assertThat(b.defaultRows()).isPositive());
   }

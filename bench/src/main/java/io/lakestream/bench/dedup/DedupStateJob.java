@@ -1,0 +1,288 @@
+package io.lakestream.bench.dedup;
+
+import io.lakestream.bench.BenchOptions;
+import io.lakestream.bench.ResourcePeaks;
+import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.operators.dedup.DeduplicationBuilder;
+import io.lakestream.operators.row.KeyColumns;
+import io.lakestream.operators.state.StateMetrics;
+import io.lakestream.operators.watermark.Watermarks;
+import io.lakestream.operators.window.WindowAggregate;
+import io.lakestream.operators.window.WindowAggregationBuilder;
+import io.lakestream.operators.window.WindowSpec;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * One job of the dedup-state bench on its own MiniCluster (parallelism p, RocksDB with incremental
+ * checkpoints as in {@code flink-conf/config.yaml}, checkpointing on): lakestream's rate source
+ * generating the {@link DedupWorkload} (event {@code i} on source subtask {@code i % p}, unlimited
+ * rate) -> {@code withWatermark(event_time, 10 minutes)} -> the {@link Variant}'s stateful operator
+ * -> a {@link CountingSink}. While it runs, the operator's state metrics, RocksDB's size gauges and
+ * the JVM heap are sampled through {@link CapturingReporter}. Timed from submission until the
+ * stateful operator has taken in every event; then the output must reach what the {@link
+ * ReferenceModel} says (and not exceed it), or the run fails.
+ */
+final class DedupStateJob {
+  private static final long SAMPLE_EVERY_MILLIS = 1_000;
+  private static final Duration OUTPUT_SETTLE_TIMEOUT = Duration.ofSeconds(60);
+
+  /** The stateful operator under test. */
+  enum Variant {
+    WITHIN_WATERMARK("dedup: withWatermark + dropDuplicatesWithinWatermark(id)"),
+    E5_WINDOW("E5: withWatermark -> 5-min tumbling count by adId, append"),
+    UNBOUNDED("contrast: withWatermark + dropDuplicates(id)");
+
+    final String label;
+
+    Variant(String label) {
+      this.label = label;
+    }
+  }
+
+  /** What one run measured. */
+  record Run(
+      Variant variant,
+      long events,
+      long nanos,
+      long cpuNanos,
+      long peakRssBytes,
+      List<StateSample> samples,
+      long outputRows,
+      long outputWeight) {
+    double eventsPerSecond() {
+      return events / (nanos / 1e9);
+    }
+  }
+
+  private DedupStateJob() {}
+
+  /**
+   * Runs {@code variant} over {@code workload} and checks its output against {@code model} (unless
+   * {@code checkOutput} is false: an untimed warm-up too small for the workload's margins).
+   *
+   * @throws IllegalStateException if the output does not match the model or the run times out
+   */
+  static Run run(
+      Variant variant,
+      DedupWorkload workload,
+      ReferenceModel model,
+      BenchOptions options,
+      Path dir,
+      boolean checkOutput)
+      throws Exception {
+    String sinkName = "dedup-state-" + variant.name() + "-" + UUID.randomUUID();
+    StreamExecutionEnvironment env = new StreamExecutionEnvironment(stateConfig(dir));
+    env.setParallelism(options.parallelism());
+    env.enableCheckpointing(
+        options.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    String queryId = UUID.randomUUID().toString();
+    QueryContext query =
+        new QueryContext(
+            queryId,
+            "dedup-state-bench",
+            UUID.randomUUID().toString(),
+            QueryContext.appIdFor("dedup-state-bench", queryId),
+            dir.resolve("query").toUri().toString(),
+            false,
+            false,
+            OutputMode.APPEND);
+    DataStream<DedupEvent> events =
+        Watermarks.withWatermark(
+            env.fromSource(
+                    RateSourceBuilder.rate(
+                            "dedup-events", workload::at, TypeInformation.of(DedupEvent.class))
+                        .rows(workload.events())
+                        .rowsPerSecond(0)
+                        .numPartitions(options.parallelism())
+                        .query(query)
+                        .build(),
+                    WatermarkStrategy.noWatermarks(),
+                    "dedup-events")
+                .uid("dedup-events"),
+            e -> e.eventTimeMillis,
+            DedupWorkload.DELAY,
+            "dedup-watermark");
+    KeyColumns<DedupEvent> byId = KeyColumns.of("id", (DedupEvent e) -> e.id);
+    switch (variant) {
+      case WITHIN_WATERMARK ->
+          DeduplicationBuilder.dropDuplicatesWithinWatermark(events, byId)
+              .uid("dedup-within-watermark")
+              .build()
+              .sinkTo(new CountingSink<DedupEvent>(sinkName, e -> 1))
+              .uid("count-sink");
+      case UNBOUNDED ->
+          DeduplicationBuilder.dropDuplicates(events, byId)
+              .uid("dedup-unbounded")
+              .build()
+              .sinkTo(new CountingSink<DedupEvent>(sinkName, e -> 1))
+              .uid("count-sink");
+      case E5_WINDOW ->
+          WindowAggregationBuilder.window(events, WindowSpec.tumbling("5 minutes"))
+              .groupBy(KeyColumns.of("ad_id", (DedupEvent e) -> e.adId))
+              .outputMode(OutputMode.APPEND)
+              .uid("clicks-per-ad")
+              .build()
+              .sinkTo(new CountingSink<WindowAggregate>(sinkName, w -> w.count))
+              .uid("count-sink");
+    }
+    JobGraph job = env.getStreamGraph().getJobGraph();
+
+    Configuration clusterConf = stateConfig(dir);
+    clusterConf.setString(
+        "metrics.reporter.capture.factory.class", CapturingReporter.Factory.class.getName());
+    MiniClusterConfiguration config =
+        new MiniClusterConfiguration.Builder()
+            .setConfiguration(clusterConf)
+            .setNumTaskManagers(1)
+            .setNumSlotsPerTaskManager(options.parallelism())
+            .build();
+    CapturingReporter.reset();
+    try (MiniCluster cluster = new MiniCluster(config)) {
+      cluster.start();
+      ResourcePeaks peaks = ResourcePeaks.start();
+      long start = System.nanoTime();
+      JobID id = cluster.submitJob(job).get().getJobID();
+      List<StateSample> samples = new ArrayList<>();
+      long deadline = start + Duration.ofMinutes(30).plusMillis(workload.events() / 5).toNanos();
+      long nextSample = start;
+      long processed = 0;
+      while (processed < workload.events()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              variant.label
+                  + ": only "
+                  + processed
+                  + " of "
+                  + workload.events()
+                  + " events in time");
+        }
+        if (cluster.getJobStatus(id).get().isGloballyTerminalState()) {
+          cluster
+              .requestJobResult(id)
+              .get()
+              .toJobExecutionResult(DedupStateJob.class.getClassLoader());
+          throw new IllegalStateException(variant.label + ": the job ended early");
+        }
+        Thread.sleep(50);
+        processed = CapturingReporter.sum(CapturingReporter.STATEFUL_RECORDS_IN);
+        long now = System.nanoTime();
+        if (now >= nextSample || processed >= workload.events()) {
+          samples.add(sample(start, now, processed, workload));
+          nextSample = now + SAMPLE_EVERY_MILLIS * 1_000_000L;
+        }
+      }
+      long nanos = System.nanoTime() - start;
+      long cpu = peaks.cpuNanos();
+      long rss = peaks.peakRssBytes();
+      if (processed != workload.events()) {
+        throw new IllegalStateException(
+            variant.label
+                + ": the operator took in "
+                + processed
+                + " rows, "
+                + workload.events()
+                + " were sent");
+      }
+      long[] output =
+          checkOutput
+              ? awaitOutput(variant, model, sinkName)
+              : new long[] {CountingSink.rows(sinkName), CountingSink.weights(sinkName)};
+      cluster.cancelJob(id).get();
+      return new Run(variant, workload.events(), nanos, cpu, rss, samples, output[0], output[1]);
+    }
+  }
+
+  /** Waits until the sink holds what the model expects, then checks that nothing more arrives. */
+  private static long[] awaitOutput(Variant variant, ReferenceModel model, String sink)
+      throws InterruptedException {
+    long expectedRows =
+        switch (variant) {
+          case WITHIN_WATERMARK -> model.passesWithinWatermark();
+          case UNBOUNDED -> model.distinctIds();
+          case E5_WINDOW -> model.emittedWindows();
+        };
+    long expectedWeight = variant == Variant.E5_WINDOW ? model.emittedWindowRows() : expectedRows;
+    long deadline = System.nanoTime() + OUTPUT_SETTLE_TIMEOUT.toNanos();
+    while (CountingSink.rows(sink) < expectedRows && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    Thread.sleep(1_000); // anything beyond the expected output would show now
+    long rows = CountingSink.rows(sink);
+    long weight = CountingSink.weights(sink);
+    if (rows != expectedRows || weight != expectedWeight) {
+      throw new IllegalStateException(
+          String.format(
+              "%s: the job emitted %,d rows (weight %,d); the reference model of the rule says"
+                  + " %,d rows (weight %,d)",
+              variant.label, rows, weight, expectedRows, expectedWeight));
+    }
+    return new long[] {rows, weight};
+  }
+
+  private static StateSample sample(long start, long now, long processed, DedupWorkload workload) {
+    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    long afterGc = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+        afterGc += pool.getCollectionUsage().getUsed();
+      }
+    }
+    return new StateSample(
+        (now - start) / 1e9,
+        processed,
+        CapturingReporter.sum(StateMetrics.NUM_ROWS_TOTAL),
+        CapturingReporter.sum(StateMetrics.MEMORY_USED_BYTES),
+        CapturingReporter.sum(CapturingReporter.ROCKSDB_LIVE)
+            + CapturingReporter.sum(CapturingReporter.ROCKSDB_MEMTABLES),
+        CapturingReporter.sum(CapturingReporter.ROCKSDB_KEYS),
+        heap.getUsed(),
+        afterGc,
+        watermarkLag(processed, workload));
+  }
+
+  /** The ideal watermark after {@code processed} events minus the operator's, -1 if unknown. */
+  private static long watermarkLag(long processed, DedupWorkload workload) {
+    java.util.OptionalLong watermark = CapturingReporter.min(CapturingReporter.STATEFUL_WATERMARK);
+    if (processed == 0 || watermark.isEmpty() || watermark.getAsLong() <= 0) {
+      return -1;
+    }
+    long ideal =
+        DedupWorkload.ORIGIN_MILLIS
+            + Math.multiplyExact(processed - 1, DedupWorkload.SPAN.toMillis()) / workload.events()
+            - DedupWorkload.DELAY.toMillis();
+    return Math.max(0, ideal - watermark.getAsLong());
+  }
+
+  /** RocksDB as in production (flink-conf/config.yaml) plus its native size metrics. */
+  private static Configuration stateConfig(Path dir) {
+    Configuration conf = new Configuration();
+    conf.setString("state.backend.type", "rocksdb");
+    conf.setString("execution.checkpointing.incremental", "true");
+    conf.setString("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
+    conf.setString("state.backend.rocksdb.localdir", dir.resolve("rocksdb").toString());
+    conf.setString("state.backend.rocksdb.metrics.estimate-live-data-size", "true");
+    conf.setString("state.backend.rocksdb.metrics.size-all-mem-tables", "true");
+    conf.setString("state.backend.rocksdb.metrics.estimate-num-keys", "true");
+    return conf;
+  }
+}
