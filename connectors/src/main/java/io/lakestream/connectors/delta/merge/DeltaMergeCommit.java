@@ -264,6 +264,15 @@ public final class DeltaMergeCommit implements Serializable {
         null);
   }
 
+  /**
+   * This commit as the function of a foreachBatch sink ({@link
+   * io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder}): each epoch's rows become one
+   * MERGE version, a replayed epoch is skipped; failures propagate.
+   */
+  public io.lakestream.connectors.delta.sink.EpochFunction asEpochFunction() {
+    return (epoch, rows) -> commit(epoch, rows);
+  }
+
   private void checkTable(Map<String, String> properties) throws DeltaTableException {
     String mode = properties.getOrDefault("delta.columnMapping.mode", "none");
     if (!"none".equalsIgnoreCase(mode)) {
