@@ -147,8 +147,12 @@ public final class DeltaMergeCommit implements Serializable {
     if (!plan.removed().isEmpty() && isTrue(properties, "delta.appendOnly")) {
       throw refused("delta.appendOnly=true", "the table only accepts appends");
     }
-    List<DeltaWrittenFile> dataFiles =
-        new DeltaTableWriter(table, merge.schema()).write(plan.newRows());
+    DeltaTableWriter writer = new DeltaTableWriter(table, merge.schema());
+    List<DeltaWrittenFile> dataFiles = new ArrayList<>();
+    for (List<Object[]> rows : plan.rewrittenRows()) {
+      dataFiles.addAll(writer.write(rows)); // one rewrite per removed file keeps its key range
+    }
+    dataFiles.addAll(writer.write(plan.insertedRows()));
     boolean cdc =
         isTrue(properties, "delta.enableChangeDataFeed")
             && plan.rowsUpdated() + plan.rowsDeleted() > 0;
@@ -327,7 +331,7 @@ public final class DeltaMergeCommit implements Serializable {
     m.put("numTargetRowsUpdated", plan.rowsUpdated());
     m.put("numTargetRowsDeleted", plan.rowsDeleted());
     m.put("numTargetRowsCopied", plan.rowsCopied());
-    m.put("numOutputRows", (long) plan.newRows().size());
+    m.put("numOutputRows", (long) plan.newRowCount());
     m.put("numTargetFilesAdded", (long) dataFiles.size());
     m.put("numTargetFilesRemoved", (long) plan.removed().size());
     m.put("numTargetChangeFilesAdded", (long) changeFiles.size());

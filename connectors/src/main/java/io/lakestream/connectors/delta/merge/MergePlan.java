@@ -11,7 +11,10 @@ import java.util.List;
  * @param filesInTable data files in the snapshot
  * @param candidateFiles files left after partition and statistics pruning (all were read)
  * @param removed the files rewritten (each had at least one updated or deleted row)
- * @param newRows rows of the new data files
+ * @param rewrittenRows per removed file (same order), the rows of the file(s) that replace it (its
+ *     untouched and updated rows), so each rewritten file keeps its key range
+ * @param insertedRows inserted rows, written to files of their own so the rewritten files keep
+ *     their key ranges (and later batches can still prune by them)
  * @param changeRows rows of the change data files, parallel to {@code changeTypes}
  * @param changeTypes {@code update_preimage}, {@code update_postimage}, {@code delete} or {@code
  *     insert}
@@ -26,7 +29,8 @@ record MergePlan(
     int filesInTable,
     int candidateFiles,
     List<TargetFile> removed,
-    List<Object[]> newRows,
+    List<List<Object[]>> rewrittenRows,
+    List<Object[]> insertedRows,
     List<Object[]> changeRows,
     List<String> changeTypes,
     long rowsUpdated,
@@ -35,8 +39,13 @@ record MergePlan(
     long rowsCopied,
     MergeKeyRanges keyRanges) {
 
+  /** Rows of all new data files. */
+  int newRowCount() {
+    return rewrittenRows.stream().mapToInt(List::size).sum() + insertedRows.size();
+  }
+
   /** Whether the batch changes the table at all. */
   boolean changesNothing() {
-    return removed.isEmpty() && newRows.isEmpty();
+    return removed.isEmpty() && insertedRows.isEmpty();
   }
 }

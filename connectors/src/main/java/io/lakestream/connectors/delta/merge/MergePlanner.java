@@ -62,7 +62,8 @@ final class MergePlanner {
         new DeltaDataFileReader(table, snapshot.getSchema().toJson(), schema.partitionColumns());
 
     List<TargetFile> removed = new ArrayList<>();
-    List<Object[]> newRows = new ArrayList<>();
+    List<List<Object[]>> rewritten = new ArrayList<>();
+    List<Object[]> inserts = new ArrayList<>();
     List<Object[]> changeRows = new ArrayList<>();
     List<String> changeTypes = new ArrayList<>();
     Set<List<Object>> matchedKeys = new HashSet<>();
@@ -126,7 +127,7 @@ final class MergePlanner {
       }
       if (fileUpdated + fileDeleted > 0) {
         removed.add(file);
-        newRows.addAll(kept);
+        rewritten.add(kept);
         changeRows.addAll(fileChanges);
         changeTypes.addAll(fileTypes);
         updated += fileUpdated;
@@ -146,7 +147,7 @@ final class MergePlanner {
       for (Object[] src : unmatched) {
         if (condition.test(src, null)) {
           Object[] row = Arrays.copyOf(src, width);
-          newRows.add(row);
+          inserts.add(row);
           changeRows.add(row);
           changeTypes.add(INSERT);
           inserted++;
@@ -158,7 +159,8 @@ final class MergePlanner {
         files.size(),
         candidates,
         removed,
-        newRows,
+        rewritten,
+        inserts,
         changeRows,
         changeTypes,
         updated,
