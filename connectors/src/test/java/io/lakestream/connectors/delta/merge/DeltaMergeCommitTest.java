@@ -237,6 +237,7 @@ class DeltaMergeCommitTest {
         .isEqualTo(50);
     Map<Long, List<Object>> rows = contents(table);
     assertThat(rows).hasSize(500);
+
     assertThat(rows.get(512L)).containsExactly(512L, "changed", -1L, 1L);
 
     // a key outside every file's range reads no file and only adds one
@@ -246,6 +247,19 @@ class DeltaMergeCommitTest {
     assertThat(count(insertActions, "remove")).isZero();
     assertThat(count(insertActions, "cdc")).isZero(); // insert-only: adds are the change feed
     assertThat(count(insertActions, "add")).isEqualTo(1);
+
+    // an update plus an insert: the rewritten file keeps its key range, the insert gets its own
+    DeltaMergeResult mixed =
+        commit.commit(12, batch(src(520, "u", 1, 2, "U"), src(7000, "i", 1, 2, "U")));
+    assertThat(mixed.filesRemoved()).isEqualTo(1);
+    assertThat(mixed.filesAdded()).isEqualTo(2);
+    assertThat(
+            commitActions(path, mixed.version()).stream()
+                .filter(a -> a.has("add"))
+                .map(a -> a.path("add").path("stats").asText())
+                .toList())
+        .anySatisfy(s -> assertThat(s).contains("\"maxValues\":{\"id\":549"))
+        .anySatisfy(s -> assertThat(s).contains("\"minValues\":{\"id\":7000"));
   }
 
   @Test
