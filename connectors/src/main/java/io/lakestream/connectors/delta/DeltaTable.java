@@ -75,15 +75,24 @@ public final class DeltaTable implements Serializable {
     if (e == null) {
       synchronized (this) {
         if (engine == null) {
-          Configuration conf = new Configuration();
-          hadoopConf.forEach(conf::set);
-          LogStoreSelection.applyTo(conf); // put-if-absent commits on s3a://
-          engine = DefaultEngine.create(conf);
+          engine = DefaultEngine.create(hadoopConfiguration());
         }
         e = engine;
       }
     }
     return e;
+  }
+
+  /**
+   * A new Hadoop configuration with this table's settings and the log stores lakestream selects
+   * (put-if-absent commits on {@code s3a://}), as the engine uses it; for code that writes commit
+   * files itself through the same log store.
+   */
+  public Configuration hadoopConfiguration() {
+    Configuration conf = new Configuration();
+    hadoopConf.forEach(conf::set);
+    LogStoreSelection.applyTo(conf); // put-if-absent commits on s3a://
+    return conf;
   }
 
   Table kernelTable() {

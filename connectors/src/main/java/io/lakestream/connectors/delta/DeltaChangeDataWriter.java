@@ -1,0 +1,128 @@
+package io.lakestream.connectors.delta;
+
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes change data files ({@code cdc} files of Delta's change data feed) of a table WITHOUT
+ * committing them: Parquet files under {@code <table>/_change_data/} holding the data columns (the
+ * partition columns are left out, their values travel in the cdc action's {@code partitionValues},
+ * as for data files) plus {@value #CHANGE_TYPE_COLUMN}. Rows are {@code Object[]} in declared
+ * column order (partition columns included), with the Java values {@link DeltaColumnType} lists.
+ *
+ * <p>Each distinct combination of partition values gets its own file(s). Not thread-safe. Tables
+ * with column mapping are not supported (the file columns carry the logical names).
+ */
+public final class DeltaChangeDataWriter {
+  /** The column holding the change type of each row of a change data file. */
+  public static final String CHANGE_TYPE_COLUMN = "_change_type";
+
+  /** The directory (below the table root) that holds the change data files. */
+  public static final String CHANGE_DATA_DIR = "_change_data";
+
+  private final DeltaTable table;
+  private final DeltaTableSchema schema;
+  private final List<DeltaTableSchema.Column> fileColumns;
+  private final int[] dataIndexes;
+  private final int[] partitionIndexes;
+
+  /** A writer for {@code table} declared as {@code schema}; does no I/O until used. */
+  public DeltaChangeDataWriter(DeltaTable table, DeltaTableSchema schema) {
+    this.table = table;
+    this.schema = schema;
+    List<DeltaTableSchema.Column> columns = new ArrayList<>();
+    List<Integer> data = new ArrayList<>();
+    for (int c = 0; c < schema.columns().size(); c++) {
+      DeltaTableSchema.Column column = schema.columns().get(c);
+      if (!schema.partitionColumns().contains(column.name())) {
+        columns.add(column);
+        data.add(c);
+      }
+    }
+    columns.add(new DeltaTableSchema.Column(CHANGE_TYPE_COLUMN, DeltaColumnType.STRING, false));
+    this.fileColumns = List.copyOf(columns);
+    this.dataIndexes = data.stream().mapToInt(Integer::intValue).toArray();
+    this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
+  }
+
+  /**
+   * Writes {@code rows}, the i-th with change type {@code changeTypes.get(i)} ({@code insert},
+   * {@code update_preimage}, {@code update_postimage} or {@code delete}).
+   *
+   * @return the written files (absolute paths, with the partition values of their rows), not yet
+   *     referenced by any commit; empty for no rows
+   * @throws IllegalArgumentException if a row does not fit the declaration (names the column)
+   * @throws DeltaTableException if a file cannot be written
+   */
+  public List<DeltaWrittenFile> write(List<Object[]> rows, List<String> changeTypes)
+      throws DeltaTableException {
+    if (rows.size() != changeTypes.size()) {
+      throw new IllegalArgumentException(
+          rows.size() + " rows but " + changeTypes.size() + " change types");
+    }
+    Map<Map<String, String>, DeltaColumnBuffer> groups = new LinkedHashMap<>();
+    for (int r = 0; r < rows.size(); r++) {
+      Object[] row = rows.get(r);
+      if (row.length < schema.columns().size()) {
+        throw new IllegalArgumentException(
+            "Change row " + r + " has " + row.length + " values, the table has " + schema);
+      }
+      Map<String, String> partition = new LinkedHashMap<>();
+      for (int p : partitionIndexes) {
+        DeltaTableSchema.Column column = schema.columns().get(p);
+        partition.put(
+            column.name(),
+            DeltaValues.toPartitionText(column.type(), DeltaValues.toKernelValue(column, row[p])));
+      }
+      Object[] fileRow = new Object[fileColumns.size()];
+      for (int i = 0; i < dataIndexes.length; i++) {
+        fileRow[i] = row[dataIndexes[i]];
+      }
+      fileRow[dataIndexes.length] = changeTypes.get(r);
+      groups.computeIfAbsent(partition, k -> new DeltaColumnBuffer(fileColumns)).append(fileRow);
+    }
+    List<StructField> fields = new ArrayList<>();
+    for (DeltaTableSchema.Column c : fileColumns) {
+      fields.add(new StructField(c.name(), c.type().toKernelType(), c.nullable()));
+    }
+    StructType fileSchema = new StructType(fields);
+    String directory = table.path().replaceAll("/+$", "") + "/" + CHANGE_DATA_DIR;
+    List<DeltaWrittenFile> written = new ArrayList<>();
+    for (Map.Entry<Map<String, String>, DeltaColumnBuffer> group : groups.entrySet()) {
+      FilteredColumnarBatch batch =
+          new FilteredColumnarBatch(group.getValue().toBatch(fileSchema), Optional.empty());
+      try (CloseableIterator<DataFileStatus> files =
+          table
+              .engine()
+              .getParquetHandler()
+              .writeParquetFiles(directory, DeltaTableWriter.singleton(batch), List.of())) {
+        while (files.hasNext()) {
+          DataFileStatus file = files.next();
+          written.add(
+              new DeltaWrittenFile(
+                  file.getPath(),
+                  file.getSize(),
+                  file.getModificationTime(),
+                  group.getKey(),
+                  "",
+                  group.getValue().size()));
+        }
+      } catch (IOException | UncheckedIOException | KernelException e) {
+        throw new DeltaTableException(
+            "Cannot write change data files of " + table.path() + ": " + e.getMessage(), e);
+      }
+    }
+    return written;
+  }
+}
