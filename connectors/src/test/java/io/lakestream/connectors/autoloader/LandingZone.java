@@ -36,6 +36,30 @@ public final class LandingZone {
     }
   }
 
+  /** Writes many files with 8 threads. */
+  public void writeAll(Map<String, List<String>> files) throws IOException {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      List<java.util.concurrent.Future<?>> writes = new java.util.ArrayList<>();
+      for (Map.Entry<String, List<String>> file : files.entrySet()) {
+        writes.add(
+            pool.submit(
+                () -> {
+                  write(file.getKey(), file.getValue());
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> write : writes) {
+        write.get();
+      }
+    } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+      throw new IOException(e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /**
    * A JSON-lines file of {@code rows} records {@code {"id":n,"name":"row-n"}} from {@code first}.
    */
