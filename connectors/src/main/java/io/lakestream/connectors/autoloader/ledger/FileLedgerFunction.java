@@ -2,12 +2,14 @@ package io.lakestream.connectors.autoloader.ledger;
 
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
+import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
 import io.lakestream.state.query.DeclaresStateSchema;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
@@ -24,6 +26,9 @@ import org.apache.flink.util.Collector;
  * checkpointed epoch, every file after it is discovered again (its key not in the ledger) and read
  * in full. Files rediscovered by a backfill listing or a restarted availableNow run are dropped
  * here, so each file is read exactly once per query.
+ *
+ * <p>A file with new columns ({@link UnknownFieldException}) fails the job without Flink restarts
+ * ({@link SuppressRestartsException}): only a rebuilt query has the new schema.
  */
 public final class FileLedgerFunction extends KeyedProcessFunction<String, DiscoveredFile, Row>
     implements DeclaresStateSchema {
@@ -62,7 +67,14 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       filesSkipped.inc();
       return;
     }
-    long rows = reader.read(file, out::collect);
+    long rows;
+    try {
+      rows = reader.read(file, out::collect);
+    } catch (UnknownFieldException e) {
+      // a restart with the same job graph has the same schema and would fail again: the query
+      // must be rebuilt, which reads the recorded schema
+      throw new SuppressRestartsException(e);
+    }
     ledger.update(file.modificationTime);
     filesRead.inc();
     rowsRead.inc(rows);
