@@ -209,8 +209,9 @@ public final class AutoLoaderBuilder {
     if (location == null) {
       return;
     }
-    String loc = Locations.absolute(location);
-    if (loc.equals(path) || loc.startsWith(path + "/")) {
+    String loc = comparable(Locations.absolute(location));
+    String input = comparable(path);
+    if (loc.equals(input) || loc.startsWith(input + "/")) {
       throw new IllegalArgumentException(
           "Auto Loader "
               + option
@@ -221,6 +222,11 @@ public final class AutoLoaderBuilder {
               + ": the stream would list its own state files as input. Put it in a different"
               + " prefix, e.g. next to the input, not under it.");
     }
+  }
+
+  /** {@code file:/x}, {@code file:///x} are the same location. */
+  private static String comparable(String uri) {
+    return uri.replaceFirst("^file:/+", "file:///").replaceAll("/+$", "");
   }
 
   /**

@@ -127,6 +127,9 @@ public record AutoLoaderSchema(
         entry.append(ch);
       }
     }
+    if (depth != 0 || !entry.toString().isBlank()) {
+      throw new IllegalArgumentException("Unbalanced parentheses in '" + ddl + "'");
+    }
     return columns;
   }
 
