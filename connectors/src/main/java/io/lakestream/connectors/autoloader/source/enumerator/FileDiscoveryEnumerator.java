@@ -106,8 +106,10 @@ public final class FileDiscoveryEnumerator
     candidates.forEach(f -> queuedKeys.add(f.key));
     this.scanCursor = cursor;
     positions.seed(position());
-    context.metricGroup().gauge("listingCalls", () -> listingCalls);
-    context.metricGroup().gauge("numFilesOutstanding", () -> pending.size() + candidates.size());
+    if (context.metricGroup() != null) {
+      context.metricGroup().gauge("listingCalls", () -> listingCalls);
+      context.metricGroup().gauge("numFilesOutstanding", () -> pending.size() + candidates.size());
+    }
   }
 
   @Override
