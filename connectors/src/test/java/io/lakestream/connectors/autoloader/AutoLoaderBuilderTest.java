@@ -127,4 +127,25 @@ class AutoLoaderBuilderTest {
         .containsExactly("amount", "id", "ok", "date", "_rescued_data");
     assertThat(Files.readString(dir.resolve("schema/_schemas/0"))).contains("DECIMAL(12,2)");
   }
+
+  @Test
+  void inferenceSamplesTheNewestFilesAndARestartReusesTheRecordedSchema() throws Exception {
+    Path old = dir.resolve("landing/a-old.json");
+    Path recent = dir.resolve("landing/b-new.json");
+    Files.createDirectories(old.getParent());
+    Files.write(old, List.of("{\"legacy\":1}"));
+    Files.write(recent, List.of("{\"id\":7,\"price\":2.5,\"ok\":true}"));
+    Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(1_000));
+    AutoLoader first =
+        builder()
+            .option("spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles", "1")
+            .option("cloudFiles.inferColumnTypes", "true")
+            .build();
+    assertThat(first.schema().ddl()).isEqualTo("id BIGINT, ok BOOLEAN, price DOUBLE");
+    assertThat(first.schemaVersion()).isZero();
+
+    Files.write(dir.resolve("landing/c.json"), List.of("{\"other\":\"x\"}"));
+    AutoLoader restarted = builder().option("cloudFiles.inferColumnTypes", "true").build();
+    assertThat(restarted.schema()).isEqualTo(first.schema()); // read from _schemas/0, not inferred
+  }
 }

@@ -134,22 +134,34 @@ public final class SchemaInference {
     return ColumnType.merge(a, b);
   }
 
+  /** The newest files, keeping only {@code maxFiles} in memory while listing everything. */
   private List<DiscoveredFile> sample() throws IOException {
-    List<DiscoveredFile> all = new ArrayList<>();
+    Comparator<DiscoveredFile> newestFirst =
+        Comparator.comparingLong((DiscoveredFile f) -> f.modificationTime)
+            .reversed()
+            .thenComparing(f -> f.key);
+    java.util.PriorityQueue<DiscoveredFile> newest =
+        new java.util.PriorityQueue<>(newestFirst.reversed());
     try (FileLister lister = FileLister.open(inputPath, hadoopConf)) {
       String after = "";
       FileListing page;
       do {
         page = lister.listAfter(after, 10_000);
-        all.addAll(page.files());
+        for (DiscoveredFile file : page.files()) {
+          newest.add(file);
+          if (newest.size() > maxFiles) {
+            newest.poll(); // the oldest
+          }
+        }
         after = page.lastKey(after);
       } while (page.truncated());
     }
-    all.sort(Comparator.comparingLong((DiscoveredFile f) -> f.modificationTime).reversed());
+    List<DiscoveredFile> all = new ArrayList<>(newest);
+    all.sort(newestFirst);
     List<DiscoveredFile> sample = new ArrayList<>();
     long bytes = 0;
     for (DiscoveredFile file : all) {
-      if (sample.size() >= maxFiles || (bytes >= maxBytes && !sample.isEmpty())) {
+      if (bytes >= maxBytes && !sample.isEmpty()) {
         break;
       }
       sample.add(file);
