@@ -1,0 +1,83 @@
+package io.lakestream.connectors.autoloader;
+
+import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
+import io.lakestream.connectors.autoloader.format.FileRowReader;
+import io.lakestream.connectors.autoloader.ledger.FileLedgerFunction;
+import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
+import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Row;
+
+/**
+ * A built Auto Loader stream: {@link #stream} adds the discovery source (uid {@code name}) and the
+ * keyed file ledger that reads each file once (uid {@code name + "-ledger"}) to a job and returns
+ * the rows, typed by {@link #rowType()}. Build with {@link AutoLoaderBuilder}.
+ */
+public final class AutoLoader {
+  private final String name;
+  private final FileDiscoverySource source;
+  private final FileRowReader reader;
+  private final AutoLoaderSchema schema;
+  private final long schemaVersion;
+
+  AutoLoader(
+      String name,
+      FileDiscoverySource source,
+      FileRowReader reader,
+      AutoLoaderSchema schema,
+      long schemaVersion) {
+    this.name = name;
+    this.source = source;
+    this.reader = reader;
+    this.schema = schema;
+    this.schemaVersion = schemaVersion;
+  }
+
+  /** Adds the source and the ledger to {@code env}; the returned stream carries the rows. */
+  public DataStream<Row> stream(StreamExecutionEnvironment env) {
+    return env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
+        .uid(name)
+        .keyBy(new FileKey(), Types.STRING)
+        .process(new FileLedgerFunction(reader), schema.rowType())
+        .uid(name + "-ledger")
+        .name(name + " file ledger");
+  }
+
+  /** The discovery source alone (its uid must be {@link #name()}). */
+  public FileDiscoverySource source() {
+    return source;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The schema rows have in this run. */
+  public AutoLoaderSchema schema() {
+    return schema;
+  }
+
+  /** The schema's version in the schema history, or -1 for a given schema. */
+  public long schemaVersion() {
+    return schemaVersion;
+  }
+
+  public RowTypeInfo rowType() {
+    return schema.rowType();
+  }
+
+  /** Keys files by their key (path relative to the input directory). */
+  static final class FileKey implements KeySelector<DiscoveredFile, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(DiscoveredFile file) {
+      return file.key;
+    }
+  }
+}

@@ -1,0 +1,347 @@
+package io.lakestream.connectors.autoloader;
+
+import io.lakestream.connectors.autoloader.format.FileFormat;
+import io.lakestream.connectors.autoloader.format.FileRowReader;
+import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
+import io.lakestream.connectors.autoloader.schema.ColumnType;
+import io.lakestream.connectors.autoloader.schema.RecordConverter;
+import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
+import io.lakestream.connectors.autoloader.schema.SchemaHistory;
+import io.lakestream.connectors.autoloader.schema.SchemaInference;
+import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
+import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
+import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
+import io.lakestream.state.Locations;
+import io.lakestream.state.query.QueryContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * Builds an {@link AutoLoader} stream from Databricks-compatible {@code cloudFiles.*} options
+ * ({@link AutoLoaderOptions}).
+ *
+ * <pre>{@code
+ * AutoLoader orders = AutoLoaderBuilder.forPath("s3a://landing/orders")
+ *     .name("orders-files")
+ *     .option("cloudFiles.format", "json")
+ *     .option("cloudFiles.schemaLocation", "s3a://state/orders/schema")
+ *     .query(query)
+ *     .build();
+ * DataStream<Row> rows = orders.stream(env);
+ * }</pre>
+ *
+ * <p>{@link #build()} runs {@link #sanityCheck()}, then resolves the schema: the given one, else
+ * the newest in the schema history, else one inferred from a sample and recorded as {@code
+ * _schemas/0}. Fails with {@link IllegalArgumentException} naming the option for bad options, a
+ * schema or checkpoint location inside the input path, and with {@link SchemaInferenceException}
+ * when there is nothing to infer from.
+ */
+public final class AutoLoaderBuilder {
+  /** Incremental listings between full listings in {@code useIncrementalListing=auto}. */
+  static final int AUTO_INCREMENTAL_LISTINGS = 7;
+
+  private static final int PAGE_SIZE = 10_000;
+
+  private final String path;
+  private final Map<String, String> rawOptions = new TreeMap<>();
+  private final Configuration options = new Configuration();
+  private String name;
+  private QueryContext query;
+  private Map<String, String> hadoopConf = Map.of();
+  private String givenSchema;
+
+  private AutoLoaderBuilder(String path) {
+    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
+  }
+
+  /** A stream of the files arriving under {@code path} (local path or URI, e.g. s3a://). */
+  public static AutoLoaderBuilder forPath(String path) {
+    return new AutoLoaderBuilder(path);
+  }
+
+  /** The stream's name: the source's uid and its name in offsets records. */
+  public AutoLoaderBuilder name(String name) {
+    this.name = name;
+    return this;
+  }
+
+  /** One option by its Databricks name, e.g. {@code cloudFiles.format}. */
+  public AutoLoaderBuilder option(String key, String value) {
+    rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
+    return this;
+  }
+
+  /** Several options, as {@link #option}. */
+  public AutoLoaderBuilder options(Map<String, String> options) {
+    options.forEach(this::option);
+    return this;
+  }
+
+  /** The query the stream runs in (checkpoint location, availableNow, once); optional. */
+  public AutoLoaderBuilder query(QueryContext query) {
+    this.query = query;
+    return this;
+  }
+
+  /** Hadoop settings for the input and schema location (e.g. fs.s3a.*). */
+  public AutoLoaderBuilder hadoopConf(Map<String, String> conf) {
+    this.hadoopConf = Map.copyOf(conf);
+    return this;
+  }
+
+  /** The schema, e.g. {@code "id BIGINT, name STRING"}; then nothing is inferred. */
+  public AutoLoaderBuilder schema(String ddl) {
+    this.givenSchema = Objects.requireNonNull(ddl, "ddl");
+    return this;
+  }
+
+  /**
+   * Checks options and locations; fails with {@link IllegalArgumentException} naming the bad one.
+   */
+  public void sanityCheck() {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "Auto Loader stream for " + path + " needs a name (its uid)");
+    }
+    TreeSet<String> valid = new TreeSet<>();
+    AutoLoaderOptions.all().forEach(o -> valid.add(o.key()));
+    for (String key : rawOptions.keySet()) {
+      if (!valid.contains(key)) {
+        throw new IllegalArgumentException(
+            "Unknown Auto Loader option '" + key + "' for " + path + "; valid options: " + valid);
+      }
+    }
+    Configuration conf = Configuration.fromMap(rawOptions);
+    for (ConfigOption<?> option : AutoLoaderOptions.all()) {
+      try {
+        conf.get(option);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "Auto Loader option "
+                + option.key()
+                + "='"
+                + rawOptions.get(option.key())
+                + "' is invalid: "
+                + option.description(),
+            e);
+      }
+    }
+    options.addAll(conf);
+    String format = options.get(AutoLoaderOptions.FORMAT);
+    if (format == null) {
+      throw new IllegalArgumentException(
+          "Auto Loader needs option cloudFiles.format (json or csv) for " + path);
+    }
+    FileFormat.of(format);
+    if (options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER) < 1) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.maxFilesPerTrigger must be >= 1, was "
+              + options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER));
+    }
+    options
+        .getOptional(AutoLoaderOptions.MAX_BYTES_PER_TRIGGER)
+        .filter(m -> m.getBytes() < 1)
+        .ifPresent(
+            m -> {
+              throw new IllegalArgumentException(
+                  "Auto Loader option cloudFiles.maxBytesPerTrigger must be at least 1 byte");
+            });
+    String incremental = options.get(AutoLoaderOptions.USE_INCREMENTAL_LISTING);
+    if (!List.of("auto", "true", "false").contains(incremental)) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.useIncrementalListing must be auto, true or false, was '"
+              + incremental
+              + "'");
+    }
+    SchemaEvolutionMode mode = mode();
+    if (givenSchema != null) {
+      AutoLoaderSchema.parseColumns(givenSchema);
+      if (mode == SchemaEvolutionMode.ADD_NEW_COLUMNS) {
+        throw new IllegalArgumentException(
+            "Auto Loader option cloudFiles.schemaEvolutionMode=addNewColumns needs an inferred"
+                + " schema kept in cloudFiles.schemaLocation; with a given schema use rescue,"
+                + " failOnNewColumns or none");
+      }
+    } else if (options.get(AutoLoaderOptions.SCHEMA_LOCATION) == null) {
+      throw new IllegalArgumentException(
+          "Auto Loader needs option cloudFiles.schemaLocation to keep the inferred schema of "
+              + path
+              + " (or give a schema). Put it outside the input path, e.g. next to the query's"
+              + " checkpoint location.");
+    }
+    options
+        .getOptional(AutoLoaderOptions.SCHEMA_HINTS)
+        .ifPresent(
+            hints -> {
+              try {
+                AutoLoaderSchema.parseColumns(hints);
+              } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                    "Auto Loader option cloudFiles.schemaHints='" + hints + "': " + e.getMessage(),
+                    e);
+              }
+            });
+    notInsideInput("cloudFiles.schemaLocation", options.get(AutoLoaderOptions.SCHEMA_LOCATION));
+    if (query != null) {
+      notInsideInput("checkpointLocation", query.checkpointLocation());
+    }
+  }
+
+  private SchemaEvolutionMode mode() {
+    return options
+        .getOptional(AutoLoaderOptions.SCHEMA_EVOLUTION_MODE)
+        .map(SchemaEvolutionMode::of)
+        .orElse(
+            givenSchema != null ? SchemaEvolutionMode.NONE : SchemaEvolutionMode.ADD_NEW_COLUMNS);
+  }
+
+  private void notInsideInput(String option, String location) {
+    if (location == null) {
+      return;
+    }
+    String loc = comparable(Locations.absolute(location));
+    String input = comparable(path);
+    if (loc.equals(input) || loc.startsWith(input + "/")) {
+      throw new IllegalArgumentException(
+          "Auto Loader "
+              + option
+              + " "
+              + location
+              + " is inside the input path "
+              + path
+              + ": the stream would list its own state files as input. Put it in a different"
+              + " prefix, e.g. next to the input, not under it.");
+    }
+  }
+
+  /** {@code file:/x}, {@code file:///x} are the same location. */
+  private static String comparable(String uri) {
+    return uri.replaceFirst("^file:/+", "file:///").replaceAll("/+$", "");
+  }
+
+  /**
+   * Checks the options and resolves the schema.
+   *
+   * @throws IllegalArgumentException for a bad option or location
+   * @throws SchemaInferenceException if there is no schema and nothing to infer it from
+   */
+  public AutoLoader build() {
+    sanityCheck();
+    FileFormat format = FileFormat.of(options.get(AutoLoaderOptions.FORMAT));
+    SchemaEvolutionMode mode = mode();
+    boolean inferTypes = options.get(AutoLoaderOptions.INFER_COLUMN_TYPES);
+    List<String> partitions =
+        options
+            .getOptional(AutoLoaderOptions.PARTITION_COLUMNS)
+            .map(
+                p ->
+                    Arrays.stream(p.split(","))
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .collect(Collectors.toList()))
+            .orElse(null);
+    boolean rescued = mode != SchemaEvolutionMode.NONE;
+    AutoLoaderSchema schema;
+    SchemaHistory history = null;
+    long version = -1;
+    if (givenSchema != null) {
+      List<AutoLoaderSchema.Column> columns = new ArrayList<>();
+      AutoLoaderSchema.parseColumns(givenSchema)
+          .forEach((n, t) -> columns.add(new AutoLoaderSchema.Column(n, t)));
+      schema = new AutoLoaderSchema(columns, partitions == null ? List.of() : partitions, rescued);
+    } else {
+      history = new SchemaHistory(options.get(AutoLoaderOptions.SCHEMA_LOCATION), hadoopConf);
+      SchemaHistory.Version current = currentSchema(history, format, inferTypes, partitions);
+      version = current.version();
+      AutoLoaderSchema stored = current.schema();
+      // the rescued data column follows the mode of this run, not the one of the first run
+      schema = new AutoLoaderSchema(stored.columns(), stored.partitionColumns(), rescued);
+    }
+    DiscoverySettings settings =
+        new DiscoverySettings(
+            options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER),
+            options
+                .getOptional(AutoLoaderOptions.MAX_BYTES_PER_TRIGGER)
+                .map(m -> m.getBytes())
+                .orElse(0L),
+            false,
+            switch (options.get(AutoLoaderOptions.USE_INCREMENTAL_LISTING)) {
+              case "true" -> 0;
+              case "false" -> 1;
+              default -> AUTO_INCREMENTAL_LISTINGS;
+            },
+            options
+                .getOptional(AutoLoaderOptions.BACKFILL_INTERVAL)
+                .map(d -> d.toMillis())
+                .orElse(0L),
+            options.getOptional(AutoLoaderOptions.MAX_FILE_AGE).map(d -> d.toMillis()).orElse(0L),
+            -1,
+            PAGE_SIZE);
+    FileDiscoverySource source =
+        new FileDiscoverySource(
+            name,
+            path,
+            hadoopConf,
+            settings,
+            options.get(AutoLoaderOptions.INCLUDE_EXISTING_FILES),
+            System.currentTimeMillis(),
+            query);
+    FileRowReader reader =
+        new FileRowReader(
+            path,
+            hadoopConf,
+            format,
+            new RecordConverter(schema),
+            mode,
+            history,
+            version,
+            inferTypes);
+    return new AutoLoader(name, source, reader, schema, version);
+  }
+
+  private SchemaHistory.Version currentSchema(
+      SchemaHistory history, FileFormat format, boolean inferTypes, List<String> partitions) {
+    try {
+      Optional<SchemaHistory.Version> latest = history.latest();
+      if (latest.isPresent()) {
+        return latest.get();
+      }
+      Map<String, ColumnType> hints =
+          options
+              .getOptional(AutoLoaderOptions.SCHEMA_HINTS)
+              .map(AutoLoaderSchema::parseColumns)
+              .orElse(Map.of());
+      AutoLoaderSchema inferred =
+          new SchemaInference(
+                  path,
+                  hadoopConf,
+                  format,
+                  inferTypes,
+                  hints,
+                  options.get(AutoLoaderOptions.SAMPLE_NUM_FILES),
+                  options.get(AutoLoaderOptions.SAMPLE_NUM_BYTES).getBytes())
+              .infer(partitions, false);
+      if (!history.record(0, inferred)) {
+        return history.latest().orElseThrow();
+      }
+      return new SchemaHistory.Version(0, inferred);
+    } catch (IOException e) {
+      throw new SchemaInferenceException(
+          "Auto Loader could not read or write its schema history in "
+              + history.directory()
+              + " (cloudFiles.schemaLocation): "
+              + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package io.lakestream.connectors.autoloader.format;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The file formats Auto Loader reads ({@code cloudFiles.format}), each turning a file into records:
+ * JSON objects, one per line ({@code json}), or lines of comma-separated values under a header line
+ * ({@code csv}; double-quoted fields may contain commas and doubled quotes, an empty field is
+ * null). A record is a JSON object keyed by field name; CSV values are strings.
+ */
+public enum FileFormat {
+  JSON,
+  CSV;
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Receives each record of a file. */
+  @FunctionalInterface
+  public interface RecordConsumer {
+    /**
+     * @param record the record, or null if the line is malformed
+     * @param line the line's text
+     * @param lineNumber 1-based line number in the file
+     */
+    void accept(ObjectNode record, String line, long lineNumber) throws IOException;
+  }
+
+  /**
+   * The format named by {@code cloudFiles.format}.
+   *
+   * @throws IllegalArgumentException naming the supported formats
+   */
+  public static FileFormat of(String name) {
+    try {
+      return valueOf(name.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.format='" + name + "' is not supported; use json or csv");
+    }
+  }
+
+  /** Whether all values are text, so types are recognized in text (CSV). */
+  public boolean textValues() {
+    return this == CSV;
+  }
+
+  /** Reads every record of {@code in} (UTF-8), in file order. */
+  public void read(InputStream in, RecordConsumer consumer) throws IOException {
+    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    List<String> header = null;
+    long number = 0;
+    String line;
+    while ((line = reader.readLine()) != null) {
+      number++;
+      if (line.isBlank()) {
+        continue;
+      }
+      if (this == JSON) {
+        consumer.accept(json(line), line, number);
+      } else if (header == null) {
+        header = csvFields(line);
+      } else {
+        consumer.accept(csv(header, line), line, number);
+      }
+    }
+  }
+
+  private static ObjectNode json(String line) {
+    try {
+      JsonNode node = MAPPER.readTree(line);
+      return node instanceof ObjectNode o ? o : null;
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  private static ObjectNode csv(List<String> header, String line) {
+    List<String> fields = csvFields(line);
+    if (fields == null || fields.size() != header.size()) {
+      return null;
+    }
+    ObjectNode record = JsonNodeFactory.instance.objectNode();
+    for (int i = 0; i < header.size(); i++) {
+      String value = fields.get(i);
+      if (value == null || value.isEmpty()) {
+        record.putNull(header.get(i));
+      } else {
+        record.put(header.get(i), value);
+      }
+    }
+    return record;
+  }
+
+  /** The fields of one CSV line, or null if a quote is not closed. */
+  static List<String> csvFields(String line) {
+    List<String> fields = new ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char ch = line.charAt(i);
+      if (quoted) {
+        if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+          field.append('"');
+          i++;
+        } else if (ch == '"') {
+          quoted = false;
+        } else {
+          field.append(ch);
+        }
+      } else if (ch == '"') {
+        quoted = true;
+      } else if (ch == ',') {
+        fields.add(field.toString());
+        field.setLength(0);
+      } else {
+        field.append(ch);
+      }
+    }
+    if (quoted) {
+      return null;
+    }
+    fields.add(field.toString());
+    return fields;
+  }
+}

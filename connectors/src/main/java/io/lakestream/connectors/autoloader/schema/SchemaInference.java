@@ -1,0 +1,172 @@
+package io.lakestream.connectors.autoloader.schema;
+
+import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
+import io.lakestream.connectors.autoloader.discovery.FileLister;
+import io.lakestream.connectors.autoloader.discovery.FileListing;
+import io.lakestream.connectors.autoloader.format.FileFormat;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Infers a schema from a sample of the input, as Auto Loader does on a stream's first start: the
+ * newest files (by modification time) up to {@code maxFiles} files and {@code maxBytes} bytes
+ * (whichever is reached first). Every field seen becomes a column, in name order; values are
+ * strings unless {@code inferColumnTypes} (then BIGINT, DOUBLE, BOOLEAN or STRING, widened across
+ * records). Schema hints override inferred types and add columns. Partition columns are the {@code
+ * name=value} directories of the sampled files unless given.
+ */
+public final class SchemaInference {
+  private final String inputPath;
+  private final Map<String, String> hadoopConf;
+  private final FileFormat format;
+  private final boolean inferColumnTypes;
+  private final Map<String, ColumnType> hints;
+  private final int maxFiles;
+  private final long maxBytes;
+
+  public SchemaInference(
+      String inputPath,
+      Map<String, String> hadoopConf,
+      FileFormat format,
+      boolean inferColumnTypes,
+      Map<String, ColumnType> hints,
+      int maxFiles,
+      long maxBytes) {
+    this.inputPath = inputPath.replaceAll("/+$", "");
+    this.hadoopConf = hadoopConf;
+    this.format = format;
+    this.inferColumnTypes = inferColumnTypes;
+    this.hints = hints;
+    this.maxFiles = maxFiles;
+    this.maxBytes = maxBytes;
+  }
+
+  /**
+   * @param partitionColumns declared partition columns, or null to take them from the sample
+   * @param rescuedDataColumn whether the schema ends with {@code _rescued_data}
+   * @throws SchemaInferenceException if there is nothing to sample, or it cannot be read
+   */
+  public AutoLoaderSchema infer(List<String> partitionColumns, boolean rescuedDataColumn) {
+    List<DiscoveredFile> sample;
+    try {
+      sample = sample();
+    } catch (IOException e) {
+      throw new SchemaInferenceException(
+          "Auto Loader could not list " + inputPath + " to infer the schema: " + e.getMessage(), e);
+    }
+    if (sample.isEmpty()) {
+      throw new SchemaInferenceException(
+          "Auto Loader cannot infer a schema: the input path "
+              + inputPath
+              + " has no files yet. Give the schema (AutoLoaderBuilder.schema(\"id BIGINT, ...\")),"
+              + " or start the stream once files have arrived.");
+    }
+    Map<String, ColumnType> types = new TreeMap<>();
+    LinkedHashSet<String> partitions = new LinkedHashSet<>();
+    Configuration conf = new Configuration();
+    hadoopConf.forEach(conf::set);
+    try {
+      FileSystem fs = FileSystem.get(URI.create(inputPath), conf);
+      for (DiscoveredFile file : sample) {
+        partitions.addAll(RecordConverter.partitionValues(file.key).keySet());
+        try (InputStream in = fs.open(new Path(inputPath + "/" + file.key))) {
+          format.read(
+              in,
+              (record, line, number) -> {
+                if (record == null) {
+                  return;
+                }
+                record
+                    .fields()
+                    .forEachRemaining(
+                        f ->
+                            types.merge(
+                                f.getKey(),
+                                orNull(
+                                    ColumnType.infer(
+                                        f.getValue(), inferColumnTypes, format.textValues())),
+                                SchemaInference::widen));
+              });
+        }
+      }
+    } catch (IOException e) {
+      throw new SchemaInferenceException(
+          "Auto Loader could not read the sample of " + inputPath + ": " + e.getMessage(), e);
+    }
+    List<String> partitionNames =
+        partitionColumns != null ? partitionColumns : new ArrayList<>(partitions);
+    hints.forEach(types::put);
+    List<AutoLoaderSchema.Column> columns = new ArrayList<>();
+    types.forEach(
+        (name, type) -> {
+          if (!partitionNames.contains(name)) {
+            columns.add(
+                new AutoLoaderSchema.Column(name, type == NULL_ONLY ? ColumnType.STRING : type));
+          }
+        });
+    return new AutoLoaderSchema(columns, partitionNames, rescuedDataColumn);
+  }
+
+  /** Marks a field seen only with null values so far. */
+  private static final ColumnType NULL_ONLY = new ColumnType("NULL", 0, 0);
+
+  private static ColumnType orNull(ColumnType type) {
+    return type == null ? NULL_ONLY : type;
+  }
+
+  private static ColumnType widen(ColumnType a, ColumnType b) {
+    if (a == NULL_ONLY) {
+      return b;
+    }
+    if (b == NULL_ONLY) {
+      return a;
+    }
+    return ColumnType.merge(a, b);
+  }
+
+  /** The newest files, keeping only {@code maxFiles} in memory while listing everything. */
+  private List<DiscoveredFile> sample() throws IOException {
+    Comparator<DiscoveredFile> newestFirst =
+        Comparator.comparingLong((DiscoveredFile f) -> f.modificationTime)
+            .reversed()
+            .thenComparing(f -> f.key);
+    java.util.PriorityQueue<DiscoveredFile> newest =
+        new java.util.PriorityQueue<>(newestFirst.reversed());
+    try (FileLister lister = FileLister.open(inputPath, hadoopConf)) {
+      String after = "";
+      FileListing page;
+      do {
+        page = lister.listAfter(after, 10_000);
+        for (DiscoveredFile file : page.files()) {
+          newest.add(file);
+          if (newest.size() > maxFiles) {
+            newest.poll(); // the oldest
+          }
+        }
+        after = page.lastKey(after);
+      } while (page.truncated());
+    }
+    List<DiscoveredFile> all = new ArrayList<>(newest);
+    all.sort(newestFirst);
+    List<DiscoveredFile> sample = new ArrayList<>();
+    long bytes = 0;
+    for (DiscoveredFile file : all) {
+      if (bytes >= maxBytes && !sample.isEmpty()) {
+        break;
+      }
+      sample.add(file);
+      bytes += file.size;
+    }
+    return sample;
+  }
+}

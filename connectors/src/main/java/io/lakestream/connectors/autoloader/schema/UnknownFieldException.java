@@ -1,0 +1,41 @@
+package io.lakestream.connectors.autoloader.schema;
+
+import java.util.List;
+
+/**
+ * A file has columns the stream's schema does not have. In {@code addNewColumns} mode the schema
+ * with them is already recorded in the schema history when this is thrown, so restarting the query
+ * (from its checkpoint) continues with the new schema; in {@code failOnNewColumns} mode nothing is
+ * recorded. Thrown from the task, so the job fails; a Flink restart with the same job graph fails
+ * the same way, so the query must be rebuilt (as a job runner with retries does).
+ */
+public class UnknownFieldException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final List<String> newColumns;
+  private final String file;
+  private final long recordedVersion;
+
+  public UnknownFieldException(
+      String message, List<String> newColumns, String file, long recordedVersion) {
+    super(message);
+    this.newColumns = List.copyOf(newColumns);
+    this.file = file;
+    this.recordedVersion = recordedVersion;
+  }
+
+  /** The columns the schema lacks. */
+  public List<String> newColumns() {
+    return newColumns;
+  }
+
+  /** The file they were found in. */
+  public String file() {
+    return file;
+  }
+
+  /** The schema history version recorded with them, or -1 if none was recorded. */
+  public long recordedVersion() {
+    return recordedVersion;
+  }
+}

@@ -1,0 +1,41 @@
+package io.lakestream.connectors.autoloader.source.enumerator;
+
+import java.io.Serializable;
+
+/**
+ * How the discovery enumerator lists and admits files.
+ *
+ * @param maxFilesPerTrigger at most this many new files per epoch (hard)
+ * @param maxBytesPerTrigger stop admitting in an epoch once this many bytes are admitted (soft: a
+ *     file is never split); 0 = no limit
+ * @param ignoreLimits ignore both limits (the once trigger)
+ * @param incrementalListingsPerBackfill a full listing after this many incremental ones; 0 = never
+ *     (only {@code backfillIntervalMillis}); 1 = every listing is full
+ * @param backfillIntervalMillis a full listing when this long passed since the last; 0 = none
+ * @param maxFileAgeMillis files older than this (by modification time) are not ingested; 0 = no
+ *     limit
+ * @param availableNowStartMillis availableNow: ingest only files modified up to this time, list
+ *     once, then report caught-up; -1 = not availableNow
+ * @param pageSize files per listing page (bounds the enumerator's memory)
+ */
+public record DiscoverySettings(
+    int maxFilesPerTrigger,
+    long maxBytesPerTrigger,
+    boolean ignoreLimits,
+    int incrementalListingsPerBackfill,
+    long backfillIntervalMillis,
+    long maxFileAgeMillis,
+    long availableNowStartMillis,
+    int pageSize)
+    implements Serializable {
+
+  /** Whether this run is availableNow. */
+  public boolean availableNow() {
+    return availableNowStartMillis >= 0;
+  }
+
+  /** Discovered files kept ahead of admission before listing pauses. */
+  public int readAhead() {
+    return Math.max(pageSize, 2 * maxFilesPerTrigger);
+  }
+}

@@ -1,0 +1,68 @@
+package io.lakestream.connectors.autoloader;
+
+import io.lakestream.connectors.files.JsonLinesFileSink;
+import io.lakestream.connectors.sink.EpochListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.types.Row;
+
+/**
+ * The exactly-once JSON-lines sink the Auto Loader tests write to (one line per row: the fields,
+ * tab-separated, null as {@code \N}) and what it committed.
+ */
+public final class CommittedRows {
+  private final Path dir;
+
+  public CommittedRows(Path dir) {
+    this.dir = dir;
+  }
+
+  public Sink<Row> sink() {
+    return JsonLinesFileSink.create(dir.toString(), CommittedRows::encode, EpochListener.none());
+  }
+
+  static String encode(Row row) {
+    List<String> fields = new ArrayList<>();
+    for (int i = 0; i < row.getArity(); i++) {
+      Object value = row.getField(i);
+      fields.add(value == null ? "\\N" : value.toString());
+    }
+    return String.join("\t", fields);
+  }
+
+  /** Committed lines, each split into fields. */
+  public List<String[]> rows() {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<String[]> rows = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".jsonl")).toList()) {
+        for (String line : Files.readAllLines(file)) {
+          rows.add(line.split("\t", -1));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  /** Waits up to 120 s for {@code condition}. */
+  public static void await(java.util.function.BooleanSupplier condition, String what)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("Timed out waiting for " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+}
