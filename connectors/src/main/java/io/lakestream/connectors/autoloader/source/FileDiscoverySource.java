@@ -151,4 +151,10 @@ public final class FileDiscoverySource
   public boolean supportsAvailableNow() {
     return true;
   }
+
+  /** Always: maxFilesPerTrigger has a default (1000), as in Spark. */
+  @Override
+  public boolean limitsEpochs() {
+    return true;
+  }
 }
