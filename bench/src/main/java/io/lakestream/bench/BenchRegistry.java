@@ -2,6 +2,7 @@ package io.lakestream.bench;
 
 import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
+import io.lakestream.bench.lakebase.LakebaseUpsertBench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,8 @@ public final class BenchRegistry {
 
   /** All implemented benches. */
   public static BenchRegistry standard() {
-    return new BenchRegistry(List.of(new E2BronzeBench(), new DeltaSinkBench()));
+    return new BenchRegistry(
+        List.of(new E2BronzeBench(), new DeltaSinkBench(), new LakebaseUpsertBench()));
   }
 
   public Optional<Bench> find(String id) {
