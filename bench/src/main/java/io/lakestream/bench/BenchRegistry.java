@@ -2,6 +2,7 @@ package io.lakestream.bench;
 
 import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
+import io.lakestream.bench.lakebase.LakebaseLatencyBench;
 import io.lakestream.bench.lakebase.LakebaseUpsertBench;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,11 @@ public final class BenchRegistry {
   /** All implemented benches. */
   public static BenchRegistry standard() {
     return new BenchRegistry(
-        List.of(new E2BronzeBench(), new DeltaSinkBench(), new LakebaseUpsertBench()));
+        List.of(
+            new E2BronzeBench(),
+            new DeltaSinkBench(),
+            new LakebaseUpsertBench(),
+            new LakebaseLatencyBench()));
   }
 
   public Optional<Bench> find(String id) {

@@ -92,7 +92,16 @@ public final class LakebaseSinkOptions {
           .defaultValue(Duration.ofMillis(100))
           .withDescription(
               "Optional. Maximum time a row waits in the buffer before a flush, e.g. \"50"
-                  + " milliseconds\"; 0 flushes every row.");
+                  + " milliseconds\"; 0 flushes every row. Default 100 ms, 10 ms in a query"
+                  + " with the realTime trigger.");
+
+  /**
+   * The batch interval when option batchinterval is not given and the query runs with the realTime
+   * trigger: a flush every 10 ms keeps the buffer wait far below a 100 ms p99 budget, while at
+   * thousands of rows/s per task it still writes tens of rows per transaction (a per-row flush
+   * would cost one commit per row).
+   */
+  public static final Duration REAL_TIME_BATCH_INTERVAL = Duration.ofMillis(10);
 
   public static final ConfigOption<String> CHECKPOINT_LOCATION =
       key("checkpointLocation")
@@ -162,6 +171,21 @@ public final class LakebaseSinkOptions {
       Map<String, String> options,
       PasswordProvider passwordProvider,
       String queryCheckpointLocation) {
+    return parse(options, passwordProvider, queryCheckpointLocation, false);
+  }
+
+  /**
+   * Validates {@code options} and resolves them for a query that may run in realTime mode, where
+   * option batchinterval defaults to {@link #REAL_TIME_BATCH_INTERVAL}.
+   *
+   * @param realTime whether the query runs with the realTime trigger
+   * @throws LakebaseSinkException ({@link LakebaseSinkException#INVALID_OPTIONS}) naming the option
+   */
+  public static LakebaseSinkConfig parse(
+      Map<String, String> options,
+      PasswordProvider passwordProvider,
+      String queryCheckpointLocation,
+      boolean realTime) {
     Map<String, String> byKey = new LinkedHashMap<>();
     List<String> unknown = new ArrayList<>();
     for (Map.Entry<String, String> entry : options.entrySet()) {
@@ -231,7 +255,10 @@ public final class LakebaseSinkOptions {
     if (batchSize < 1) {
       throw invalid("option batchsize must be >= 1, was " + batchSize);
     }
-    Duration interval = value(conf, BATCH_INTERVAL);
+    Duration interval =
+        realTime && !conf.contains(BATCH_INTERVAL)
+            ? REAL_TIME_BATCH_INTERVAL
+            : value(conf, BATCH_INTERVAL);
     if (interval.isNegative()) {
       throw invalid("option batchinterval must not be negative, was " + interval);
     }
