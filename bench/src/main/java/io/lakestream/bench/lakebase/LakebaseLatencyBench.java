@@ -116,13 +116,16 @@ public final class LakebaseLatencyBench implements Bench {
   private static String line(String variant, LatencyRun.Result r) {
     return String.format(
         Locale.ROOT,
-        "%s: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms over %,d records",
+        "%s: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms over %,d records"
+            + " (of which send -> seen by the job's parse operator: p50 %.1f ms, p99 %.1f ms)",
         variant,
         r.percentileMillis(0.50),
         r.percentileMillis(0.90),
         r.percentileMillis(0.99),
         r.percentileMillis(0.999),
         r.maxMillis(),
-        r.latencyMicros().length);
+        r.latencyMicros().length,
+        r.toJobPercentileMillis(0.50),
+        r.toJobPercentileMillis(0.99));
   }
 }

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -52,15 +52,30 @@ final class LatencyRun {
       LakebaseSchema.builder()
           .column("id", PostgresColumnType.LONG, false)
           .column("sent_us", PostgresColumnType.LONG, false)
+          .column("seen_us", PostgresColumnType.LONG, false)
           .build();
 
   private LatencyRun() {}
 
   /** Latencies in microseconds of the measured records, sorted, plus how long producing took. */
-  record Result(long[] latencyMicros, long produceNanos, long records, Duration batchInterval) {
+  record Result(
+      long[] latencyMicros,
+      long[] toJobMicros,
+      long produceNanos,
+      long records,
+      Duration batchInterval) {
     double percentileMillis(double p) {
-      int i = (int) Math.min(latencyMicros.length - 1, Math.ceil(p * latencyMicros.length) - 1);
-      return latencyMicros[Math.max(0, i)] / 1000.0;
+      return percentile(latencyMicros, p);
+    }
+
+    /** The part from send to the job's parse operator (Kafka and the source). */
+    double toJobPercentileMillis(double p) {
+      return percentile(toJobMicros, p);
+    }
+
+    private static double percentile(long[] sorted, double p) {
+      int i = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
+      return sorted[Math.max(0, i)] / 1000.0;
     }
 
     double maxMillis() {
@@ -92,7 +107,8 @@ final class LatencyRun {
       s.execute(
           "CREATE TABLE "
               + table
-              + " (id int8 PRIMARY KEY, sent_us int8 NOT NULL, written_at timestamptz)");
+              + " (id int8 PRIMARY KEY, sent_us int8 NOT NULL, seen_us int8 NOT NULL,"
+              + " written_at timestamptz)");
       s.execute(
           "CREATE OR REPLACE FUNCTION stamp_written_at() RETURNS trigger LANGUAGE plpgsql AS"
               + " $$ BEGIN NEW.written_at := clock_timestamp(); RETURN NEW; END $$");
@@ -149,8 +165,8 @@ final class LatencyRun {
       long produceNanos = System.nanoTime() - start;
       awaitRows(db, table, total, query, Duration.ofMinutes(3));
       query.stop();
-      long[] latencies = latencies(db, table, 1 + warmupRecords, total);
-      return new Result(latencies, produceNanos, total - 1, used.get());
+      long[][] latencies = latencies(db, table, 1 + warmupRecords, total);
+      return new Result(latencies[0], latencies[1], produceNanos, total - 1, used.get());
     } finally {
       if (query.isActive()) {
         query.cancel();
@@ -161,15 +177,15 @@ final class LatencyRun {
   /**
    * The sink; option batchinterval only if given, and the interval it resolved to in {@code used}.
    */
-  private static LakebaseSink<Tuple2<Long, Long>> sink(
+  private static LakebaseSink<Tuple3<Long, Long, Long>> sink(
       PostgresDatabase db,
       String table,
       String batchInterval,
       QueryContext query,
       AtomicReference<Duration> used) {
-    LakebaseSink<Tuple2<Long, Long>> sink =
-        LakebaseSinkBuilder.<Tuple2<Long, Long>>forSchema(
-                SCHEMA, row -> new Object[] {row.f0, row.f1})
+    LakebaseSink<Tuple3<Long, Long, Long>> sink =
+        LakebaseSinkBuilder.<Tuple3<Long, Long, Long>>forSchema(
+                SCHEMA, row -> new Object[] {row.f0, row.f1, row.f2})
             .option("endpoint", db.jdbcUrl())
             .option("user", db.user())
             .option("password", db.password())
@@ -181,14 +197,16 @@ final class LatencyRun {
     return sink;
   }
 
-  /** Parses {@code "<seq>,<sent micros>"}. */
-  static final class Parse implements MapFunction<KafkaRecord, Tuple2<Long, Long>> {
+  /** Parses {@code "<seq>,<sent micros>"} and stamps when the job saw the record (micros). */
+  static final class Parse implements MapFunction<KafkaRecord, Tuple3<Long, Long, Long>> {
     @Override
-    public Tuple2<Long, Long> map(KafkaRecord record) {
+    public Tuple3<Long, Long, Long> map(KafkaRecord record) {
       String v = new String(record.value, StandardCharsets.UTF_8);
       int comma = v.indexOf(',');
-      return Tuple2.of(
-          Long.parseLong(v.substring(0, comma)), Long.parseLong(v.substring(comma + 1)));
+      return Tuple3.of(
+          Long.parseLong(v.substring(0, comma)),
+          Long.parseLong(v.substring(comma + 1)),
+          ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()));
     }
   }
 
@@ -239,15 +257,17 @@ final class LatencyRun {
   }
 
   /** Latencies of ids in [from, to): every one must be there exactly once. */
-  private static long[] latencies(PostgresDatabase db, String table, long from, long to)
+  private static long[][] latencies(PostgresDatabase db, String table, long from, long to)
       throws SQLException {
     long[] out = new long[(int) (to - from)];
+    long[] toJob = new long[out.length];
     int n = 0;
     try (Connection c = db.connect();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT id, (extract(epoch FROM written_at) * 1000000)::int8 - sent_us FROM "
+                "SELECT id, (extract(epoch FROM written_at) * 1000000)::int8 - sent_us,"
+                    + " seen_us - sent_us FROM "
                     + table
                     + " WHERE id >= "
                     + from
@@ -260,6 +280,7 @@ final class LatencyRun {
           throw new IllegalStateException(
               "table " + table + ": row " + rs.getLong(1) + " where " + expected + " was expected");
         }
+        toJob[n] = rs.getLong(3);
         out[n++] = rs.getLong(2);
         expected++;
       }
@@ -269,6 +290,7 @@ final class LatencyRun {
           "table " + table + " holds " + n + " of " + out.length + " rows");
     }
     Arrays.sort(out);
-    return out;
+    Arrays.sort(toJob);
+    return new long[][] {out, toJob};
   }
 }
