@@ -43,9 +43,9 @@ class LakebaseSinkOptionsTest {
   }
 
   @Test
-  void aRealTimeQueryFlushesEvery10MillisecondsUnlessBatchIntervalIsGiven() {
+  void aRealTimeQueryFlushesEvery30MillisecondsUnlessBatchIntervalIsGiven() {
     assertThat(LakebaseSinkOptions.parse(minimal(), null, null, true).batchInterval())
-        .isEqualTo(Duration.ofMillis(10));
+        .isEqualTo(Duration.ofMillis(30));
     Map<String, String> options = minimal();
     options.put("BatchInterval", "250 ms");
     assertThat(LakebaseSinkOptions.parse(options, null, null, true).batchInterval())

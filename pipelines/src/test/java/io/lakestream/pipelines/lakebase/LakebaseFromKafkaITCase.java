@@ -8,6 +8,7 @@ import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
 import io.lakestream.connectors.lakebase.PostgresColumnType;
+import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.pipelines.query.Dataflow;
 import io.lakestream.pipelines.query.StreamingQuery;
 import io.lakestream.pipelines.query.StreamingQueryBuilder;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.java.tuple.Tuple2;
@@ -48,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * through the Lakebase sink, with failures injected: a task failure mid-epoch restarted inside the
  * run, then a run that fails for good and is resumed by the next run from the checkpoint it
  * retained. After each run the whole table equals, row for row, the last value of every key in the
- * topic.
+ * topic. A realTime query gets the sink's realTime batch interval and reaches the same final table
+ * between checkpoints (its timer flushes, not the checkpoint).
  */
 class LakebaseFromKafkaITCase {
   @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -60,6 +63,7 @@ class LakebaseFromKafkaITCase {
 
   static final AtomicBoolean FAILED = new AtomicBoolean();
   static volatile long failAtSeq = Long.MAX_VALUE;
+  static final AtomicReference<Duration> BATCH_INTERVAL = new AtomicReference<>();
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
@@ -109,54 +113,58 @@ class LakebaseFromKafkaITCase {
    * Kafka key is the row key, so one key's updates stay in one partition, in order.
    */
   private void produce(long from, long to) {
+    produce(TOPIC, from, to);
+  }
+
+  private void produce(String topic, long from, long to) {
     var props = KAFKA.broker().clientProperties();
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
       for (long seq = from; seq < to; seq++) {
         long id = (seq / 20) % KEYS;
-        producer.send(new ProducerRecord<>(TOPIC, "k" + id, id + "," + seq));
+        producer.send(new ProducerRecord<>(topic, "k" + id, id + "," + seq));
         lastSeqPerKey.put(id, seq);
       }
     }
   }
 
-  private Dataflow dataflow() {
+  private Dataflow dataflow(String topic, String table, Map<String, String> sinkOptions) {
     Map<String, String> source =
         Map.of(
             "kafka.bootstrap.servers",
             KAFKA.bootstrapServers(),
             "subscribe",
-            TOPIC,
+            topic,
             "startingOffsets",
             "earliest",
             "maxOffsetsPerTrigger",
             "1500");
-    return (env, query) ->
-        env.fromSource(
-                KafkaSourceBuilder.kafka("upserts-kafka").options(source).query(query).build(),
-                WatermarkStrategy.noWatermarks(),
-                "upserts-kafka")
-            .uid("upserts-kafka")
-            .map(new ParseUpsert())
-            .uid("parse")
-            .map(new FailOnce())
-            .uid("fail-once")
-            .keyBy(row -> row.f0)
-            .sinkTo(
-                LakebaseSinkBuilder.<Tuple2<Long, Long>>forSchema(
-                        SCHEMA, row -> new Object[] {row.f0, row.f1, "v" + row.f1})
-                    .option("endpoint", POSTGRES.jdbcUrl())
-                    .option("user", POSTGRES.user())
-                    .option("password", POSTGRES.password())
-                    .option("dbtable", "kafka_upserts")
-                    .option("upsertkey", "id")
-                    // flushes come from checkpoints and full buffers, hardly from the timer:
-                    // what the checkpoint flush must write is never written by chance
-                    .option("batchsize", "400")
-                    .option("batchinterval", "10 s")
-                    .query(query)
-                    .build())
-            .uid("lakebase");
+    return (env, query) -> {
+      LakebaseSink<Tuple2<Long, Long>> sink =
+          LakebaseSinkBuilder.<Tuple2<Long, Long>>forSchema(
+                  SCHEMA, row -> new Object[] {row.f0, row.f1, "v" + row.f1})
+              .option("endpoint", POSTGRES.jdbcUrl())
+              .option("user", POSTGRES.user())
+              .option("password", POSTGRES.password())
+              .option("dbtable", table)
+              .option("upsertkey", "id")
+              .options(sinkOptions)
+              .query(query)
+              .build();
+      BATCH_INTERVAL.set(sink.config().batchInterval());
+      env.fromSource(
+              KafkaSourceBuilder.kafka("upserts-kafka").options(source).query(query).build(),
+              WatermarkStrategy.noWatermarks(),
+              "upserts-kafka")
+          .uid("upserts-kafka")
+          .map(new ParseUpsert())
+          .uid("parse")
+          .map(new FailOnce())
+          .uid("fail-once")
+          .keyBy(row -> row.f0)
+          .sinkTo(sink)
+          .uid("lakebase");
+    };
   }
 
   private StreamingQuery start(int restartAttempts) throws Exception {
@@ -166,7 +174,10 @@ class LakebaseFromKafkaITCase {
     conf.set(
         RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, Math.max(1, restartAttempts));
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-    return StreamingQueryBuilder.of(dataflow())
+    // flushes come from checkpoints and full buffers, hardly from the timer: what the checkpoint
+    // flush must write is never written by chance
+    Map<String, String> sinkOptions = Map.of("batchsize", "400", "batchinterval", "10 s");
+    return StreamingQueryBuilder.of(dataflow(TOPIC, "kafka_upserts", sinkOptions))
         .queryName("kafka_to_lakebase")
         .checkpointLocation(dir.resolve("chk").toString())
         .trigger(Trigger.availableNow())
@@ -204,6 +215,40 @@ class LakebaseFromKafkaITCase {
     assertTableIsLastValuePerKey();
   }
 
+  @Test
+  void aRealTimeQueryUpsertsWithTheRealTimeBatchIntervalByDefault() throws Exception {
+    KAFKA.createTopic("realtime_upserts", 3);
+    produce("realtime_upserts", 0, BATCH);
+    StreamingQuery query =
+        StreamingQueryBuilder.of(dataflow("realtime_upserts", "realtime_upserts", Map.of()))
+            .queryName("kafka_to_lakebase_realtime")
+            .checkpointLocation(dir.resolve("chk-realtime").toString())
+            .trigger(Trigger.realTime(Duration.ofSeconds(5)))
+            .outputMode(OutputMode.UPDATE)
+            .parallelism(2)
+            .stateBackend(StateBackendSettings.defaults())
+            .start();
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      while (!tableOrEmpty("realtime_upserts").equals(expected()) && System.nanoTime() < deadline) {
+        assertThat(query.isActive()).as("query running").isTrue();
+        Thread.sleep(100);
+      }
+      assertThat(table("realtime_upserts")).hasSize(KEYS).containsExactlyElementsOf(expected());
+      assertThat(BATCH_INTERVAL.get()).isEqualTo(Duration.ofMillis(30));
+    } finally {
+      query.cancel();
+    }
+  }
+
+  private static List<String> tableOrEmpty(String name) {
+    try {
+      return table(name);
+    } catch (SQLException e) {
+      return List.of(); // not created yet
+    }
+  }
+
   private List<String> expected() {
     List<String> rows = new ArrayList<>();
     lastSeqPerKey.forEach((id, seq) -> rows.add(id + "," + seq + ",v" + seq));
@@ -215,10 +260,14 @@ class LakebaseFromKafkaITCase {
   }
 
   private static List<String> table() throws SQLException {
+    return table("kafka_upserts");
+  }
+
+  private static List<String> table(String name) throws SQLException {
     List<String> rows = new ArrayList<>();
     try (Connection c = POSTGRES.connect();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT id, seq, label FROM kafka_upserts ORDER BY id")) {
+        ResultSet rs = s.executeQuery("SELECT id, seq, label FROM " + name + " ORDER BY id")) {
       while (rs.next()) {
         rows.add(rs.getLong(1) + "," + rs.getLong(2) + "," + rs.getString(3));
       }
