@@ -3,6 +3,8 @@ package io.lakestream.bench;
 import io.lakestream.bench.dedup.DedupStateBench;
 import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
+import io.lakestream.bench.lakebase.LakebaseLatencyBench;
+import io.lakestream.bench.lakebase.LakebaseUpsertBench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +28,12 @@ public final class BenchRegistry {
   /** All implemented benches. */
   public static BenchRegistry standard() {
     return new BenchRegistry(
-        List.of(new E2BronzeBench(), new DeltaSinkBench(), new DedupStateBench()));
+        List.of(
+            new E2BronzeBench(),
+            new DeltaSinkBench(),
+            new DedupStateBench(),
+            new LakebaseUpsertBench(),
+            new LakebaseLatencyBench()));
   }
 
   public Optional<Bench> find(String id) {

@@ -102,7 +102,10 @@ public final class LakebaseSinkBuilder<T> {
     }
     LakebaseSinkConfig config =
         LakebaseSinkOptions.parse(
-            options, passwordProvider, query == null ? null : query.checkpointLocation());
+            options,
+            passwordProvider,
+            query == null ? null : query.checkpointLocation(),
+            query != null && query.realTime());
     UpsertStatement.of(config.table(), schema, List.of()); // column names are valid
     for (String column : config.upsertKey()) {
       if (schema.indexOf(column) < 0) {

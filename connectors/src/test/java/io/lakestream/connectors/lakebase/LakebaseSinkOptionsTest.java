@@ -43,6 +43,18 @@ class LakebaseSinkOptionsTest {
   }
 
   @Test
+  void aRealTimeQueryFlushesEvery30MillisecondsUnlessBatchIntervalIsGiven() {
+    assertThat(LakebaseSinkOptions.parse(minimal(), null, null, true).batchInterval())
+        .isEqualTo(Duration.ofMillis(30));
+    Map<String, String> options = minimal();
+    options.put("BatchInterval", "250 ms");
+    assertThat(LakebaseSinkOptions.parse(options, null, null, true).batchInterval())
+        .isEqualTo(Duration.ofMillis(250));
+    assertThat(LakebaseSinkOptions.parse(minimal(), null, null, false).batchInterval())
+        .isEqualTo(Duration.ofMillis(100));
+  }
+
+  @Test
   void everyOptionIsReadAndKeysIgnoreCase() {
     Map<String, String> options = minimal();
     options.remove("dbtable");

@@ -168,7 +168,8 @@ final class QueryLauncher {
             TriggerSettings.bounded(s.trigger()),
             s.trigger() instanceof Trigger.Once,
             s.outputMode(),
-            replay);
+            replay,
+            s.trigger() instanceof Trigger.RealTime);
 
     s.dataflow().build(env, context);
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));

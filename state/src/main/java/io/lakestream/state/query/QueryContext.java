@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param outputMode what sinks receive each epoch; sinks refuse modes they cannot honour
  * @param replay how sources replay epochs a later run already committed, when this run restores an
  *     older snapshot ({@link ReplayPlan#NONE} otherwise)
+ * @param realTime the query runs with the realTime trigger: sinks that buffer rows pick their
+ *     low-latency defaults (e.g. the Lakebase sink's batch interval)
  */
 public record QueryContext(
     String queryId,
@@ -29,7 +31,8 @@ public record QueryContext(
     boolean availableNow,
     boolean ignoreRateLimits,
     OutputMode outputMode,
-    ReplayPlan replay)
+    ReplayPlan replay,
+    boolean realTime)
     implements Serializable {
 
   public QueryContext {
@@ -40,6 +43,30 @@ public record QueryContext(
     Objects.requireNonNull(checkpointLocation, "checkpointLocation");
     Objects.requireNonNull(outputMode, "outputMode");
     Objects.requireNonNull(replay, "replay");
+  }
+
+  /** A context of a query that does not run in realTime mode. */
+  public QueryContext(
+      String queryId,
+      String queryName,
+      String runId,
+      String appId,
+      String checkpointLocation,
+      boolean availableNow,
+      boolean ignoreRateLimits,
+      OutputMode outputMode,
+      ReplayPlan replay) {
+    this(
+        queryId,
+        queryName,
+        runId,
+        appId,
+        checkpointLocation,
+        availableNow,
+        ignoreRateLimits,
+        outputMode,
+        replay,
+        false);
   }
 
   /** A context without replay. */

@@ -43,6 +43,8 @@ class UpsertStrategyBenchmark {
       System.out.printf("  jdbc batch, rewritten : %,d rows/s%n", jdbcBatch("t_rewrite", true));
       System.out.printf("  jdbc batch, plain     : %,d rows/s%n", jdbcBatch("t_plain", false));
       System.out.printf("  unnest arrays         : %,d rows/s%n", unnest("t_unnest"));
+      System.out.printf("  unnest primitive arr  : %,d rows/s%n", unnestPrimitive("t_unnestp"));
+      System.out.printf("  copy binary + upsert  : %,d rows/s%n", copyUpsert("t_copy"));
     }
   }
 
@@ -78,7 +80,7 @@ class UpsertStrategyBenchmark {
               PasswordProvider.of(POSTGRES.password()));
       try (PostgresBatchWriter writer =
           new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10))) {
-        long started = System.nanoTime();
+        long started = start();
         for (int start = 0; start < ROWS; start += BATCH) {
           writer.write(batch(start), BATCH);
         }
@@ -98,7 +100,7 @@ class UpsertStrategyBenchmark {
     try (Connection c = java.sql.DriverManager.getConnection(POSTGRES.jdbcUrl(), properties);
         PreparedStatement ps = c.prepareStatement(upsert.sql())) {
       c.setAutoCommit(false);
-      long started = System.nanoTime();
+      long started = start();
       for (int start = 0; start < ROWS; start += BATCH) {
         Object[][] rows = batch(start);
         int kept = upsert.shape(rows, BATCH);
@@ -125,7 +127,7 @@ class UpsertStrategyBenchmark {
     try (Connection c = POSTGRES.connect();
         PreparedStatement ps = c.prepareStatement(sql)) {
       c.setAutoCommit(false);
-      long started = System.nanoTime();
+      long started = start();
       for (int start = 0; start < ROWS; start += BATCH) {
         Object[][] rows = batch(start);
         int kept = upsert.shape(rows, BATCH);
@@ -147,7 +149,133 @@ class UpsertStrategyBenchmark {
     }
   }
 
+  private static long serverStarted;
+  private static long serverCpuStart;
+
   private static long rate(long started) {
-    return (long) (ROWS / ((System.nanoTime() - started) / 1e9));
+    long nanos = System.nanoTime() - started;
+    long cpu = serverCpu() - serverCpuStart;
+    System.out.printf(
+        "    (PostgreSQL CPU %.2f s = %,d rows per server CPU-s; wall %.2f s)%n",
+        cpu / 1e9, (long) (ROWS / (cpu / 1e9)), nanos / 1e9);
+    return (long) (ROWS / (nanos / 1e9));
+  }
+
+  private static long start() {
+    serverCpuStart = serverCpu();
+    return System.nanoTime();
+  }
+
+  /** CPU of the embedded server: postmaster (incl. reaped children) plus live backends. */
+  private static long serverCpu() {
+    ProcessHandle pm = POSTGRES.server().process().orElseThrow();
+    long ticks = ticks(pm.pid(), true);
+    for (ProcessHandle child : pm.descendants().toList()) {
+      ticks += ticks(child.pid(), false);
+    }
+    return ticks * 10_000_000L;
+  }
+
+  private static long ticks(long pid, boolean reaped) {
+    try {
+      String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long t = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      return reaped ? t + Long.parseLong(f[13]) + Long.parseLong(f[14]) : t;
+    } catch (Exception e) {
+      return 0;
+    }
+  }
+
+  private static long unnestPrimitive(String name) throws Exception {
+    table(name);
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", name), SCHEMA, List.of("id"));
+    String sql =
+        "INSERT INTO "
+            + name
+            + " (id, v, n) SELECT * FROM UNNEST(?::bigint[], ?::text[], ?::bigint[])"
+            + " ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v, n = EXCLUDED.n";
+    try (Connection c = POSTGRES.connect();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      c.setAutoCommit(false);
+      long started = start();
+      for (int start = 0; start < ROWS; start += BATCH) {
+        Object[][] rows = batch(start);
+        int kept = upsert.shape(rows, BATCH);
+        long[] ids = new long[kept];
+        String[] vs = new String[kept];
+        long[] ns = new long[kept];
+        for (int i = 0; i < kept; i++) {
+          ids[i] = (Long) rows[i][0];
+          vs[i] = (String) rows[i][1];
+          ns[i] = (Long) rows[i][2];
+        }
+        ps.setObject(1, ids);
+        ps.setObject(2, vs);
+        ps.setObject(3, ns);
+        ps.executeUpdate();
+        c.commit();
+      }
+      return rate(started);
+    }
+  }
+
+  private static long copyUpsert(String name) throws Exception {
+    table(name);
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", name), SCHEMA, List.of("id"));
+    try (Connection c = POSTGRES.connect()) {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute(
+            "CREATE TEMP TABLE stage_"
+                + name
+                + " (id BIGINT, v TEXT, n BIGINT) ON COMMIT DELETE ROWS");
+      }
+      c.commit();
+      org.postgresql.copy.CopyManager copy =
+          c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO "
+                  + name
+                  + " (id, v, n) SELECT id, v, n FROM stage_"
+                  + name
+                  + " ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v, n = EXCLUDED.n")) {
+        long started = start();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64 * BATCH);
+        for (int start = 0; start < ROWS; start += BATCH) {
+          Object[][] rows = batch(start);
+          int kept = upsert.shape(rows, BATCH);
+          bytes.reset();
+          java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+          out.writeBytes("PGCOPY\n");
+          out.write(0xff);
+          out.writeBytes("\r\n");
+          out.write(0);
+          out.writeInt(0);
+          out.writeInt(0);
+          for (int i = 0; i < kept; i++) {
+            out.writeShort(3);
+            out.writeInt(8);
+            out.writeLong((Long) rows[i][0]);
+            byte[] v = ((String) rows[i][1]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            out.writeInt(v.length);
+            out.write(v);
+            out.writeInt(8);
+            out.writeLong((Long) rows[i][2]);
+          }
+          out.writeShort(-1);
+          out.flush();
+          copy.copyIn(
+              "COPY stage_" + name + " (id, v, n) FROM STDIN (FORMAT binary)",
+              new java.io.ByteArrayInputStream(bytes.toByteArray()));
+          ps.executeUpdate();
+          c.commit();
+        }
+        return rate(started);
+      }
+    }
   }
 }

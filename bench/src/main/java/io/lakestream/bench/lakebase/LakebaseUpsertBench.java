@@ -1,0 +1,243 @@
+package io.lakestream.bench.lakebase;
+
+import io.lakestream.bench.Bench;
+import io.lakestream.bench.BenchOptions;
+import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.Measurement;
+import io.lakestream.connectors.lakebase.LakebaseSchema;
+import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
+import io.lakestream.connectors.lakebase.PostgresColumnType;
+import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.postgres.PostgresDatabase;
+import io.lakestream.testkit.postgres.PostgresServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.connector.jdbc.JdbcConnectionOptions;
+import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
+import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+
+/**
+ * lakebase-upsert (issue 7): rows/s of upserting {@code rows} updates over {@code rows / 10} keys
+ * (default 2M over 200k) into one PostgreSQL, lakestream's Lakebase sink against Flink's own JDBC
+ * connector ({@code flink-connector-jdbc} 3.3.0-1.20, {@code JdbcSink} with {@code INSERT .. ON
+ * CONFLICT (id) DO UPDATE}), both with batch size 1000 and a 100 ms batch interval, on the same
+ * 2-slot MiniCluster and topology ({@link UpsertJob}), each into a fresh table of the same shape.
+ * The peer runs twice: with the plain JDBC URL (how the connector is documented) and with the
+ * driver's {@code reWriteBatchedInserts=true} (multi-row INSERTs; its best case); the ratio is
+ * taken against the faster of the two. Every side's table is then read back whole and must hold
+ * exactly the last update of every key ({@link UpsertWorkload#verify}).
+ */
+public final class LakebaseUpsertBench implements Bench {
+  static final int BATCH_SIZE = 1000;
+  static final long BATCH_INTERVAL_MS = 100;
+
+  private static final LakebaseSchema SCHEMA =
+      LakebaseSchema.builder()
+          .column("id", PostgresColumnType.LONG, false)
+          .column("seq", PostgresColumnType.LONG, false)
+          .column("label", PostgresColumnType.STRING)
+          .build();
+
+  private static final String UPSERT_SQL =
+      "INSERT INTO %s (id, seq, label) VALUES (?, ?, ?)"
+          + " ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, label = EXCLUDED.label";
+
+  @Override
+  public String id() {
+    return "lakebase-upsert";
+  }
+
+  @Override
+  public String description() {
+    return "Lakebase sink vs Flink JDBC connector upsert sink (same PostgreSQL, p=2, batch 1000);"
+        + " 2M upserts over 200k keys";
+  }
+
+  @Override
+  public long defaultRows() {
+    return 2_000_000;
+  }
+
+  @Override
+  public BenchResult run(BenchOptions options) throws Exception {
+    long rows = options.rowsOr(defaultRows());
+    UpsertWorkload workload = new UpsertWorkload(rows, (int) Math.max(1, rows / 10));
+    Path dir = Files.createDirectories(options.workDir());
+    try (PostgresServer server = PostgresServer.start();
+        PostgresDatabase db = server.createDatabase("lakebase_bench");
+        MiniCluster cluster = cluster(options.parallelism())) {
+      cluster.start();
+      Measurement plainJdbc =
+          runPeer(cluster, options, dir, workload, db, "jdbc_plain", db.jdbcUrl(), "plain URL");
+      String rewriteUrl =
+          db.jdbcUrl() + (db.jdbcUrl().contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
+      Measurement rewriteJdbc =
+          runPeer(
+              cluster,
+              options,
+              dir,
+              workload,
+              db,
+              "jdbc_rewrite",
+              rewriteUrl,
+              "reWriteBatchedInserts=true");
+      Measurement ours = runOurs(cluster, options, dir, workload, db);
+      Measurement peer =
+          plainJdbc.rowsPerSecond() >= rewriteJdbc.rowsPerSecond() ? plainJdbc : rewriteJdbc;
+      Measurement other = peer == plainJdbc ? rewriteJdbc : plainJdbc;
+      List<String> notes = new ArrayList<>();
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "workload: %,d upserts over %,d keys (%d updates per key, interleaved), columns id"
+                  + " int8 primary key, seq int8, label text; one generator subtask -> keyBy(id)"
+                  + " -> %d sink subtasks; checkpoint every %d ms",
+              rows,
+              workload.keys(),
+              rows / workload.keys(),
+              options.parallelism(),
+              options.checkpointInterval().toMillis()));
+      notes.add(
+          "every table read back whole after its run: exactly one row per key holding its last"
+              + " update (else the bench fails)");
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "ratio against the faster JDBC variant; against the other (%s): %.2f",
+              other.side(),
+              ours.rowsPerSecond() / other.rowsPerSecond()));
+      notes.add("PostgreSQL: " + server + " (embedded: fsync off, the same for every side)");
+      return new BenchResult(id(), ours, peer, List.of(other), notes);
+    }
+  }
+
+  static MiniCluster cluster(int slots) {
+    Configuration conf = new Configuration();
+    conf.set(RestOptions.BIND_PORT, "0"); // the machine is shared: never 8081
+    return new MiniCluster(
+        new MiniClusterConfiguration.Builder()
+            .setConfiguration(conf)
+            .setNumTaskManagers(1)
+            .setNumSlotsPerTaskManager(slots)
+            .build());
+  }
+
+  private static Measurement runPeer(
+      MiniCluster cluster,
+      BenchOptions options,
+      Path dir,
+      UpsertWorkload workload,
+      PostgresDatabase db,
+      String table,
+      String url,
+      String variant)
+      throws Exception {
+    try (Connection c = db.connect()) {
+      UpsertWorkload.createTable(c, table);
+    }
+    JdbcSink<Tuple2<Long, Long>> sink =
+        JdbcSink.<Tuple2<Long, Long>>builder()
+            .withQueryStatement(
+                String.format(Locale.ROOT, UPSERT_SQL, table),
+                (statement, row) -> {
+                  statement.setLong(1, row.f0);
+                  statement.setLong(2, row.f1);
+                  statement.setString(3, "v" + row.f1);
+                })
+            .withExecutionOptions(
+                JdbcExecutionOptions.builder()
+                    .withBatchSize(BATCH_SIZE)
+                    .withBatchIntervalMs(BATCH_INTERVAL_MS)
+                    .build())
+            .buildAtLeastOnce(
+                new JdbcConnectionOptions.JdbcConnectionOptionsBuilder()
+                    .withUrl(url)
+                    .withDriverName("org.postgresql.Driver")
+                    .withUsername(db.user())
+                    .withPassword(db.password())
+                    .build());
+    Measurement m =
+        UpsertJob.run(
+            cluster,
+            options,
+            dir.resolve(table),
+            workload,
+            sink,
+            "peer: Flink JDBC sink, " + variant,
+            "flink-connector-jdbc 3.3.0-1.20 JdbcSink (at-least-once), INSERT .. ON CONFLICT DO"
+                + " UPDATE, batch "
+                + BATCH_SIZE
+                + ", "
+                + variant,
+            PostgresCpu.of(db.server().process()));
+    try (Connection c = db.connect()) {
+      workload.verify(c, table);
+    }
+    return m;
+  }
+
+  private static Measurement runOurs(
+      MiniCluster cluster,
+      BenchOptions options,
+      Path dir,
+      UpsertWorkload workload,
+      PostgresDatabase db)
+      throws Exception {
+    String table = "lakestream";
+    try (Connection c = db.connect()) {
+      UpsertWorkload.createTable(c, table);
+    }
+    String queryId = UUID.randomUUID().toString();
+    QueryContext query =
+        new QueryContext(
+            queryId,
+            "lakebase-upsert-bench",
+            UUID.randomUUID().toString(),
+            QueryContext.appIdFor("lakebase-upsert-bench", queryId),
+            dir.resolve("query").toUri().toString(),
+            false,
+            false,
+            OutputMode.UPDATE);
+    LakebaseSink<Tuple2<Long, Long>> sink =
+        LakebaseSinkBuilder.<Tuple2<Long, Long>>forSchema(SCHEMA, UpsertWorkload::columns)
+            .option("endpoint", db.jdbcUrl())
+            .option("user", db.user())
+            .option("password", db.password())
+            .option("dbtable", table)
+            .option("batchsize", String.valueOf(BATCH_SIZE))
+            .option("batchinterval", BATCH_INTERVAL_MS + " ms")
+            .query(query)
+            .build(); // inspects the table (key inferred from its primary key): not timed
+    Measurement m =
+        UpsertJob.run(
+            cluster,
+            options,
+            dir.resolve(table),
+            workload,
+            sink,
+            "lakestream: Lakebase sink",
+            "LakebaseSink, key inferred from the primary key, batch "
+                + BATCH_SIZE
+                + ", "
+                + (sink.statement().unnestSql() != null
+                    ? "one INSERT .. SELECT FROM UNNEST(arrays) .. ON CONFLICT per batch"
+                    : "JDBC batch"),
+            PostgresCpu.of(db.server().process()));
+    try (Connection c = db.connect()) {
+      workload.verify(c, table);
+    }
+    return m;
+  }
+}
