@@ -10,6 +10,7 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
+import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.query.OutputMode;
@@ -27,9 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -44,7 +50,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The streaming change data feed source on the MiniCluster: an availableNow run stopped mid-stream
  * with a savepoint (as the runner stops availableNow runs), then a second availableNow run restored
  * from it. Across both runs every change row (inserts of appends, deletes of a removed file; the
- * compaction contributes none) arrives exactly once, equal to the batch {@code tableChanges}.
+ * compaction contributes none) arrives exactly once, equal to the batch {@code tableChanges}. And a
+ * task failure mid-stream: the job restores from its last checkpoint and an exactly-once Delta sink
+ * ends with every change row once.
  */
 class DeltaCdfSourceITCase {
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -55,7 +63,11 @@ class DeltaCdfSourceITCase {
           () ->
               FlinkMiniCluster.builder()
                   .slotsPerTaskManager(2)
-                  .checkpointInterval(Duration.ofMillis(500)));
+                  .checkpointInterval(Duration.ofMillis(500))
+                  // the failure test restores from the last checkpoint
+                  .set("restart-strategy.type", "fixed-delay")
+                  .set("restart-strategy.fixed-delay.attempts", "3")
+                  .set("restart-strategy.fixed-delay.delay", "100 ms"));
 
   static final Queue<String> RUN_1 = new ConcurrentLinkedQueue<>();
   static final Queue<String> RUN_2 = new ConcurrentLinkedQueue<>();
@@ -132,6 +144,144 @@ class DeltaCdfSourceITCase {
     all.addAll(RUN_2);
     all.sort(null);
     assertThat(all).isEqualTo(expected);
+  }
+
+  @Test
+  void aTaskFailureMidStreamLosesAndRepeatsNoChangeRow() throws Exception {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("src").toUri().toString());
+    DeltaTableWriter writer = new DeltaTableWriter(table, SCHEMA);
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, SCHEMA, "w");
+    commit.open();
+    for (int epoch = 1; epoch <= 3; epoch++) {
+      commit.commit(epoch, writer.write(rows((epoch - 1) * 1_000L, epoch * 1_000L)));
+    }
+    KernelChangeCommits.deleteOneFile(table);
+    KernelChangeCommits.compact(table, SCHEMA);
+    commit.commit(4, writer.write(rows(3_000, 4_000)));
+    long last = new DeltaTableReader(table).latestVersion();
+    List<String> expected = describe(DeltaChangeDataFeed.tableChanges(table, 1, last));
+
+    FAILED.set(false);
+    SEEN.set(0);
+    CHECKPOINTS.set(0);
+    QueryContext query =
+        new QueryContext(
+            "qid2",
+            "cdf-copy",
+            "run-1",
+            "cdf-copy-qid2",
+            dir.resolve("chk2").toUri().toString(),
+            false,
+            false,
+            OutputMode.APPEND);
+    String outPath = dir.resolve("out").toUri().toString();
+    StreamExecutionEnvironment env = FLINK.environment();
+    env.setParallelism(2);
+    env.fromSource(
+            DeltaCdfSourceBuilder.forTable(table.path())
+                .name("cdf-src")
+                .options(
+                    Map.of(
+                        "startingVersion", "1", "maxFilesPerTrigger", "1", "pollInterval", "50ms"))
+                .query(query)
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "cdf-src")
+        .uid("cdf-src")
+        .map(new FailOnceMidStream())
+        .uid("fail-once")
+        .sinkTo(
+            DeltaSinkBuilder.<Row>forTable(
+                    outPath,
+                    OUT,
+                    r ->
+                        new Object[] {
+                          r.getField(0),
+                          r.getField(1),
+                          r.getField(2),
+                          r.getField(3),
+                          r.getField(4),
+                          r.getField(5)
+                        })
+                .query(query)
+                .sinkName("out")
+                .build())
+        .uid("out");
+    JobID job = FLINK.submit(env);
+    DeltaTableReader out = new DeltaTableReader(DeltaTable.forPath(outPath));
+    try {
+      await(FAILED::get, "the injected failure");
+      await(
+          () -> count(out) >= expected.size() || failed(job),
+          "every change row in the output table");
+      long n = FLINK.cluster().completedCheckpoints(job);
+      FLINK.cluster().waitForCompletedCheckpoints(job, (int) n + 2, WAIT); // duplicates would land
+    } finally {
+      if (failed(job)) {
+        throw new AssertionError("job failed: " + failure(job));
+      }
+      FLINK.cluster().cancel(job, WAIT);
+    }
+    assertThat(describe(out.readLatest())).isEqualTo(expected);
+  }
+
+  static final DeltaTableSchema OUT =
+      DeltaTableSchema.builder()
+          .column("id", DeltaColumnType.LONG, false)
+          .column("label", DeltaColumnType.STRING)
+          .column("part", DeltaColumnType.STRING)
+          .column("_change_type", DeltaColumnType.STRING)
+          .column("_commit_version", DeltaColumnType.LONG)
+          .column("_commit_timestamp", DeltaColumnType.TIMESTAMP)
+          .build();
+
+  static final AtomicBoolean FAILED = new AtomicBoolean();
+  static final AtomicInteger CHECKPOINTS = new AtomicInteger();
+  static final AtomicLong SEEN = new AtomicLong();
+
+  private static boolean failed(JobID job) {
+    return FLINK.cluster().status(job).isGloballyTerminalState();
+  }
+
+  private static String failure(JobID job) {
+    try {
+      return FLINK
+          .cluster()
+          .miniCluster()
+          .requestJobResult(job)
+          .get()
+          .getSerializedThrowable()
+          .map(t -> t.getFullStringifiedStackTrace())
+          .orElse("none");
+    } catch (Exception e) {
+      return e.toString();
+    }
+  }
+
+  private static long count(DeltaTableReader reader) {
+    try {
+      return reader.table().latestSnapshot().isPresent() ? reader.count() : 0;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** Fails once, mid-stream, after two checkpoints completed and some rows went through. */
+  static final class FailOnceMidStream implements MapFunction<Row, Row>, CheckpointListener {
+    @Override
+    public Row map(Row row) {
+      if (SEEN.incrementAndGet() > 1_200
+          && CHECKPOINTS.get() >= 2
+          && FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected failure at change row " + row);
+      }
+      return row;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+      CHECKPOINTS.incrementAndGet();
+    }
   }
 
   private StreamExecutionEnvironment pipeline(
