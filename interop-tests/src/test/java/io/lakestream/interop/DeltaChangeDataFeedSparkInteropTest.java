@@ -170,6 +170,40 @@ class DeltaChangeDataFeedSparkInteropTest {
     return last;
   }
 
+  @Test
+  void equalsSparkOnAPartitionedTableWithMergeUpdateDeleteAndOptimize() throws IOException {
+    mergeUpdateDeleteOptimize(dir.resolve("partitioned").toString(), true);
+  }
+
+  @Test
+  void equalsSparkOnAnUnpartitionedTable() throws IOException {
+    mergeUpdateDeleteOptimize(dir.resolve("plain").toString(), false);
+  }
+
+  @Test
+  void versionsBeforeTheFeedWasEnabledFailNamingThePropertyAndVersion() throws IOException {
+    String path = dir.resolve("late-cdf").toString();
+    sql(
+        "CREATE TABLE delta.`"
+            + path
+            + "` (id BIGINT, name STRING, amount INT, day DATE) USING delta"
+            + " TBLPROPERTIES ('delta.enableDeletionVectors'='false')");
+    sql("INSERT INTO delta.`" + path + "` VALUES (1, 'a', 1, DATE'2024-05-01')");
+    sql("ALTER TABLE delta.`" + path + "` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')");
+    long enabled = latest(path);
+    sql("INSERT INTO delta.`" + path + "` VALUES (2, 'b', 2, DATE'2024-05-01')");
+    sql("UPDATE delta.`" + path + "` SET amount = 20 WHERE id = 2");
+    long last = latest(path);
+
+    assertThatThrownBy(() -> ourChanges(path, 1, last))
+        .isInstanceOf(ChangeDataFeedNotEnabledException.class)
+        .hasMessageContaining("delta.enableChangeDataFeed")
+        .hasMessageContaining("not enabled at version 1");
+    assertThatThrownBy(() -> sparkChanges(path, 1, last)).isInstanceOf(Exception.class);
+    assertThat(ourChanges(path, enabled, last)).isEqualTo(sparkChanges(path, enabled, last));
+    assertThat(ourChanges(path, enabled, last)).hasSize(3);
+  }
+
   static final Queue<String> STREAMED = new ConcurrentLinkedQueue<>();
 
   @Test
