@@ -1,8 +1,10 @@
 package io.lakestream.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
 import java.io.IOException;
