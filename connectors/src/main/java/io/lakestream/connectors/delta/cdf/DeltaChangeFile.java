@@ -1,0 +1,65 @@
+package io.lakestream.connectors.delta.cdf;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One file whose rows are change rows of one Delta table version, and its position in the table's
+ * change feed: {@code (version, index)} orders every change file, so a reader can resume after any
+ * file (or after the first rows of one).
+ *
+ * @param path the file's absolute path or URI (resolved against the table root)
+ * @param version the version whose commit holds the file's action
+ * @param index the file's position among the change files of that version, from 0
+ * @param commitTimestamp the version's commit time in epoch milliseconds (in-commit timestamp when
+ *     the table has them, otherwise the commit file's modification time)
+ * @param kind which action the file comes from, and so where its rows' change type comes from
+ * @param partitionValues partition column name to its value's text form (values may be null)
+ * @param size the file's size in bytes (0 when a {@code remove} action does not record it)
+ */
+public record DeltaChangeFile(
+    String path,
+    long version,
+    int index,
+    long commitTimestamp,
+    Kind kind,
+    Map<String, String> partitionValues,
+    long size) {
+
+  /** Where a change file comes from. */
+  public enum Kind {
+    /**
+     * A {@code cdc} action under {@code _change_data/}: each row carries its {@code _change_type}.
+     */
+    CDC,
+    /** An {@code add} with {@code dataChange=true} in a version without cdc actions: inserts. */
+    ADD,
+    /** A {@code remove} with {@code dataChange=true} in a version without cdc actions: deletes. */
+    REMOVE
+  }
+
+  public DeltaChangeFile {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(kind, "kind");
+    partitionValues = Collections.unmodifiableMap(new LinkedHashMap<>(partitionValues));
+  }
+
+  /**
+   * The change type of every row of an {@link Kind#ADD} ({@code insert}) or {@link Kind#REMOVE}
+   * ({@code delete}) file; null for a {@link Kind#CDC} file, whose rows carry their own.
+   */
+  public String fixedChangeType() {
+    return switch (kind) {
+      case ADD -> "insert";
+      case REMOVE -> "delete";
+      case CDC -> null;
+    };
+  }
+
+  /** A stable identifier of the file's position, e.g. {@code cdf-5-0}. */
+  public String positionId() {
+    return "cdf-" + version + "-" + index;
+  }
+}

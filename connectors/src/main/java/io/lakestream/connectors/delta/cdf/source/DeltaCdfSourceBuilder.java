@@ -1,0 +1,228 @@
+package io.lakestream.connectors.delta.cdf.source;
+
+import io.delta.kernel.Snapshot;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
+import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
+import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
+import io.lakestream.state.Locations;
+import io.lakestream.state.query.QueryContext;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * Builds a {@link DeltaCdfSource} from Spark-compatible options ({@link DeltaCdfSourceOptions}).
+ * {@link #build()} runs {@link #sanityCheck()} (unknown options and bad values fail with {@link
+ * IllegalArgumentException} naming the option and listing the valid ones), then reads the table's
+ * latest schema and checks, eagerly, that the change data feed is enabled at the starting version.
+ *
+ * <pre>{@code
+ * DeltaCdfSource source = DeltaCdfSourceBuilder.forTable("s3a://lake/silver")
+ *     .name("silver-cdf")
+ *     .options(Map.of("startingVersion", "12", "maxFilesPerTrigger", "100"))
+ *     .query(query)
+ *     .build();
+ * }</pre>
+ */
+public final class DeltaCdfSourceBuilder {
+  private final String path;
+  private final Map<String, String> rawOptions = new TreeMap<>();
+  private final Configuration options = new Configuration();
+  private String name;
+  private QueryContext query;
+  private Map<String, String> hadoopConf = Map.of();
+
+  private DeltaCdfSourceBuilder(String path) {
+    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
+  }
+
+  /** A source reading the change data feed of the Delta table at {@code path}. */
+  public static DeltaCdfSourceBuilder forTable(String path) {
+    return new DeltaCdfSourceBuilder(path);
+  }
+
+  /** The source's name in offsets records and progress; use the same string as its uid. */
+  public DeltaCdfSourceBuilder name(String name) {
+    this.name = name;
+    return this;
+  }
+
+  /** One option by its Spark name, e.g. {@code startingVersion}; checked in {@link #build()}. */
+  public DeltaCdfSourceBuilder option(String key, String value) {
+    rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
+    return this;
+  }
+
+  /** Several options, as {@link #option}. */
+  public DeltaCdfSourceBuilder options(Map<String, String> options) {
+    options.forEach(this::option);
+    return this;
+  }
+
+  /** The query the source runs in (offsets records, availableNow); optional. */
+  public DeltaCdfSourceBuilder query(QueryContext query) {
+    this.query = query;
+    return this;
+  }
+
+  /** Hadoop settings for the table's file system (e.g. fs.s3a.* for S3). */
+  public DeltaCdfSourceBuilder hadoopConf(Map<String, String> conf) {
+    this.hadoopConf = Map.copyOf(conf);
+    return this;
+  }
+
+  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  public void sanityCheck() {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "Delta CDF source for " + path + " needs a name (its uid)");
+    }
+    TreeSet<String> valid = new TreeSet<>();
+    DeltaCdfSourceOptions.all().forEach(o -> valid.add(o.key()));
+    for (String key : rawOptions.keySet()) {
+      if (!valid.contains(key)) {
+        throw new IllegalArgumentException(
+            "Unknown Delta CDF source option '"
+                + key
+                + "' for "
+                + path
+                + "; valid options: "
+                + valid);
+      }
+    }
+    Configuration conf = Configuration.fromMap(rawOptions);
+    for (ConfigOption<?> option : DeltaCdfSourceOptions.all()) {
+      try {
+        conf.get(option);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "Delta CDF source option "
+                + option.key()
+                + "='"
+                + rawOptions.get(option.key())
+                + "' is invalid: "
+                + option.description(),
+            e);
+      }
+    }
+    options.addAll(conf);
+    if (!options.get(DeltaCdfSourceOptions.READ_CHANGE_FEED)) {
+      throw new IllegalArgumentException(
+          "Delta CDF source option readChangeFeed=false: this source only reads the change data"
+              + " feed; use DeltaSourceBuilder for a plain streaming read of the table");
+    }
+    startingVersion();
+    if (options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER) < 1) {
+      throw new IllegalArgumentException(
+          "Delta CDF source option maxFilesPerTrigger must be >= 1, was "
+              + options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER));
+    }
+    if (options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).isPresent()
+        && options.get(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).getBytes() < 1) {
+      throw new IllegalArgumentException(
+          "Delta CDF source option maxBytesPerTrigger must be at least 1 byte");
+    }
+    if (options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis() < 1) {
+      throw new IllegalArgumentException("Delta CDF source option pollInterval must be >= 1 ms");
+    }
+  }
+
+  private long startingVersion() {
+    String starting = options.get(DeltaCdfSourceOptions.STARTING_VERSION);
+    if (starting.equals("latest")) {
+      return DeltaCdfSource.LATEST;
+    }
+    try {
+      long version = Long.parseLong(starting);
+      if (version >= 0) {
+        return version;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "Delta CDF source option startingVersion must be a version number >= 0 or 'latest', was '"
+            + starting
+            + "'");
+  }
+
+  /**
+   * Checks the options and the table.
+   *
+   * @throws IllegalArgumentException for a bad option
+   * @throws UncheckedIOException (cause {@link DeltaTableException}, or {@link
+   *     io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException} naming {@code
+   *     delta.enableChangeDataFeed}) if there is no table, {@code startingVersion} is past the
+   *     latest version, or the change data feed is not enabled at the starting (or latest) version
+   */
+  public DeltaCdfSource build() {
+    sanityCheck();
+    // the Delta source's builder types the table's columns (and refuses column mapping)
+    RowTypeInfo tableType =
+        (RowTypeInfo)
+            DeltaSourceBuilder.forTable(path)
+                .name(name)
+                .hadoopConf(hadoopConf)
+                .build()
+                .getProducedType();
+    DeltaTable table = DeltaTable.forPath(path, hadoopConf);
+    try {
+      Snapshot snapshot =
+          table
+              .latestSnapshot()
+              .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+      long latest = snapshot.getVersion();
+      long starting = startingVersion();
+      if (starting > latest) {
+        throw new DeltaTableException(
+            "Delta CDF source option startingVersion="
+                + starting
+                + " is past the latest version "
+                + latest
+                + " of "
+                + table.path()
+                + "; use 'latest' to read only versions committed from now on");
+      }
+      String schemaJson = snapshot.getSchema().toJson();
+      long check = starting == DeltaCdfSource.LATEST ? latest : starting;
+      new DeltaChangeLog(table, schemaJson).changeFiles(check, check);
+      return new DeltaCdfSource(
+          name,
+          table,
+          schemaJson,
+          snapshot.getPartitionColumnNames(),
+          withMetadataColumns(tableType),
+          starting,
+          options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER),
+          options
+              .getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER)
+              .map(m -> m.getBytes())
+              .orElse(0L),
+          options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis(),
+          query);
+    } catch (DeltaTableException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  private static RowTypeInfo withMetadataColumns(RowTypeInfo table) {
+    List<TypeInformation<?>> types = new ArrayList<>(List.of(table.getFieldTypes()));
+    List<String> names = new ArrayList<>(List.of(table.getFieldNames()));
+    types.add(Types.STRING);
+    types.add(Types.LONG);
+    types.add(Types.INSTANT);
+    names.addAll(DeltaChangeFileReader.METADATA_COLUMNS);
+    return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
+  }
+}

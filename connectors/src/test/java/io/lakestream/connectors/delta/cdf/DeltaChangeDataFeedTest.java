@@ -1,0 +1,174 @@
+package io.lakestream.connectors.delta.cdf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.delta.KernelChangeCommits;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The batch change data feed on tables written by lakestream's Delta layer. */
+class DeltaChangeDataFeedTest {
+  @TempDir Path dir;
+
+  private DeltaTable table;
+  private DeltaTableSchema schema;
+  private DeltaTableWriter writer;
+  private DeltaAppendCommit commit;
+
+  private void open(boolean cdf) throws IOException {
+    DeltaTableSchema.Builder builder =
+        DeltaTableSchema.builder()
+            .column("id", DeltaColumnType.LONG, false)
+            .column("label", DeltaColumnType.STRING)
+            .column("day", DeltaColumnType.DATE)
+            .partitionedBy("day");
+    if (cdf) {
+      builder.property(DeltaChangeLog.ENABLE_PROPERTY, "true");
+    }
+    schema = builder.build();
+    table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
+    writer = new DeltaTableWriter(table, schema);
+    commit = new DeltaAppendCommit(table, schema, "app");
+    commit.open();
+  }
+
+  /** Commits ids [from, to) as epoch {@code epoch}, split over two days; returns the version. */
+  private long append(long epoch, long from, long to) throws IOException {
+    List<Object[]> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(new Object[] {id, "row-" + id, LocalDate.of(2024, 5, 1 + (int) (id % 2))});
+    }
+    String detail = commit.commit(epoch, writer.write(rows)).detail();
+    return Long.parseLong(detail.substring("version=".length()));
+  }
+
+  /** "id/label/day/type/version" per change row, sorted. */
+  private static List<String> describe(List<Object[]> rows) {
+    List<String> out = new ArrayList<>();
+    for (Object[] r : rows) {
+      assertThat(r).hasSize(6);
+      assertThat(r[5]).isInstanceOf(Instant.class);
+      out.add(r[0] + "/" + r[1] + "/" + r[2] + "/" + r[3] + "/" + r[4]);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static List<String> expected(long from, long to, String type, long version) {
+    List<String> out = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      out.add(
+          id
+              + "/row-"
+              + id
+              + "/"
+              + LocalDate.of(2024, 5, 1 + (int) (id % 2))
+              + "/"
+              + type
+              + "/"
+              + version);
+    }
+    return out;
+  }
+
+  @Test
+  void appendsAreInsertsWithTheirCommitVersionAndTimestamp() throws IOException {
+    open(true);
+    long v1 = append(1, 0, 10);
+    long v2 = append(2, 10, 15);
+
+    List<Object[]> rows = DeltaChangeDataFeed.tableChanges(table, v1, v2);
+
+    List<String> want = new ArrayList<>(expected(0, 10, "insert", v1));
+    want.addAll(expected(10, 15, "insert", v2));
+    want.sort(null);
+    assertThat(describe(rows)).isEqualTo(want);
+    assertThat(new DeltaChangeDataFeed(table).columnNames(v2))
+        .containsExactly(
+            "id", "label", "day", "_change_type", "_commit_version", "_commit_timestamp");
+    Instant v2Time =
+        Instant.ofEpochMilli(
+            new DeltaTableReader(table).snapshotAtVersion(v2).getTimestamp(table.engine()));
+    for (Object[] r : rows) {
+      if (r[4].equals(v2)) {
+        assertThat(r[5]).isEqualTo(v2Time);
+      }
+    }
+    // a sub-range holds only its own versions
+    assertThat(describe(DeltaChangeDataFeed.tableChanges(table, v2, v2)))
+        .isEqualTo(expected(10, 15, "insert", v2));
+  }
+
+  @Test
+  void compactionIsIgnoredAndRemovesWithoutCdcAreDeletes() throws IOException {
+    open(true);
+    long v1 = append(1, 0, 10);
+    long compacted = KernelChangeCommits.compact(table, schema);
+    long v3 = append(2, 10, 12);
+
+    assertThat(DeltaChangeDataFeed.tableChanges(table, compacted, compacted)).isEmpty();
+    List<String> want = new ArrayList<>(expected(0, 10, "insert", v1));
+    want.addAll(expected(10, 12, "insert", v3));
+    want.sort(null);
+    assertThat(describe(DeltaChangeDataFeed.tableChanges(table, v1, v3))).isEqualTo(want);
+
+    // a version that only removes a file (dataChange=true, no cdc): its rows are deletes
+    List<Object[]> before = new DeltaTableReader(table).readLatest();
+    long deleted = KernelChangeCommits.deleteOneFile(table);
+    List<Object[]> after = new DeltaTableReader(table).readLatest();
+    List<String> gone = new ArrayList<>();
+    for (Object[] r : before) {
+      boolean kept = after.stream().anyMatch(a -> a[0].equals(r[0]));
+      if (!kept) {
+        gone.add(r[0] + "/" + r[1] + "/" + r[2] + "/delete/" + deleted);
+      }
+    }
+    gone.sort(null);
+    assertThat(gone).isNotEmpty();
+    assertThat(describe(DeltaChangeDataFeed.tableChanges(table, deleted, deleted))).isEqualTo(gone);
+  }
+
+  @Test
+  void aTableWithoutTheFeedFailsNamingThePropertyAndVersion() throws IOException {
+    open(false);
+    long v1 = append(1, 0, 3);
+
+    assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, v1, v1))
+        .isInstanceOf(ChangeDataFeedNotEnabledException.class)
+        .hasMessageContaining("delta.enableChangeDataFeed")
+        .hasMessageContaining("not enabled at version " + v1)
+        .satisfies(
+            e -> assertThat(((ChangeDataFeedNotEnabledException) e).version()).isEqualTo(v1));
+  }
+
+  @Test
+  void versionsOutsideTheHistoryFail() throws IOException {
+    open(true);
+    long v1 = append(1, 0, 3);
+
+    assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, v1, v1 + 5))
+        .isInstanceOf(DeltaTableException.class)
+        .hasMessageContaining("out of range")
+        .hasMessageContaining("latest version " + v1);
+    assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, v1, v1 - 1))
+        .isInstanceOf(DeltaTableException.class)
+        .hasMessageContaining("out of range");
+    assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, -1, v1))
+        .isInstanceOf(DeltaTableException.class)
+        .hasMessageContaining("out of range");
+  }
+}
