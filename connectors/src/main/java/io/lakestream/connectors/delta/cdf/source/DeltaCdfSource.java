@@ -171,6 +171,12 @@ public final class DeltaCdfSource
     return true;
   }
 
+  /** Always: maxFilesPerTrigger has a default (1000), as in Spark. */
+  @Override
+  public boolean limitsEpochs() {
+    return true;
+  }
+
   public String name() {
     return name;
   }
