@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.query;
 
+import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.LocationNesting;
@@ -31,6 +32,8 @@ import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
+import org.apache.flink.contrib.streaming.state.RocksDBOptions;
 import org.apache.flink.core.execution.RestoreMode;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.PluginUtils;
@@ -58,6 +61,13 @@ final class QueryLauncher {
     CheckpointLocation location = new CheckpointLocation(s.checkpointLocation());
     Configuration conf = new Configuration(s.flinkConfiguration());
     conf.addAll(s.state().toConfiguration(s.checkpointLocation()));
+    if (s.state().backend() == StateBackendSettings.Backend.ROCKSDB
+        && !conf.contains(RocksDBConfigurableOptions.USE_BLOOM_FILTER)) {
+      // Dedup and join state mostly look up keys they do not hold yet; without bloom filters
+      // (Flink's default) every such lookup reads the index and data blocks of each SST file.
+      conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
+      conf.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, true);
+    }
     TriggerSettings.apply(s.trigger(), conf);
     conf.set(CheckpointingOptions.CREATE_CHECKPOINT_SUB_DIR, false);
     boundRestarts(conf);
