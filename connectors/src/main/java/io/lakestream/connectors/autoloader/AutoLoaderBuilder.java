@@ -140,7 +140,7 @@ public final class AutoLoaderBuilder {
     String format = options.get(AutoLoaderOptions.FORMAT);
     if (format == null) {
       throw new IllegalArgumentException(
-          "Auto Loader needs option cloudFiles.format (json or csv) for " + path);
+          "Auto Loader needs option cloudFiles.format (json, csv or parquet) for " + path);
     }
     FileFormat.of(format);
     if (options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER) < 1) {

@@ -18,7 +18,8 @@ public final class AutoLoaderOptions {
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "Format of the input files: json (one object per line) or csv (header).");
+              "Format of the input files: json (one object per line), csv (header) or parquet (column"
+                  + " types from the files).");
 
   public static final ConfigOption<String> SCHEMA_LOCATION =
       ConfigOptions.key("cloudFiles.schemaLocation")

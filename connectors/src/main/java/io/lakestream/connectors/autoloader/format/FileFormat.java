@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.connectors.autoloader.schema.ColumnType;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,16 +14,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 
 /**
  * The file formats Auto Loader reads ({@code cloudFiles.format}), each turning a file into records:
- * JSON objects, one per line ({@code json}), or lines of comma-separated values under a header line
+ * JSON objects, one per line ({@code json}), lines of comma-separated values under a header line
  * ({@code csv}; double-quoted fields may contain commas and doubled quotes, an empty field is
- * null). A record is a JSON object keyed by field name; CSV values are strings.
+ * null), or the rows of a Parquet file ({@code parquet}). A record is a JSON object keyed by field
+ * name; CSV values are strings; Parquet values are typed and Parquet files carry their column types
+ * ({@link #columnTypes}).
  */
 public enum FileFormat {
   JSON,
-  CSV;
+  CSV,
+  PARQUET;
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -31,8 +38,8 @@ public enum FileFormat {
   public interface RecordConsumer {
     /**
      * @param record the record, or null if the line is malformed
-     * @param line the line's text
-     * @param lineNumber 1-based line number in the file
+     * @param line the line's text (null for Parquet, which has no lines)
+     * @param lineNumber 1-based line number in the file (Parquet: row number)
      */
     void accept(ObjectNode record, String line, long lineNumber) throws IOException;
   }
@@ -47,7 +54,9 @@ public enum FileFormat {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.format='" + name + "' is not supported; use json or csv");
+          "Auto Loader option cloudFiles.format='"
+              + name
+              + "' is not supported; use json, csv or parquet");
     }
   }
 
@@ -56,8 +65,37 @@ public enum FileFormat {
     return this == CSV;
   }
 
-  /** Reads every record of {@code in} (UTF-8), in file order. */
-  public void read(InputStream in, RecordConsumer consumer) throws IOException {
+  /** Whether files carry their own column types (Parquet): inference reads them, not the values. */
+  public boolean typedFiles() {
+    return this == PARQUET;
+  }
+
+  /**
+   * The column types a file declares, by top-level field name; empty for text formats.
+   *
+   * @throws IOException if the file cannot be read (the message names it)
+   */
+  public Map<String, ColumnType> columnTypes(FileSystem fs, Path path) throws IOException {
+    return this == PARQUET ? ParquetRecords.columnTypes(path, fs.getConf()) : Map.of();
+  }
+
+  /**
+   * Reads every record of the file, in file order. The consumer's line is null for Parquet.
+   *
+   * @throws IOException if the file cannot be read (the message names it)
+   */
+  public void read(FileSystem fs, Path path, RecordConsumer consumer) throws IOException {
+    if (this == PARQUET) {
+      ParquetRecords.read(path, fs.getConf(), consumer);
+      return;
+    }
+    try (InputStream in = fs.open(path)) {
+      read(in, consumer);
+    }
+  }
+
+  /** Reads every record of {@code in} (UTF-8 text), in file order. */
+  void read(InputStream in, RecordConsumer consumer) throws IOException {
     BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     List<String> header = null;
     long number = 0;

@@ -9,7 +9,6 @@ import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
 import io.lakestream.connectors.autoloader.schema.SchemaHistory;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
 import java.net.URI;
 import java.util.ArrayList;
@@ -86,9 +85,12 @@ public final class FileRowReader implements Serializable {
             || mode == SchemaEvolutionMode.FAIL_ON_NEW_COLUMNS;
     Map<String, ColumnType> newColumns = new TreeMap<>();
     long[] rows = {0};
-    try (InputStream in = fileSystem().open(new Path(path))) {
+    try {
+      Map<String, ColumnType> fileTypes =
+          detectNew ? format.columnTypes(fileSystem(), new Path(path)) : Map.of();
       format.read(
-          in,
+          fileSystem(),
+          new Path(path),
           (record, line, number) -> {
             if (detectNew && record != null) {
               List<String> unknown = new ArrayList<>();
@@ -96,7 +98,7 @@ public final class FileRowReader implements Serializable {
               for (String name : unknown) {
                 newColumns.merge(
                     name,
-                    typeOf(record, name),
+                    fileTypes.getOrDefault(name, typeOf(record, name)),
                     (a, b) ->
                         ColumnType.merge(a, b) == null
                             ? ColumnType.STRING

@@ -221,7 +221,10 @@ public record ColumnType(String name, int precision, int scale) implements Seria
     return STRING;
   }
 
-  /** The narrowest type both values fit: BIGINT and DOUBLE widen to DOUBLE, else STRING. */
+  /**
+   * The narrowest type both values fit: INT and BIGINT widen to BIGINT, either with DOUBLE to
+   * DOUBLE, anything else to STRING.
+   */
   public static ColumnType merge(ColumnType a, ColumnType b) {
     if (a == null) {
       return b;
@@ -229,9 +232,13 @@ public record ColumnType(String name, int precision, int scale) implements Seria
     if (b == null || a.equals(b)) {
       return a;
     }
-    if ((a.equals(BIGINT) && b.equals(DOUBLE)) || (a.equals(DOUBLE) && b.equals(BIGINT))) {
-      return DOUBLE;
+    if (isNumeric(a) && isNumeric(b)) {
+      return a.equals(DOUBLE) || b.equals(DOUBLE) ? DOUBLE : BIGINT;
     }
     return STRING;
+  }
+
+  private static boolean isNumeric(ColumnType type) {
+    return type.equals(INT) || type.equals(BIGINT) || type.equals(DOUBLE);
   }
 }

@@ -5,7 +5,6 @@ import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.discovery.FileListing;
 import io.lakestream.connectors.autoloader.format.FileFormat;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,8 +21,10 @@ import org.apache.hadoop.fs.Path;
  * newest files (by modification time) up to {@code maxFiles} files and {@code maxBytes} bytes
  * (whichever is reached first). Every field seen becomes a column, in name order; values are
  * strings unless {@code inferColumnTypes} (then BIGINT, DOUBLE, BOOLEAN or STRING, widened across
- * records). Schema hints override inferred types and add columns. Partition columns are the {@code
- * name=value} directories of the sampled files unless given.
+ * records); Parquet files give their declared types (read from the footers only), whatever {@code
+ * inferColumnTypes} says, as Auto Loader does. Schema hints override inferred types and add
+ * columns. Partition columns are the {@code name=value} directories of the sampled files unless
+ * given.
  */
 public final class SchemaInference {
   private final String inputPath;
@@ -79,25 +80,31 @@ public final class SchemaInference {
       FileSystem fs = FileSystem.get(URI.create(inputPath), conf);
       for (DiscoveredFile file : sample) {
         partitions.addAll(RecordConverter.partitionValues(file.key).keySet());
-        try (InputStream in = fs.open(new Path(inputPath + "/" + file.key))) {
-          format.read(
-              in,
-              (record, line, number) -> {
-                if (record == null) {
-                  return;
-                }
-                record
-                    .fields()
-                    .forEachRemaining(
-                        f ->
-                            types.merge(
-                                f.getKey(),
-                                orNull(
-                                    ColumnType.infer(
-                                        f.getValue(), inferColumnTypes, format.textValues())),
-                                SchemaInference::widen));
-              });
+        Path path = new Path(inputPath + "/" + file.key);
+        if (format.typedFiles()) {
+          format
+              .columnTypes(fs, path)
+              .forEach((name, type) -> types.merge(name, type, SchemaInference::widen));
+          continue;
         }
+        format.read(
+            fs,
+            path,
+            (record, line, number) -> {
+              if (record == null) {
+                return;
+              }
+              record
+                  .fields()
+                  .forEachRemaining(
+                      f ->
+                          types.merge(
+                              f.getKey(),
+                              orNull(
+                                  ColumnType.infer(
+                                      f.getValue(), inferColumnTypes, format.textValues())),
+                              SchemaInference::widen));
+            });
       }
     } catch (IOException e) {
       throw new SchemaInferenceException(
