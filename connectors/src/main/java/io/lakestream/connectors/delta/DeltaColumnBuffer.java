@@ -46,6 +46,19 @@ final class DeltaColumnBuffer {
     return size;
   }
 
+  /**
+   * Column {@code c}'s values: a {@code long[]}, {@code int[]}, {@code double[]}, {@code boolean[]}
+   * or {@code Object[]} (strings, decimals) with at least {@link #size()} entries.
+   */
+  Object values(int c) {
+    return data[c];
+  }
+
+  /** Whether row {@code row} of column {@code c} is null. */
+  boolean isNull(int c, int row) {
+    return nulls[c] != null && nulls[c][row];
+  }
+
   /** A rough in-memory size of the buffered values: 8 bytes per fixed-width cell plus text. */
   long estimatedBytes() {
     return (long) size * kinds.length * 8 + variableBytes;

@@ -49,6 +49,7 @@ public final class DeltaTableWriter {
   private final DeltaTable table;
   private final DeltaTableSchema schema;
   private final StructType structType;
+  private DeltaParquetFileWriter parquetWriter;
   private final int[] partitionIndexes;
   private final Map<List<String>, DeltaColumnBuffer> pending = new LinkedHashMap<>();
   private List<String> lastKey; // the partition of the last appended row, and its buffer
@@ -250,9 +251,22 @@ public final class DeltaTableWriter {
       partitionValues.put(name, partitionText.get(i));
       literals.put(name, DeltaValues.toPartitionLiteral(type, partitionText.get(i)));
     }
+    List<DeltaWrittenFile> written = new ArrayList<>();
+    if (!columnMapped) {
+      try {
+        DataWriteContext context = Transaction.getWriteContext(engine, transactionState, literals);
+        for (DataFileStatus file :
+            parquetWriter()
+                .write(context.getTargetDirectory(), rows, context.getStatisticsColumns())) {
+          written.add(written(file, partitionValues, rows.size()));
+        }
+        return written;
+      } catch (IOException | UncheckedIOException | KernelException e) {
+        throw writeFailed(partitionValues, e);
+      }
+    }
     ColumnarBatch data = rows.toBatch(structType);
     FilteredColumnarBatch batch = new FilteredColumnarBatch(data, Optional.empty());
-    List<DeltaWrittenFile> written = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> physical =
             columnMapped
                 ? singleton(toPhysical(data))
@@ -264,30 +278,44 @@ public final class DeltaTableWriter {
                 Transaction.getWriteContext(engine, transactionState, literals),
                 physical)) {
       while (files.hasNext()) {
-        DataFileStatus file = files.next();
-        String stats = file.getStatistics().map(s -> s.serializeAsJson(physicalSchema)).orElse("");
-        long numRecords =
-            file.getStatistics().map(s -> s.getNumRecords()).orElse((long) rows.size());
-        written.add(
-            new DeltaWrittenFile(
-                file.getPath(),
-                file.getSize(),
-                file.getModificationTime(),
-                partitionValues,
-                stats,
-                numRecords));
+        written.add(written(files.next(), partitionValues, rows.size()));
       }
     } catch (IOException | UncheckedIOException | KernelException e) {
-      throw new DeltaTableException(
-          "Cannot write Parquet files of "
-              + table.path()
-              + " (partition "
-              + partitionValues
-              + "): "
-              + e.getMessage(),
-          e);
+      throw writeFailed(partitionValues, e);
     }
     return written;
+  }
+
+  private DeltaWrittenFile written(
+      DataFileStatus file, Map<String, String> partitionValues, int rowsWritten) {
+    String stats = file.getStatistics().map(s -> s.serializeAsJson(physicalSchema)).orElse("");
+    long numRecords = file.getStatistics().map(s -> s.getNumRecords()).orElse((long) rowsWritten);
+    return new DeltaWrittenFile(
+        file.getPath(),
+        file.getSize(),
+        file.getModificationTime(),
+        partitionValues,
+        stats,
+        numRecords);
+  }
+
+  private DeltaTableException writeFailed(Map<String, String> partitionValues, Exception e) {
+    return new DeltaTableException(
+        "Cannot write Parquet files of "
+            + table.path()
+            + " (partition "
+            + partitionValues
+            + "): "
+            + e.getMessage(),
+        e);
+  }
+
+  /** Writes the data files of tables without column mapping (Kernel's writer does the others). */
+  private DeltaParquetFileWriter parquetWriter() {
+    if (parquetWriter == null) {
+      parquetWriter = new DeltaParquetFileWriter(table.hadoopConfiguration(), schema, structType);
+    }
+    return parquetWriter;
   }
 
   /**
