@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>File notification mode ({@code notifications} given): instead of incremental listings, the
  * enumerator receives S3 event notifications from an SQS queue and takes the files they announce as
- * new files (same limits, same ledger downstream, so a repeated notification is read once). Full
- * listings still run every {@code backfillInterval} (and once at the first start with {@code
+ * new files (same limits, same ledger downstream, so a repeated notification is read once); it
+ * long-polls again at once while readers wait for work or the queue has more. Full listings still
+ * run every {@code backfillInterval} (and once at the first start with {@code
  * includeExistingFiles}), covering the whole input path, to find files whose event was lost. A
  * message is deleted from the queue only when a checkpoint that holds its files (still pending
  * here, in a reader's split, or read into the ledger) completed; until then it stays hidden for the
@@ -264,7 +265,9 @@ public final class FileDiscoveryEnumerator
     }
     lastListingFiles = page.files().size();
     assign();
-    if (page.more()) {
+    // long-poll again while the queue has more, or while readers wait for work: an event is
+    // picked up within a poll's wait, not at the next epoch
+    if (page.more() || (pending.isEmpty() && candidates.isEmpty() && !waiting.isEmpty())) {
       list();
     }
   }
