@@ -14,7 +14,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.SqsClientBuilder;
@@ -72,7 +72,7 @@ public final class S3EventQueue implements Closeable {
             : DefaultCredentialsProvider.builder().build();
     SqsClientBuilder builder =
         SqsClient.builder()
-            .httpClientBuilder(ApacheHttpClient.builder())
+            .httpClientBuilder(UrlConnectionHttpClient.builder())
             .region(Region.of(settings.region()))
             .credentialsProvider(credentials);
     if (settings.endpoint() != null) {
