@@ -41,7 +41,10 @@ class ApplicationJarIT {
             "io/lakestream/state/StateBackendSettings.class",
             "io/lakestream/operators/parse/ParseWithDeadLetters.class",
             "picocli/CommandLine.class",
-            "org/apache/flink/connector/datagen/source/DataGeneratorSource.class");
+            "org/apache/flink/connector/datagen/source/DataGeneratorSource.class",
+            // Auto Loader's file notification mode: the SQS client and its HTTP client
+            "software/amazon/awssdk/services/sqs/SqsClient.class",
+            "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
 import io.lakestream.connectors.autoloader.ledger.FileLedgerFunction;
@@ -24,13 +25,16 @@ public final class AutoLoader {
   private final FileRowReader reader;
   private final AutoLoaderSchema schema;
   private final long schemaVersion;
+  private final SourceCleaner cleaner;
 
   AutoLoader(
       String name,
       FileDiscoverySource source,
       FileRowReader reader,
       AutoLoaderSchema schema,
-      long schemaVersion) {
+      long schemaVersion,
+      SourceCleaner cleaner) {
+    this.cleaner = cleaner;
     this.name = name;
     this.source = source;
     this.reader = reader;
@@ -43,7 +47,7 @@ public final class AutoLoader {
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
         .uid(name)
         .keyBy(new FileKey(), Types.STRING)
-        .process(new FileLedgerFunction(reader), schema.rowType())
+        .process(new FileLedgerFunction(reader, cleaner), schema.rowType())
         .uid(name + "-ledger")
         .name(name + " file ledger");
   }

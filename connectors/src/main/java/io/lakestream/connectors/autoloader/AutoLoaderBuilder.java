@@ -1,7 +1,10 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.connectors.autoloader.clean.CleanSourceMode;
+import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.format.FileFormat;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
+import io.lakestream.connectors.autoloader.notification.NotificationSettings;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.schema.ColumnType;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
@@ -14,6 +17,7 @@ import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
 import io.lakestream.state.Locations;
 import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -195,6 +199,110 @@ public final class AutoLoaderBuilder {
     if (query != null) {
       notInsideInput("checkpointLocation", query.checkpointLocation());
     }
+    notificationSettings();
+    cleanSourceSettings();
+  }
+
+  /** The file notification settings, or null without cloudFiles.useNotifications. */
+  private NotificationSettings notificationSettings() {
+    String queueUrl = options.get(AutoLoaderOptions.QUEUE_URL);
+    String accessKey = options.get(AutoLoaderOptions.AWS_ACCESS_KEY);
+    String secretKey = options.get(AutoLoaderOptions.AWS_SECRET_KEY);
+    if (!options.get(AutoLoaderOptions.USE_NOTIFICATIONS)) {
+      for (ConfigOption<String> o :
+          List.of(
+              AutoLoaderOptions.QUEUE_URL,
+              AutoLoaderOptions.REGION,
+              AutoLoaderOptions.SQS_ENDPOINT,
+              AutoLoaderOptions.AWS_ACCESS_KEY,
+              AutoLoaderOptions.AWS_SECRET_KEY)) {
+        if (options.contains(o)) {
+          throw new IllegalArgumentException(
+              "Auto Loader option "
+                  + o.key()
+                  + " is only used in file notification mode: set cloudFiles.useNotifications=true"
+                  + " or remove it");
+        }
+      }
+      return null;
+    }
+    if (queueUrl == null || queueUrl.isBlank()) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.useNotifications=true needs cloudFiles.queueUrl, the URL"
+              + " of the SQS queue that receives the s3:ObjectCreated:* events of "
+              + path);
+    }
+    String scheme = URI.create(path).getScheme();
+    if (!List.of("s3a", "s3", "s3n").contains(scheme)) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.useNotifications=true reads S3 event notifications: the"
+              + " input path must be on S3 (s3a://bucket/prefix), was "
+              + path);
+    }
+    String region = options.get(AutoLoaderOptions.REGION);
+    if (region == null) {
+      region = NotificationSettings.regionOf(queueUrl);
+    }
+    if (region == null) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.region is needed: the queue URL "
+              + queueUrl
+              + " (cloudFiles.queueUrl) names no AWS region");
+    }
+    if ((accessKey == null) != (secretKey == null)) {
+      throw new IllegalArgumentException(
+          "Auto Loader options cloudFiles.awsAccessKey and cloudFiles.awsSecretKey go together:"
+              + " give both, or neither to use the AWS default credentials chain");
+    }
+    return new NotificationSettings(
+        queueUrl, region, options.get(AutoLoaderOptions.SQS_ENDPOINT), accessKey, secretKey, 0);
+  }
+
+  /** The cleaner for cloudFiles.cleanSource, or null for OFF. */
+  private SourceCleaner cleanSourceSettings() {
+    CleanSourceMode mode = CleanSourceMode.of(options.get(AutoLoaderOptions.CLEAN_SOURCE));
+    String destination = options.get(AutoLoaderOptions.CLEAN_SOURCE_MOVE_DESTINATION);
+    if (mode != CleanSourceMode.MOVE && destination != null) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.cleanSource.moveDestination is only used with"
+              + " cloudFiles.cleanSource=MOVE (cleanSource is "
+              + mode
+              + ")");
+    }
+    if (options.get(AutoLoaderOptions.CLEAN_SOURCE_RETENTION).isNegative()) {
+      throw new IllegalArgumentException(
+          "Auto Loader option cloudFiles.cleanSource.retentionDuration must not be negative");
+    }
+    if (mode == CleanSourceMode.OFF) {
+      return null;
+    }
+    if (mode == CleanSourceMode.MOVE) {
+      if (destination == null || destination.isBlank()) {
+        throw new IllegalArgumentException(
+            "Auto Loader option cloudFiles.cleanSource=MOVE needs"
+                + " cloudFiles.cleanSource.moveDestination, a directory outside the input path "
+                + path);
+      }
+      destination = Locations.absolute(destination);
+      notInsideInput("cloudFiles.cleanSource.moveDestination", destination);
+      URI input = URI.create(comparable(path));
+      URI target = URI.create(comparable(destination));
+      if (!Objects.equals(input.getScheme(), target.getScheme())
+          || !Objects.equals(input.getAuthority(), target.getAuthority())) {
+        throw new IllegalArgumentException(
+            "Auto Loader option cloudFiles.cleanSource.moveDestination "
+                + destination
+                + " must be on the same file system (bucket) as the input path "
+                + path
+                + ": a move is a rename there");
+      }
+    }
+    return new SourceCleaner(
+        mode,
+        path,
+        destination,
+        options.get(AutoLoaderOptions.CLEAN_SOURCE_RETENTION).toMillis(),
+        hadoopConf);
   }
 
   private SchemaEvolutionMode mode() {
@@ -295,7 +403,8 @@ public final class AutoLoaderBuilder {
             settings,
             options.get(AutoLoaderOptions.INCLUDE_EXISTING_FILES),
             System.currentTimeMillis(),
-            query);
+            query,
+            notificationSettings());
     FileRowReader reader =
         new FileRowReader(
             path,
@@ -306,7 +415,7 @@ public final class AutoLoaderBuilder {
             history,
             version,
             inferTypes);
-    return new AutoLoader(name, source, reader, schema, version);
+    return new AutoLoader(name, source, reader, schema, version, cleanSourceSettings());
   }
 
   private SchemaHistory.Version currentSchema(

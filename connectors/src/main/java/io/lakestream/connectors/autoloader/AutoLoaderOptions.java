@@ -119,6 +119,76 @@ public final class AutoLoaderOptions {
           .defaultValue(MemorySize.parse("50g"))
           .withDescription("Schema inference samples at most this many bytes of the newest files.");
 
+  public static final ConfigOption<Boolean> USE_NOTIFICATIONS =
+      ConfigOptions.key("cloudFiles.useNotifications")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "File notification mode: discover new files from the S3 event notifications in the"
+                  + " SQS queue cloudFiles.queueUrl instead of listing the input path (s3a:// only);"
+                  + " full listings still run every cloudFiles.backfillInterval.");
+
+  public static final ConfigOption<String> QUEUE_URL =
+      ConfigOptions.key("cloudFiles.queueUrl")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "URL of the SQS queue receiving the input bucket's s3:ObjectCreated:* events"
+                  + " (directly or through SNS). Required with cloudFiles.useNotifications.");
+
+  public static final ConfigOption<String> REGION =
+      ConfigOptions.key("cloudFiles.region")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "AWS region of the queue; by default the one in an AWS queue URL"
+                  + " (sqs.<region>.amazonaws.com).");
+
+  public static final ConfigOption<String> SQS_ENDPOINT =
+      ConfigOptions.key("cloudFiles.sqsEndpoint")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "SQS endpoint override, e.g. a VPC endpoint or a local SQS-API server for tests.");
+
+  public static final ConfigOption<String> AWS_ACCESS_KEY =
+      ConfigOptions.key("cloudFiles.awsAccessKey")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Access key for the queue (with cloudFiles.awsSecretKey); without it the AWS default"
+                  + " credentials chain is used. Never logged.");
+
+  public static final ConfigOption<String> AWS_SECRET_KEY =
+      ConfigOptions.key("cloudFiles.awsSecretKey")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Secret of cloudFiles.awsAccessKey. Never logged.");
+
+  public static final ConfigOption<String> CLEAN_SOURCE =
+      ConfigOptions.key("cloudFiles.cleanSource")
+          .stringType()
+          .defaultValue("OFF")
+          .withDescription(
+              "OFF, DELETE or MOVE: what to do with an input file once the epoch that read it is"
+                  + " committed and cloudFiles.cleanSource.retentionDuration passed.");
+
+  public static final ConfigOption<String> CLEAN_SOURCE_MOVE_DESTINATION =
+      ConfigOptions.key("cloudFiles.cleanSource.moveDestination")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Where MOVE puts processed files (keeping their path relative to the input path)."
+                  + " Required for MOVE; same file system (bucket) as the input, outside the input"
+                  + " path.");
+
+  public static final ConfigOption<Duration> CLEAN_SOURCE_RETENTION =
+      ConfigOptions.key("cloudFiles.cleanSource.retentionDuration")
+          .durationType()
+          .defaultValue(Duration.ofDays(30))
+          .withDescription(
+              "How long after its commit a processed file is deleted or moved, e.g. '30 d'.");
+
   /** Every option, for validation messages. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -135,6 +205,15 @@ public final class AutoLoaderOptions {
         SCHEMA_EVOLUTION_MODE,
         PARTITION_COLUMNS,
         SAMPLE_NUM_FILES,
-        SAMPLE_NUM_BYTES);
+        SAMPLE_NUM_BYTES,
+        USE_NOTIFICATIONS,
+        QUEUE_URL,
+        REGION,
+        SQS_ENDPOINT,
+        AWS_ACCESS_KEY,
+        AWS_SECRET_KEY,
+        CLEAN_SOURCE,
+        CLEAN_SOURCE_MOVE_DESTINATION,
+        CLEAN_SOURCE_RETENTION);
   }
 }

@@ -9,7 +9,8 @@
  *  FileDiscoverySource (uid name)          keyBy(file key)      FileLedgerFunction (uid name-ledger)
  *  enumerator: list after the cursor  -->  DiscoveredFile  -->  ledger: ValueState&lt;Long&gt; per file
  *              + periodic full listing                          new file: read it, emit its rows
- *  reader: emit the files it is given                           seen file: drop
+ *              or: S3 events from SQS                           seen file: drop
+ *  reader: emit the files it is given                           read files: cleanSource
  * </pre>
  *
  * <h2>Where the discovered-file ledger lives (and why the heap stays flat)</h2>
@@ -39,6 +40,22 @@
  * io.lakestream.connectors.autoloader.discovery.HadoopTreeLister}). A file written with a key below
  * the cursor is found by the next full listing ({@code cloudFiles.useIncrementalListing=auto}:
  * after 7 incremental listings; {@code cloudFiles.backfillInterval}). One listing per epoch.
+ *
+ * <h2>File notification mode</h2>
+ *
+ * <p>{@code cloudFiles.useNotifications=true}: new files come from the S3 event notifications in an
+ * SQS queue ({@link io.lakestream.connectors.autoloader.notification.S3EventQueue}) instead of
+ * incremental listings; the same ledger reads each file once, so a repeated or redelivered
+ * notification costs nothing. A message is deleted when a checkpoint that holds its files
+ * completed; a query that fails before gets it again after the visibility timeout. Full listings
+ * ({@code cloudFiles.backfillInterval}) find files whose event was lost.
+ *
+ * <h2>cleanSource</h2>
+ *
+ * <p>{@code cloudFiles.cleanSource=DELETE|MOVE}: the ledger remembers each file it read with the
+ * checkpoint of its epoch and deletes or moves it ({@link
+ * io.lakestream.connectors.autoloader.clean.SourceCleaner}) once that checkpoint completed longer
+ * ago than {@code cloudFiles.cleanSource.retentionDuration}; a failure is logged and retried.
  *
  * <h2>Schema</h2>
  *

@@ -1,18 +1,32 @@
 package io.lakestream.connectors.autoloader.ledger;
 
+import io.lakestream.connectors.autoloader.clean.CleanupEntry;
+import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
 import io.lakestream.state.query.DeclaresStateSchema;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The discovered-file ledger and file reader, keyed by the file's key (path relative to the input
@@ -27,29 +41,127 @@ import org.apache.flink.util.Collector;
  * in full. Files rediscovered by a backfill listing or a restarted availableNow run are dropped
  * here, so each file is read exactly once per query.
  *
+ * <p>cleanSource (a {@link SourceCleaner} given): each file read is remembered with the checkpoint
+ * whose epoch read it, in the operator list state {@value #CLEAN_STATE}. When that checkpoint
+ * completes, the file's rows are committed (after a restore: the restored checkpoint completed);
+ * once the commit is older than the retention the file is deleted or moved, at a checkpoint
+ * completion (at most {@value #CLEANS_PER_CHECKPOINT} files each time). A file is never cleaned
+ * before its rows are committed; a failed clean is logged and tried again at a later checkpoint,
+ * and never fails the query. The waiting files live on the heap until cleaned.
+ *
  * <p>A file with new columns ({@link UnknownFieldException}) fails the job without Flink restarts
  * ({@link SuppressRestartsException}): only a rebuilt query has the new schema.
  */
 public final class FileLedgerFunction extends KeyedProcessFunction<String, DiscoveredFile, Row>
-    implements DeclaresStateSchema {
+    implements DeclaresStateSchema, CheckpointedFunction, CheckpointListener {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(FileLedgerFunction.class);
 
   /** The ledger state's name. */
   public static final String LEDGER_STATE = "file-ledger";
 
+  /** The operator state of files waiting to be cleaned (cleanSource only). */
+  public static final String CLEAN_STATE = "clean-source";
+
+  static final int CLEANS_PER_CHECKPOINT = 1_000;
+
   private final FileRowReader reader;
+  private final SourceCleaner cleaner;
+  private transient ListState<CleanupEntry> cleanState;
+  private transient List<String> readThisEpoch;
+  private transient List<CleanupEntry> toClean;
+  private transient Counter filesCleaned;
   private transient ValueState<Long> ledger;
   private transient Counter filesRead;
   private transient Counter filesSkipped;
   private transient Counter rowsRead;
 
   public FileLedgerFunction(FileRowReader reader) {
+    this(reader, null);
+  }
+
+  /**
+   * @param cleaner deletes or moves files after their commit and the retention; null for
+   *     cleanSource OFF
+   */
+  public FileLedgerFunction(FileRowReader reader, SourceCleaner cleaner) {
     this.reader = reader;
+    this.cleaner = cleaner;
   }
 
   @Override
   public String stateSchema() {
-    return LEDGER_STATE + ": ValueState<Long> (file modification time); v1";
+    String ledgerSchema = LEDGER_STATE + ": ValueState<Long> (file modification time); v1";
+    return cleaner == null
+        ? ledgerSchema
+        : ledgerSchema + "; " + CLEAN_STATE + ": operator ListState<CleanupEntry>; v1";
+  }
+
+  @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    readThisEpoch = new ArrayList<>();
+    toClean = new ArrayList<>();
+    if (cleaner == null) {
+      return;
+    }
+    cleanState =
+        context
+            .getOperatorStateStore()
+            .getListState(
+                new ListStateDescriptor<>(CLEAN_STATE, TypeInformation.of(CleanupEntry.class)));
+    long now = System.currentTimeMillis();
+    for (CleanupEntry entry : cleanState.get()) {
+      if (entry.committedAtMillis == 0) {
+        // snapshotted in the checkpoint restored from, which completed: the rows are committed
+        entry.committedAtMillis = now;
+      }
+      toClean.add(entry);
+    }
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    if (cleaner == null) {
+      return;
+    }
+    for (String key : readThisEpoch) {
+      toClean.add(new CleanupEntry(key, context.getCheckpointId(), 0));
+    }
+    readThisEpoch.clear();
+    cleanState.update(toClean);
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    if (cleaner == null) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    int attempts = 0;
+    for (Iterator<CleanupEntry> it = toClean.iterator(); it.hasNext(); ) {
+      CleanupEntry entry = it.next();
+      if (entry.committedAtMillis == 0 && entry.checkpointId <= checkpointId) {
+        entry.committedAtMillis = now;
+      }
+      if (entry.committedAtMillis == 0
+          || now - entry.committedAtMillis < cleaner.retentionMillis()
+          || attempts >= CLEANS_PER_CHECKPOINT) {
+        continue;
+      }
+      attempts++;
+      try {
+        cleaner.clean(entry.key);
+        filesCleaned.inc();
+        it.remove();
+      } catch (Exception e) {
+        LOG.warn(
+            "Auto Loader could not {} the processed file {}; it tries again at a later"
+                + " checkpoint: {}",
+            cleaner.mode(),
+            entry.key,
+            e.toString());
+      }
+    }
   }
 
   @Override
@@ -58,6 +170,14 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
     filesRead = getRuntimeContext().getMetricGroup().counter("numFilesRead");
     filesSkipped = getRuntimeContext().getMetricGroup().counter("numFilesAlreadyProcessed");
     rowsRead = getRuntimeContext().getMetricGroup().counter("numRowsRead");
+    filesCleaned = getRuntimeContext().getMetricGroup().counter("numFilesCleaned");
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (cleaner != null) {
+      cleaner.close();
+    }
   }
 
   @Override
@@ -76,6 +196,9 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       throw new SuppressRestartsException(e);
     }
     ledger.update(file.modificationTime);
+    if (cleaner != null) {
+      readThisEpoch.add(file.key);
+    }
     filesRead.inc();
     rowsRead.inc(rows);
   }

@@ -2,6 +2,8 @@ package io.lakestream.connectors.autoloader.source;
 
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
+import io.lakestream.connectors.autoloader.notification.NotificationSettings;
+import io.lakestream.connectors.autoloader.notification.S3EventQueue;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoveryState;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoveryStateSerializer;
@@ -46,6 +48,7 @@ public final class FileDiscoverySource
   private final boolean includeExistingFiles;
   private final long startedAtMillis;
   private final QueryContext query;
+  private final NotificationSettings notifications;
 
   /**
    * @param settings listing and limits; its availableNow start is replaced from {@code query}
@@ -60,6 +63,23 @@ public final class FileDiscoverySource
       boolean includeExistingFiles,
       long startedAtMillis,
       QueryContext query) {
+    this(name, inputPath, hadoopConf, settings, includeExistingFiles, startedAtMillis, query, null);
+  }
+
+  /**
+   * As the other constructor, in file notification mode when {@code notifications} is given (an
+   * availableNow run lists instead: it must see an end).
+   */
+  public FileDiscoverySource(
+      String name,
+      String inputPath,
+      Map<String, String> hadoopConf,
+      DiscoverySettings settings,
+      boolean includeExistingFiles,
+      long startedAtMillis,
+      QueryContext query,
+      NotificationSettings notifications) {
+    this.notifications = notifications;
     this.name = name;
     this.inputPath = inputPath;
     this.hadoopConf = new TreeMap<>(hadoopConf);
@@ -107,11 +127,14 @@ public final class FileDiscoverySource
       throw new UncheckedIOException(
           "Auto Loader could not open the input path " + inputPath + ": " + e.getMessage(), e);
     }
+    S3EventQueue queue =
+        notifications == null || availableNow ? null : new S3EventQueue(notifications, inputPath);
     return new FileDiscoveryEnumerator(
         context,
         checkpoint,
         run,
         lister,
+        queue,
         new EpochPositions(
             query, name, p -> p.getOrDefault(FileDiscoveryEnumerator.FILES_ADMITTED, 0L)),
         System::currentTimeMillis);

@@ -3,6 +3,7 @@ package io.lakestream.connectors.autoloader.source.enumerator;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.discovery.FileListing;
+import io.lakestream.connectors.autoloader.notification.S3EventQueue;
 import io.lakestream.connectors.autoloader.source.split.FileBatchSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.PositionReport;
@@ -16,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.connector.source.SplitEnumerator;
@@ -37,6 +39,17 @@ import org.slf4j.LoggerFactory;
  * the files it finds are handed out as candidates outside the epoch limits, and the file ledger
  * downstream drops those already read, so the enumerator needs no set of seen files.
  *
+ * <p>File notification mode ({@code notifications} given): instead of incremental listings, the
+ * enumerator receives S3 event notifications from an SQS queue and takes the files they announce as
+ * new files (same limits, same ledger downstream, so a repeated notification is read once); it
+ * long-polls again at once while readers wait for work or the queue has more. Full listings still
+ * run every {@code backfillInterval} (and once at the first start with {@code
+ * includeExistingFiles}), covering the whole input path, to find files whose event was lost. A
+ * message is deleted from the queue only when a checkpoint that holds its files (still pending
+ * here, in a reader's split, or read into the ledger) completed; until then it stays hidden for the
+ * queue's visibility timeout, so a query that fails before that checkpoint gets it again and the
+ * ledger drops what was already read.
+ *
  * <p>availableNow: files modified up to the run's start are listed once (the cursor does not move
  * past a later file, which the next run will find), handed out under the epoch limits, and once
  * every reader has emitted them the run is reported caught-up.
@@ -51,6 +64,14 @@ public final class FileDiscoveryEnumerator
   /** Offsets key of the listing calls made so far. */
   public static final String LISTING_CALLS = "listingCalls";
 
+  /** Metrics key of the notification messages received since the enumerator started. */
+  public static final String NOTIFICATIONS_RECEIVED = "notificationsReceived";
+
+  /** Metrics key of the notification messages deleted since the enumerator started. */
+  public static final String NOTIFICATIONS_DELETED = "notificationsDeleted";
+
+  private static final int POLL_WAIT_SECONDS = 1;
+
   private static final int FILES_PER_SPLIT = 100;
 
   private final SplitEnumeratorContext<FileBatchSplit> context;
@@ -58,6 +79,11 @@ public final class FileDiscoveryEnumerator
   private final FileLister lister;
   private final EpochPositions positions;
   private final LongSupplier clock;
+  private final S3EventQueue notifications;
+  private List<String> receiptsThisEpoch = new ArrayList<>();
+  private final TreeMap<Long, List<String>> receiptsByCheckpoint = new TreeMap<>();
+  private long notificationsReceived;
+  private long notificationsDeleted;
 
   private String cursor;
   private String backfillCursor;
@@ -88,6 +114,22 @@ public final class FileDiscoveryEnumerator
       FileLister lister,
       EpochPositions positions,
       LongSupplier clock) {
+    this(context, state, settings, lister, null, positions, clock);
+  }
+
+  /**
+   * @param notifications the queue of S3 event notifications (file notification mode), or null to
+   *     discover new files by incremental listings
+   */
+  public FileDiscoveryEnumerator(
+      SplitEnumeratorContext<FileBatchSplit> context,
+      DiscoveryState state,
+      DiscoverySettings settings,
+      FileLister lister,
+      S3EventQueue notifications,
+      EpochPositions positions,
+      LongSupplier clock) {
+    this.notifications = notifications;
     this.context = context;
     this.settings = settings;
     this.lister = lister;
@@ -109,6 +151,9 @@ public final class FileDiscoveryEnumerator
     if (context.metricGroup() != null) {
       context.metricGroup().gauge("listingCalls", () -> listingCalls);
       context.metricGroup().gauge("numFilesOutstanding", () -> pending.size() + candidates.size());
+      if (notifications != null) {
+        context.metricGroup().gauge(NOTIFICATIONS_RECEIVED, () -> notificationsReceived);
+      }
     }
   }
 
@@ -117,7 +162,11 @@ public final class FileDiscoveryEnumerator
     list();
   }
 
-  private record Request(String after, boolean full) {}
+  private record Request(String after, boolean full, boolean poll) {
+    Request(String after, boolean full) {
+      this(after, full, false);
+    }
+  }
 
   /** Starts a listing unless one runs, enough files wait, or an availableNow run listed all. */
   private void list() {
@@ -128,6 +177,13 @@ public final class FileDiscoveryEnumerator
     }
     Request request = nextRequest();
     listing = true;
+    if (request.poll()) {
+      int room = settings.readAhead() - pending.size() - candidates.size();
+      context.callAsync(
+          () -> notifications.receive(room, POLL_WAIT_SECONDS),
+          (page, error) -> onNotified(page, error));
+      return;
+    }
     context.callAsync(
         () -> lister.listAfter(request.after(), settings.pageSize()),
         (page, error) -> onListed(request, page, error));
@@ -141,6 +197,20 @@ public final class FileDiscoveryEnumerator
       return new Request(backfillCursor, true);
     }
     long now = clock.getAsLong();
+    if (notifications != null) {
+      boolean firstWithExisting = lastBackfillMillis == 0 && ignoreBefore == Long.MIN_VALUE;
+      boolean due =
+          firstWithExisting
+              || (settings.backfillIntervalMillis() > 0
+                  && now - lastBackfillMillis >= settings.backfillIntervalMillis());
+      if (!due) {
+        return new Request(cursor, false, true);
+      }
+      backfillCursor = "";
+      lastBackfillMillis = now;
+      fullListings++;
+      return new Request("", true);
+    }
     int every = settings.incrementalListingsPerBackfill();
     boolean due =
         !cursor.isEmpty()
@@ -178,9 +248,34 @@ public final class FileDiscoveryEnumerator
     }
   }
 
+  /** Coordinator thread. */
+  private void onNotified(S3EventQueue.Page page, Throwable error) {
+    listing = false;
+    if (error != null) {
+      throw new FlinkRuntimeException(
+          "Auto Loader could not receive file notifications: " + error.getMessage(), error);
+    }
+    notificationsReceived += page.receiptHandles().size();
+    receiptsThisEpoch.addAll(page.receiptHandles());
+    long now = clock.getAsLong();
+    for (DiscoveredFile file : page.files()) {
+      if (accepted(file, now) && queuedKeys.add(file.key)) {
+        pending.add(file);
+      }
+    }
+    lastListingFiles = page.files().size();
+    assign();
+    // long-poll again while the queue has more, or while readers wait for work: an event is
+    // picked up within a poll's wait, not at the next epoch
+    if (page.more() || (pending.isEmpty() && candidates.isEmpty() && !waiting.isEmpty())) {
+      list();
+    }
+  }
+
   private void onFullPage(FileListing page, long now) {
     for (DiscoveredFile file : page.files()) {
-      if (file.key.compareTo(cursor) > 0) {
+      // with notifications there is no cursor: a full listing covers the whole input path
+      if (notifications == null && file.key.compareTo(cursor) > 0) {
         backfillCursor = null; // the rest is the incremental listings' part
         return;
       }
@@ -320,6 +415,10 @@ public final class FileDiscoveryEnumerator
     metrics.put("filesDiscoveredLastListing", (long) lastListingFiles);
     metrics.put("fullListings", fullListings);
     metrics.put("cursor", cursor);
+    if (notifications != null) {
+      metrics.put(NOTIFICATIONS_RECEIVED, notificationsReceived);
+      metrics.put(NOTIFICATIONS_DELETED, notificationsDeleted);
+    }
     return metrics;
   }
 
@@ -337,6 +436,11 @@ public final class FileDiscoveryEnumerator
             new ArrayList<>(pending),
             new ArrayList<>(candidates));
     positions.onReport(new PositionReport(checkpointId, position()));
+    if (!receiptsThisEpoch.isEmpty()) {
+      // their files are in this checkpoint: pending above, in a reader's split, or in the ledger
+      receiptsByCheckpoint.put(checkpointId, receiptsThisEpoch);
+      receiptsThisEpoch = new ArrayList<>();
+    }
     // a new epoch starts: list once and admit its share
     filesThisEpoch = 0;
     bytesThisEpoch = 0;
@@ -351,10 +455,38 @@ public final class FileDiscoveryEnumerator
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
     positions.onCheckpointComplete(checkpointId, Map.of(), metrics());
+    deleteNotificationsUpTo(checkpointId);
+  }
+
+  /** Deletes the messages received before the completed checkpoint; a failure is only logged. */
+  private void deleteNotificationsUpTo(long checkpointId) {
+    Map<Long, List<String>> done = receiptsByCheckpoint.headMap(checkpointId, true);
+    if (done.isEmpty()) {
+      return;
+    }
+    List<String> handles = new ArrayList<>();
+    done.values().forEach(handles::addAll);
+    done.clear();
+    context.callAsync(
+        () -> notifications.delete(handles),
+        (deleted, error) -> {
+          if (error != null) {
+            // they come back after the visibility timeout; the ledger drops their files
+            LOG.warn(
+                "Auto Loader could not delete {} notification messages: {}",
+                handles.size(),
+                error.getMessage());
+          } else {
+            notificationsDeleted += deleted;
+          }
+        });
   }
 
   @Override
   public void close() throws IOException {
     lister.close();
+    if (notifications != null) {
+      notifications.close();
+    }
   }
 }

@@ -1,0 +1,58 @@
+package io.lakestream.connectors.autoloader.notification;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Where Auto Loader's file notification mode reads S3 event notifications from: an SQS queue the
+ * bucket's {@code s3:ObjectCreated:*} events are sent to (directly or through SNS).
+ *
+ * @param queueUrl the queue's URL ({@code cloudFiles.queueUrl})
+ * @param region the queue's AWS region ({@code cloudFiles.region})
+ * @param endpoint an SQS endpoint override, e.g. a local SQS-API server; null for AWS
+ * @param accessKey an access key ({@code cloudFiles.awsAccessKey}); null for the default chain
+ * @param secretKey its secret ({@code cloudFiles.awsSecretKey}); never printed
+ * @param visibilityTimeoutSeconds how long a received message stays hidden before SQS delivers it
+ *     again (a crashed query's messages come back after it); 0 keeps the queue's own setting
+ */
+public record NotificationSettings(
+    String queueUrl,
+    String region,
+    String endpoint,
+    String accessKey,
+    String secretKey,
+    int visibilityTimeoutSeconds)
+    implements Serializable {
+
+  public NotificationSettings {
+    Objects.requireNonNull(queueUrl, "queueUrl");
+    Objects.requireNonNull(region, "region");
+  }
+
+  /** The settings without the credentials. */
+  @Override
+  public String toString() {
+    return "NotificationSettings[queueUrl="
+        + queueUrl
+        + ", region="
+        + region
+        + ", endpoint="
+        + endpoint
+        + ", credentials="
+        + (accessKey == null ? "default chain" : "static (hidden)")
+        + ", visibilityTimeoutSeconds="
+        + visibilityTimeoutSeconds
+        + "]";
+  }
+
+  /**
+   * The region of an AWS queue URL ({@code https://sqs.<region>.amazonaws.com/<account>/<name>}),
+   * or null when the URL does not name one.
+   */
+  public static String regionOf(String queueUrl) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^https?://sqs\\.([a-z0-9-]+)\\.amazonaws\\.com(\\.cn)?/")
+            .matcher(queueUrl);
+    return m.find() ? m.group(1) : null;
+  }
+}

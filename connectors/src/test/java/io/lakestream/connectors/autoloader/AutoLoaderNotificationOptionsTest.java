@@ -1,0 +1,115 @@
+package io.lakestream.connectors.autoloader;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Validation of the file notification and cleanSource options: errors name the option. */
+class AutoLoaderNotificationOptionsTest {
+  @TempDir Path dir;
+
+  private AutoLoaderBuilder on(String path) {
+    return AutoLoaderBuilder.forPath(path)
+        .name("files")
+        .option("cloudFiles.format", "json")
+        .schema("id BIGINT");
+  }
+
+  private AutoLoaderBuilder s3() {
+    return on("s3a://landing/events").option("cloudFiles.useNotifications", "true");
+  }
+
+  @Test
+  void notificationModeNeedsAQueueAnS3PathAndARegion() {
+    assertThatThrownBy(() -> s3().sanityCheck())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cloudFiles.useNotifications=true needs cloudFiles.queueUrl");
+    assertThatThrownBy(
+            () ->
+                on(dir.toString())
+                    .option("cloudFiles.useNotifications", "true")
+                    .option("cloudFiles.queueUrl", "http://127.0.0.1:1/000000000000/q")
+                    .sanityCheck())
+        .hasMessageContaining("the input path must be on S3");
+    assertThatThrownBy(
+            () -> s3().option("cloudFiles.queueUrl", "http://127.0.0.1:1/0/q").sanityCheck())
+        .hasMessageContaining("cloudFiles.region is needed");
+    assertThatCode(
+            () ->
+                s3().option(
+                        "cloudFiles.queueUrl",
+                        "https://sqs.eu-west-1.amazonaws.com/123456789012/landing")
+                    .sanityCheck())
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> s3().option("cloudFiles.useNotifications", "maybe").sanityCheck())
+        .hasMessageContaining("cloudFiles.useNotifications='maybe' is invalid");
+  }
+
+  @Test
+  void credentialsGoTogetherAndAreNeverPrinted() {
+    assertThatThrownBy(
+            () ->
+                s3().option("cloudFiles.queueUrl", "http://127.0.0.1:1/0/q")
+                    .option("cloudFiles.region", "us-east-1")
+                    .option("cloudFiles.awsSecretKey", "s3cr3t-value")
+                    .sanityCheck())
+        .hasMessageContaining("cloudFiles.awsAccessKey and cloudFiles.awsSecretKey go together")
+        .hasMessageNotContaining("s3cr3t-value");
+  }
+
+  @Test
+  void queueOptionsWithoutNotificationModeAreRefused() {
+    assertThatThrownBy(
+            () -> on(dir.toString()).option("cloudFiles.queueUrl", "http://x/0/q").sanityCheck())
+        .hasMessageContaining("cloudFiles.queueUrl is only used in file notification mode");
+  }
+
+  @Test
+  void cleanSourceOptions() {
+    String input = dir.resolve("in").toString();
+    assertThatThrownBy(() -> on(input).option("cloudFiles.cleanSource", "ARCHIVE").sanityCheck())
+        .hasMessageContaining("cloudFiles.cleanSource must be OFF, DELETE or MOVE");
+    assertThatThrownBy(() -> on(input).option("cloudFiles.cleanSource", "MOVE").sanityCheck())
+        .hasMessageContaining(
+            "cloudFiles.cleanSource=MOVE needs cloudFiles.cleanSource.moveDestination");
+    assertThatThrownBy(
+            () ->
+                on(input)
+                    .option("cloudFiles.cleanSource", "MOVE")
+                    .option("cloudFiles.cleanSource.moveDestination", input + "/archive")
+                    .sanityCheck())
+        .hasMessageContaining("cloudFiles.cleanSource.moveDestination")
+        .hasMessageContaining("is inside the input path");
+    assertThatThrownBy(
+            () ->
+                on("s3a://landing/in")
+                    .option("cloudFiles.cleanSource", "MOVE")
+                    .option("cloudFiles.cleanSource.moveDestination", "s3a://other/archive")
+                    .sanityCheck())
+        .hasMessageContaining("must be on the same file system (bucket)");
+    assertThatThrownBy(
+            () ->
+                on(input)
+                    .option("cloudFiles.cleanSource.moveDestination", dir.resolve("a").toString())
+                    .sanityCheck())
+        .hasMessageContaining("only used with cloudFiles.cleanSource=MOVE");
+    assertThatThrownBy(
+            () ->
+                on(input)
+                    .option("cloudFiles.cleanSource", "delete")
+                    .option("cloudFiles.cleanSource.retentionDuration", "-1 s")
+                    .sanityCheck())
+        .hasMessageContaining("cloudFiles.cleanSource.retentionDuration");
+    assertThatCode(
+            () ->
+                on(input)
+                    .option("cloudFiles.cleanSource", "MOVE")
+                    .option(
+                        "cloudFiles.cleanSource.moveDestination", dir.resolve("arch").toString())
+                    .sanityCheck())
+        .doesNotThrowAnyException();
+  }
+}
