@@ -87,4 +87,29 @@ class SilverEpochFunctionTest {
     assertThat(Arrays.asList(OrdersSilverTables.QUARANTINE.columnNames().toArray()))
         .startsWith("epoch", "reason", "error");
   }
+
+  @Test
+  void anEpochCommittedOnlyToTheSilverTableIsCompletedByItsReplay() throws Exception {
+    DeltaTable silver = DeltaTable.forPath(dir.resolve("silver").toUri().toString());
+    DeltaTable quarantine = DeltaTable.forPath(dir.resolve("quarantine").toUri().toString());
+    List<Object[]> epoch = new ArrayList<>();
+    epoch.add(staged(order("e1", "o-1", "10", 10)));
+    epoch.add(staged(order("e2", null, "5", 5)));
+
+    // The state a crash between the MERGE and the quarantine append leaves: the MERGE of epoch 3
+    // is committed (here with the quarantine rows sent to a scratch table), the append is not.
+    DeltaTable scratch = DeltaTable.forPath(dir.resolve("scratch").toUri().toString());
+    new SilverEpochFunction(silver, scratch, "app").call(3, epoch);
+    long silverVersion = silver.latestSnapshot().orElseThrow().getVersion();
+
+    new SilverEpochFunction(silver, quarantine, "app").call(3, epoch); // the replay
+
+    assertThat(silver.latestSnapshot().orElseThrow().getVersion())
+        .as("the MERGE was not committed again")
+        .isEqualTo(silverVersion);
+    assertThat(new DeltaTableReader(silver).readLatest()).hasSize(1);
+    List<Object[]> rejects = new DeltaTableReader(quarantine).readLatest();
+    assertThat(rejects).hasSize(1);
+    assertThat(rejects.get(0)[1]).isEqualTo("MISSING_ORDER_ID");
+  }
 }
