@@ -177,7 +177,9 @@ class OrdersSilverExactlyOnceITCase {
       Thread.sleep(200);
     }
     assertThat(second.recentProgress().stream().filter(p -> p.numInputRows() > 0).count())
-        .as("run 2 committed epochs before the cancel")
+        .as(
+            "run 2 committed epochs before the cancel (status %s, failure %s)",
+            second.status(), second.exception().map(Throwable::toString).orElse("none"))
         .isGreaterThanOrEqualTo(2);
     second.cancel();
 
