@@ -3,6 +3,7 @@ package io.lakestream.pipelines;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
+import io.lakestream.pipelines.silver.OrdersSilver;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ public final class Pipelines {
   static {
     register(new OrdersDemo());
     register(new OrdersBronze());
+    register(new OrdersSilver());
     register(new AdClicksPerWindow());
   }
 

@@ -18,15 +18,40 @@ import java.time.format.DateTimeParseException;
  * Parses and encodes orders as JSON. Parsing enforces the declared checks: {@code event_id} and
  * {@code order_id} present, {@code amount} a non-negative number, {@code order_ts} an ISO-8601
  * instant. A violation is a {@link RecordParseException} naming the field.
+ *
+ * <p>{@link #schemaOnly()} parses as Spark's {@code from_json(value, schema)} would, leaving the
+ * value checks to the caller: {@code order_id} and {@code amount} may be missing or null and {@code
+ * amount} may be negative. It still requires {@code event_id} and {@code order_ts} (the
+ * deduplication key and the event time) and an {@code amount}, when present, that fits {@code
+ * decimal(12,2)}.
  */
 public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  private final boolean valueChecks;
+
+  /** A parser enforcing all declared checks. */
+  public OrderJson() {
+    this(true);
+  }
+
+  private OrderJson(boolean valueChecks) {
+    this.valueChecks = valueChecks;
+  }
+
+  /**
+   * A parser that checks only the JSON shape, {@code event_id}, {@code order_ts} and that a present
+   * amount fits {@code decimal(12,2)}; the caller validates {@code order_id} and {@code amount}.
+   */
+  public static OrderJson schemaOnly() {
+    return new OrderJson(false);
+  }
+
   @Override
   public Order parse(String raw) throws RecordParseException {
     try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
-      return read(p);
+      return read(p, valueChecks);
     } catch (IOException e) {
       throw new IllegalStateException("reading a String cannot fail", e);
     }
@@ -36,13 +61,14 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
   @Override
   public Order parseUtf8(byte[] raw) throws RecordParseException {
     try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
-      return read(p);
+      return read(p, valueChecks);
     } catch (IOException e) {
       throw new IllegalStateException("reading a byte array cannot fail", e);
     }
   }
 
-  private static Order read(JsonParser p) throws RecordParseException, IOException {
+  private static Order read(JsonParser p, boolean valueChecks)
+      throws RecordParseException, IOException {
     String eventId = null;
     String orderId = null;
     String customerId = null;
@@ -59,7 +85,9 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
         JsonToken value = p.nextToken();
         switch (field) {
           case "event_id" -> eventId = text(p, value, field);
-          case "order_id" -> orderId = text(p, value, field);
+          case "order_id" ->
+              orderId =
+                  value == JsonToken.VALUE_NULL && !valueChecks ? null : text(p, value, field);
           case "order_ts" -> ts = text(p, value, field);
           case "customer_id" -> customerId = value == JsonToken.VALUE_NULL ? null : p.getText();
           case "currency" -> currency = value == JsonToken.VALUE_NULL ? null : p.getText();
@@ -69,7 +97,10 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
               badAmount = null;
             } else {
               amount = null;
-              badAmount = value.isScalarValue() ? p.getText() : value.asString();
+              badAmount =
+                  value == JsonToken.VALUE_NULL && !valueChecks
+                      ? null
+                      : value.isScalarValue() ? p.getText() : value.asString();
             }
           }
           default -> {}
@@ -84,14 +115,17 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
           "not valid JSON: " + e.getOriginalMessage() + " at column " + columnOf(e));
     }
     require(eventId, "event_id");
-    require(orderId, "order_id");
-    if (amount == null) {
+    if (valueChecks) {
+      require(orderId, "order_id");
+    }
+    if (amount == null && (valueChecks || badAmount != null)) {
       throw new RecordParseException("field amount: expected a number, got " + badAmount);
     }
-    if (amount.signum() < 0) {
+    if (valueChecks && amount.signum() < 0) {
       throw new RecordParseException("field amount: must be >= 0, got " + amount);
     }
-    if (amount.stripTrailingZeros().scale() > 2 || amount.precision() - amount.scale() > 10) {
+    if (amount != null
+        && (amount.stripTrailingZeros().scale() > 2 || amount.precision() - amount.scale() > 10)) {
       throw new RecordParseException(
           "field amount: does not fit decimal(12,2) (at most 10 digits before and 2 after the"
               + " point), got "

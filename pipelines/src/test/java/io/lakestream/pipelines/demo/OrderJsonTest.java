@@ -76,6 +76,32 @@ class OrderJsonTest {
         "field order_ts: expected an ISO-8601 instant");
   }
 
+  @Test
+  void schemaOnlyLeavesOrderIdAndAmountChecksToTheCaller() throws Exception {
+    OrderJson lenient = OrderJson.schemaOnly();
+    String ts = "\"order_ts\":\"2026-03-01T10:00:00Z\"";
+    Order noId = lenient.parse("{\"event_id\":\"e\",\"order_id\":null,\"amount\":-2.5," + ts + "}");
+    assertThat(noId.orderId).isNull();
+    assertThat(noId.amount).isEqualByComparingTo("-2.5");
+    Order noAmount = lenient.parse("{\"event_id\":\"e\",\"order_id\":\"o\"," + ts + "}");
+    assertThat(noAmount.amount).isNull();
+    assertThat(lenient.parse("{\"event_id\":\"e\",\"amount\":null," + ts + "}").amount).isNull();
+    // Still required: the dedup key, the event time, a number that fits decimal(12,2).
+    assertThatThrownBy(() -> lenient.parse("{\"order_id\":\"o\"," + ts + "}"))
+        .hasMessageContaining("field event_id");
+    assertThatThrownBy(() -> lenient.parse("{\"event_id\":\"e\",\"amount\":1}"))
+        .hasMessageContaining("field order_ts");
+    assertThatThrownBy(() -> lenient.parse("{\"event_id\":\"e\",\"amount\":\"x\"," + ts + "}"))
+        .hasMessageContaining("field amount: expected a number, got x");
+    assertThatThrownBy(() -> lenient.parse("{\"event_id\":\"e\",\"amount\":1.005," + ts + "}"))
+        .hasMessageContaining("does not fit decimal(12,2)");
+    assertThatThrownBy(() -> lenient.parse("{\"event_id\":\"e\"," + ts))
+        .hasMessageContaining("not valid JSON");
+    // The default parser still enforces them.
+    assertRejected("{\"event_id\":\"e\",\"order_id\":null,\"amount\":1," + ts + "}", "order_id");
+    assertRejected("{\"event_id\":\"e\",\"order_id\":\"o\",\"amount\":null," + ts + "}", "amount");
+  }
+
   private void assertRejected(String raw, String message) {
     assertThatThrownBy(() -> json.parse(raw))
         .as(raw)

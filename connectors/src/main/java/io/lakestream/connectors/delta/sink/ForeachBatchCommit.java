@@ -24,9 +24,13 @@ import org.slf4j.LoggerFactory;
  * list. An exception of the function propagates (the query fails and the epoch is retried whole
  * after restore). An epoch without rows does not call the function ({@code EMPTY}).
  *
- * <p>Staged files of an epoch are deleted when the next epoch is committed (a checkpoint after them
- * is complete, so no restore can ask for them again); files of the last epoch before a failure stay
- * in the staging directory.
+ * <p>Staged files of an epoch are deleted when the next epoch is committed; files of the last epoch
+ * before a failure stay in the staging directory. A restored snapshot may still name an epoch whose
+ * files are gone: when one notification commits two epochs (a snapshot taken before the earlier
+ * one's commit, as a stop-with-savepoint right after a checkpoint does), the second commit deletes
+ * the first one's files although that snapshot lists it. Only this class deletes staged files, and
+ * only after the function returned for their epoch, so an epoch with a missing staged file was
+ * fully processed: it is reported {@code ALREADY_COMMITTED} without calling the function.
  */
 final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
   private static final long serialVersionUID = 1L;
@@ -55,6 +59,18 @@ final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
     }
     List<DeltaWrittenFile> ordered = new ArrayList<>(files);
     ordered.sort(Comparator.comparing(DeltaWrittenFile::path));
+    for (DeltaWrittenFile file : ordered) {
+      if (!exists(file)) {
+        LOG.info(
+            "{}: staged file {} of epoch {} was deleted after the epoch function had run for it;"
+                + " the epoch is already processed, skipping",
+            staging.path(),
+            file.path(),
+            epoch);
+        return new EpochCommitOutcome(
+            epoch, EpochCommitOutcome.Status.ALREADY_COMMITTED, 0, files.size(), 0, "");
+      }
+    }
     DeltaDataFileReader reader =
         new DeltaDataFileReader(staging, schema.toStructType().toJson(), schema.partitionColumns());
     List<Object[]> rows = new ArrayList<>();
@@ -82,6 +98,15 @@ final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
     previous = ordered;
     return new EpochCommitOutcome(
         epoch, EpochCommitOutcome.Status.COMMITTED, rows.size(), files.size(), bytes, "");
+  }
+
+  private boolean exists(DeltaWrittenFile file) throws IOException {
+    URI uri = URI.create(file.path());
+    if ("file".equals(uri.getScheme())) {
+      return Files.exists(Path.of(uri));
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(uri);
+    return p.getFileSystem(staging.hadoopConfiguration()).exists(p);
   }
 
   private void deleteStaged(List<DeltaWrittenFile> files) {

@@ -1,0 +1,237 @@
+package io.lakestream.pipelines.silver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.sink.EpochFunction;
+import io.lakestream.pipelines.PipelineOptions;
+import io.lakestream.pipelines.demo.Order;
+import io.lakestream.pipelines.query.StreamingQuery;
+import io.lakestream.pipelines.query.StreamingQueryBuilder;
+import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.pipelines.silver.OrderEvents.Event;
+import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pipeline E3 end to end on a real broker, with failures injected: a task exception mid-epoch, a
+ * crash of the epoch function right after its MERGE and quarantine commits (before Flink records
+ * the epoch), a cancel followed by a restart from the retained checkpoint, and restores from the
+ * savepoints of availableNow runs. The input has duplicates (also across runs), several versions
+ * per order arriving out of order, null order ids, negative and null amounts, malformed JSON and
+ * late events. In the end the silver table equals the reference model row for row (per order the
+ * newest valid version), the quarantine table holds every reject exactly once, and each table's
+ * transaction log holds every epoch at most once.
+ */
+class OrdersSilverExactlyOnceITCase {
+  @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final AtomicBoolean TASK_FAILED = new AtomicBoolean();
+  static final AtomicBoolean FUNCTION_CRASHED = new AtomicBoolean();
+  static final AtomicInteger CALLS = new AtomicInteger();
+  static volatile String failAtEvent = "";
+  static volatile boolean crashAfterCommit;
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  @AfterEach
+  void reset() {
+    TASK_FAILED.set(false);
+    FUNCTION_CRASHED.set(false);
+    CALLS.set(0);
+    failAtEvent = "";
+    crashAfterCommit = false;
+  }
+
+  /** Fails the task once, on the event with this id (mid-epoch). */
+  static final class FailOnce implements MapFunction<Order, Order> {
+    @Override
+    public Order map(Order order) {
+      if (order.eventId.equals(failAtEvent) && TASK_FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected task failure at " + order.eventId);
+      }
+      return order;
+    }
+  }
+
+  /** Runs the real epoch function, then crashes once after its second epoch committed. */
+  static EpochFunction crashAfterCommit(EpochFunction function) {
+    return (epoch, rows) -> {
+      function.call(epoch, rows);
+      if (crashAfterCommit
+          && CALLS.incrementAndGet() >= 2
+          && FUNCTION_CRASHED.compareAndSet(false, true)) {
+        throw new IllegalStateException(
+            "injected crash after the MERGE and quarantine commits of epoch " + epoch);
+      }
+    };
+  }
+
+  private StreamingQuery start(Trigger trigger, int maxOffsetsPerTrigger) throws Exception {
+    PipelineOptions options =
+        new PipelineOptions(
+            dir.resolve("lake").toUri(),
+            0,
+            0,
+            0,
+            Map.of(
+                "kafka.bootstrap.servers",
+                KAFKA.bootstrapServers(),
+                "maxOffsetsPerTrigger",
+                String.valueOf(maxOffsetsPerTrigger)));
+    return StreamingQueryBuilder.of(
+            OrdersSilver.dataflow(
+                options,
+                orders -> orders.map(new FailOnce()).uid("fail-once"),
+                OrdersSilverExactlyOnceITCase::crashAfterCommit))
+        .queryName("silver")
+        .checkpointLocation(dir.resolve("lake/_checkpoints/silver").toString())
+        .trigger(trigger)
+        .parallelism(2)
+        .stateBackend(StateBackendSettings.defaults())
+        .start();
+  }
+
+  private DeltaTable silverTable() {
+    return DeltaTable.forPath(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE).toUri().toString());
+  }
+
+  private DeltaTable quarantineTable() {
+    return DeltaTable.forPath(
+        dir.resolve("lake/" + OrdersSilver.QUARANTINE_TABLE).toUri().toString());
+  }
+
+  /** Produces a segment: its events, resends of earlier events, malformed records, late ones. */
+  private static void produce(
+      List<Event> events,
+      List<Event> resend,
+      List<String> malformed,
+      List<Event> late,
+      long seed,
+      Map<String, String> malformedByPosition)
+      throws Exception {
+    List<String> values = new ArrayList<>();
+    events.forEach(e -> values.add(e.json()));
+    resend.forEach(e -> values.add(e.json()));
+    values.addAll(malformed);
+    Collections.shuffle(values, new Random(seed));
+    late.forEach(e -> values.add(e.json())); // last: the watermark has passed them by then
+    List<String> positions = OrderEvents.produce(KAFKA.bootstrapServers(), "orders", 3, values);
+    for (int i = 0; i < values.size(); i++) {
+      if (malformed.contains(values.get(i))) {
+        malformedByPosition.put(positions.get(i), values.get(i));
+      }
+    }
+  }
+
+  @Test
+  void silverAndQuarantineAreExactDespiteFailuresRestartsAndRestores() throws Exception {
+    KAFKA.createTopic("orders", 3);
+    Random random = new Random(11);
+    List<Event> all = new ArrayList<>(OrderEvents.versions(160));
+    Collections.shuffle(all, random); // versions of an order arrive out of order, across runs
+    int split = all.size() / 3;
+    List<Event> a = all.subList(0, split);
+    List<Event> b = all.subList(split, 2 * split);
+    List<Event> c = all.subList(2 * split, all.size());
+    List<Event> late = OrderEvents.late(4);
+    Map<String, String> malformed = new LinkedHashMap<>();
+
+    // Run 1 (availableNow, stops with a savepoint): a task failure and a crash after a commit.
+    produce(a, sample(a, 40, random), OrderEvents.malformed("a"), List.of(), 1, malformed);
+    failAtEvent = a.get(a.size() * 2 / 3).eventId();
+    crashAfterCommit = true;
+    StreamingQuery first = start(Trigger.availableNow(), 30);
+    assertThat(first.awaitTermination(Duration.ofMinutes(6))).as("run 1 ended").isTrue();
+    assertThat(TASK_FAILED).as("task failure injected").isTrue();
+    assertThat(FUNCTION_CRASHED).as("crash after commit injected; calls %s", CALLS).isTrue();
+    assertTables(a, malformed);
+
+    // Run 2 (processingTime, restored from run 1's savepoint), cancelled mid-way like a crash.
+    List<Event> ab = concat(a, b);
+    produce(b, sample(ab, 40, random), OrderEvents.malformed("b"), List.of(), 2, malformed);
+    StreamingQuery second = start(Trigger.processingTime(Duration.ofSeconds(1)), 40);
+    long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+    while (System.nanoTime() < deadline
+        && second.recentProgress().stream().filter(p -> p.numInputRows() > 0).count() < 2) {
+      Thread.sleep(200);
+    }
+    assertThat(second.recentProgress().stream().filter(p -> p.numInputRows() > 0).count())
+        .as(
+            "run 2 committed epochs before the cancel (status %s, failure %s)",
+            second.status(), second.exception().map(Throwable::toString).orElse("none"))
+        .isGreaterThanOrEqualTo(2);
+    second.cancel();
+
+    // Run 3 (availableNow, restored from run 2's retained checkpoint): rest of B, C, late events.
+    List<Event> abc = concat(ab, c);
+    produce(c, sample(abc, 40, random), OrderEvents.malformed("c"), late, 3, malformed);
+    StreamingQuery third = start(Trigger.availableNow(), 60);
+    assertThat(third.awaitTermination(Duration.ofMinutes(6))).as("run 3 ended").isTrue();
+    assertTables(concat(abc, late), malformed);
+
+    // Every epoch at most once per table and app id, in increasing order.
+    String appId = third.appId();
+    assertEpochsOnce(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE), appId);
+    assertEpochsOnce(
+        dir.resolve("lake/" + OrdersSilver.QUARANTINE_TABLE),
+        appId + SilverEpochFunction.DLQ_SUFFIX);
+  }
+
+  private void assertTables(List<Event> distinct, Map<String, String> malformed) throws Exception {
+    Map<String, List<Object>> model = OrderEvents.silverModel(distinct);
+    assertThat(OrderEvents.silver(silverTable())).isEqualTo(model);
+    assertThat(OrderEvents.quarantine(quarantineTable()))
+        .containsExactlyElementsOf(OrderEvents.quarantineModel(distinct, malformed));
+  }
+
+  private static void assertEpochsOnce(Path table, String appId) throws Exception {
+    List<Long> epochs = new ArrayList<>();
+    try (var files = Files.list(table.resolve("_delta_log"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+        for (String line : Files.readAllLines(file)) {
+          var txn = JSON.readTree(line).get("txn");
+          if (txn != null && appId.equals(txn.get("appId").asText())) {
+            epochs.add(txn.get("version").asLong());
+          }
+        }
+      }
+    }
+    assertThat(epochs).as("epochs of %s in %s", appId, table).isNotEmpty();
+    assertThat(epochs).doesNotHaveDuplicates().isSorted();
+  }
+
+  private static List<Event> sample(List<Event> from, int n, Random random) {
+    List<Event> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(from.get(random.nextInt(from.size())));
+    }
+    return out;
+  }
+
+  private static List<Event> concat(List<Event> x, List<Event> y) {
+    List<Event> out = new ArrayList<>(x);
+    out.addAll(y);
+    return out;
+  }
+}
