@@ -47,10 +47,11 @@ import org.slf4j.LoggerFactory;
  * ({@link ConcurrentCommitCheck}). Without a conflict the batch is rebased on it (written as the
  * next version, unchanged, since it still reads and removes exactly what it planned); if the winner
  * carries this epoch's txn, the result is {@code ALREADY_COMMITTED}; on a conflict {@link
- * DeltaCommitConflictException} names the winning version and why, and nothing is committed: the
- * caller retries the whole epoch (a streaming query does so after restoring its checkpoint). Either
- * way the other writer's commit stands. After {@code maxAttempts} lost races without conflict, also
- * {@link DeltaCommitConflictException}.
+ * DeltaCommitConflictException} names the winning version and why, and nothing is committed: {@link
+ * #commit} plans the batch again on the new version (a few times), else the caller retries the
+ * whole epoch (a streaming query does so after restoring its checkpoint). Either way the other
+ * writer's commit stands. After {@code maxAttempts} lost races without conflict, also {@link
+ * DeltaCommitConflictException}.
  *
  * <p>Refused with a {@link DeltaTableException} naming the property: tables with column mapping,
  * row tracking, in-commit timestamps, or {@code delta.appendOnly=true}; data files with deletion
@@ -67,6 +68,13 @@ public final class DeltaMergeCommit implements Serializable {
   private final DeltaMerge merge;
   private final String appId;
   private final int maxAttempts;
+  private transient Runnable afterPlanning;
+
+  /**
+   * How often {@link #commit} plans a batch again on the latest version after a conflicting
+   * concurrent commit, before it gives up with {@link DeltaCommitConflictException}.
+   */
+  public static final int MAX_REPLANS = 3;
 
   /** Commits {@code merge} batches for the application {@code appId}. */
   public DeltaMergeCommit(DeltaMerge merge, String appId) {
@@ -94,14 +102,42 @@ public final class DeltaMergeCommit implements Serializable {
 
   /**
    * Merges {@code sourceRows} as epoch {@code epoch}: {@link #prepare} then {@link
-   * #commitPrepared}.
+   * #commitPrepared}; on a conflict with a concurrent commit, plans the batch again on the new
+   * version (the other writer's commit stands, this MERGE applies after it), up to {@link
+   * #MAX_REPLANS} times. Files of a discarded plan stay unreferenced until VACUUM.
    *
    * @throws DuplicateMergeKeyException see {@link DeltaMerge}
    * @throws DeltaCommitConflictException see the class comment
    * @throws DeltaTableException if the table cannot be read or written, or is refused
    */
   public DeltaMergeResult commit(long epoch, List<Object[]> sourceRows) throws IOException {
-    return commitPrepared(prepare(epoch, sourceRows));
+    for (int replan = 1; ; replan++) {
+      PreparedMerge prepared = prepare(epoch, sourceRows);
+      if (afterPlanning != null) {
+        afterPlanning.run();
+      }
+      try {
+        return commitPrepared(prepared);
+      } catch (DeltaCommitConflictException e) {
+        if (replan > MAX_REPLANS) {
+          throw e;
+        }
+        LOG.info(
+            "{}: MERGE epoch {} of app {} conflicts with a concurrent commit; planning it again on"
+                + " the latest version ({} of {} re-plans): {}",
+            merge.table().path(),
+            epoch,
+            appId,
+            replan,
+            MAX_REPLANS,
+            e.getMessage());
+      }
+    }
+  }
+
+  /** Test hook: runs between planning and committing in {@link #commit}. */
+  void afterPlanning(Runnable hook) {
+    this.afterPlanning = hook;
   }
 
   /**

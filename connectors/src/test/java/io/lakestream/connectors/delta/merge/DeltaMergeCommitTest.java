@@ -363,6 +363,56 @@ class DeltaMergeCommitTest {
   }
 
   @Test
+  void commitPlansAgainOnTheNewVersionWhenAConcurrentAppendConflicts() throws IOException {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("replan").toString());
+    DeltaTableSchema schema = accounts(false);
+    DeltaMergeCommit commit = new DeltaMergeCommit(upsertMerge(table, schema), "merger");
+    commit.commit(0, batch(src(1, "a", 1, 1, "U")));
+    int[] appends = {0};
+    commit.afterPlanning(
+        () -> {
+          if (appends[0] < DeltaMergeCommit.MAX_REPLANS) { // every plan but the last one loses
+            try {
+              new DeltaAppendCommit(table, schema, "batch-job")
+                  .commit(
+                      appends[0],
+                      new DeltaTableWriter(table, schema)
+                          .write(
+                              List.<Object[]>of(
+                                  new Object[] {5L, "theirs-" + appends[0], 5L, 0L})));
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+            appends[0]++;
+          }
+        });
+    DeltaMergeResult result = commit.commit(1, batch(src(5, "mine", 50, 2, "U")));
+    assertThat(result.status()).isEqualTo(DeltaMergeResult.Status.COMMITTED);
+    assertThat(appends[0]).isEqualTo(DeltaMergeCommit.MAX_REPLANS);
+    // the appended rows stand and the MERGE applied after them: key 5 appears once per append,
+    // every copy updated
+    List<Object[]> rows = new DeltaTableReader(table).readLatest();
+    assertThat(rows).hasSize(1 + DeltaMergeCommit.MAX_REPLANS);
+    assertThat(rows.stream().filter(r -> r[0].equals(5L)))
+        .allSatisfy(r -> assertThat(r).containsExactly(5L, "mine", 50L, 2L));
+
+    commit.afterPlanning(
+        () -> {
+          try {
+            new DeltaAppendCommit(table, schema, "batch-job")
+                .commit(
+                    appends[0]++,
+                    new DeltaTableWriter(table, schema)
+                        .write(List.<Object[]>of(new Object[] {6L, "theirs", 6L, 0L})));
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    assertThatThrownBy(() -> commit.commit(2, batch(src(6, "mine", 60, 3, "U"))))
+        .isInstanceOf(DeltaCommitConflictException.class);
+  }
+
+  @Test
   void twoMergesRewritingOneFileConflictAndTheWinnerStands() throws IOException {
     String path = dir.resolve("two").toString();
     DeltaTable table = DeltaTable.forPath(path);
