@@ -3,6 +3,7 @@ package io.lakestream.pipelines;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
+import io.lakestream.pipelines.gold.OrdersGoldDaily;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ public final class Pipelines {
     register(new OrdersDemo());
     register(new OrdersBronze());
     register(new AdClicksPerWindow());
+    register(new OrdersGoldDaily());
   }
 
   private Pipelines() {}
