@@ -25,6 +25,7 @@ import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.query.Dataflow;
 import io.lakestream.pipelines.query.Trigger;
 import io.lakestream.state.Locations;
+import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -138,11 +139,13 @@ public final class OrdersGoldDaily implements Pipeline {
     String silverPath =
         Locations.absolute(sourceOptions.getOrDefault(PATH_OPTION, options.path("orders_silver")));
     sourceOptions.remove(PATH_OPTION);
-    DeltaCdfSourceBuilder.forTable(silverPath)
-        .name(SOURCE_UID)
-        .options(sourceOptions)
-        .sanityCheck();
     DeltaTableSchema gold = goldSchema(silverAmountType(silverPath));
+    try { // fails before the job starts on a bad option or a silver table without the feed
+      DeltaCdfSourceBuilder.forTable(silverPath).name(SOURCE_UID).options(sourceOptions).build();
+    } catch (UncheckedIOException e) {
+      throw new IllegalArgumentException(
+          "pipeline gold cannot stream the change feed of the silver table: " + e.getMessage(), e);
+    }
     String goldPath = options.path("orders_gold_daily");
     return (env, query) -> {
       DeltaCdfSource source =

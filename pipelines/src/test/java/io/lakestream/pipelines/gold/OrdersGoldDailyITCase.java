@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.delta.sink.EpochFunction;
 import io.lakestream.pipelines.PipelineOptions;
+import io.lakestream.pipelines.cli.LakestreamCli;
 import io.lakestream.pipelines.query.StreamingQuery;
 import io.lakestream.pipelines.query.StreamingQueryBuilder;
 import io.lakestream.state.StateBackendSettings;
@@ -133,10 +134,12 @@ class OrdersGoldDailyITCase {
 
     // run 2: new versions only, from the checkpoint
     long secondStart = silver.commit(80, 50, 40);
-    long secondEnd = silver.commit(10, 100, 10);
+    long secondEnd = silver.deleteDay(SilverOrders.FIRST_DAY.plusDays(2));
     CHANGES_SEEN.set(0);
     run().awaitTermination();
-    assertThat(SilverOrders.gold(gold)).isEqualTo(SilverOrders.dailyAggregate(silver.table));
+    Map<LocalDate, String> afterSecond = SilverOrders.dailyAggregate(silver.table);
+    assertThat(afterSecond).as("a day emptied by deletes").hasSize(SilverOrders.DAYS - 1);
+    assertThat(SilverOrders.gold(gold)).isEqualTo(afterSecond);
     assertThat(CHANGES_SEEN.get())
         .as("the second run reads only versions %d..%d", secondStart, secondEnd)
         .isEqualTo(DeltaChangeDataFeed.tableChanges(silver.table, secondStart, secondEnd).size());
@@ -149,7 +152,9 @@ class OrdersGoldDailyITCase {
     run().awaitTermination();
     assertThat(TASK_FAILED).as("task failure injected (changes seen %s)", CHANGES_SEEN).isTrue();
     assertThat(COMMIT_CRASHED).as("crash after commit injected").isTrue();
-    assertThat(SilverOrders.gold(gold)).isEqualTo(SilverOrders.dailyAggregate(silver.table));
+    Map<LocalDate, String> afterThird = SilverOrders.dailyAggregate(silver.table);
+    assertThat(afterThird).as("the emptied day has orders again").hasSize(SilverOrders.DAYS);
+    assertThat(SilverOrders.gold(gold)).isEqualTo(afterThird);
 
     // every gold row carries the newest silver version applied to its day
     long latestSilver = new DeltaTableReader(silver.table).latestVersion();
@@ -160,6 +165,22 @@ class OrdersGoldDailyITCase {
     List<Long> epochs = goldEpochs();
     assertThat(epochs).doesNotHaveDuplicates().isSorted();
     assertThat(epochs.size()).isGreaterThanOrEqualTo(3);
+  }
+
+  @Test
+  void runsFromTheCommandLineWithAvailableNowByDefault() throws Exception {
+    SilverOrders silver = new SilverOrders(dir.resolve("lake/orders_silver").toUri().toString(), 7);
+    silver.commit(200, 0, 0);
+    silver.commit(20, 60, 20);
+    silver.commit(0, 40, 10);
+
+    int code =
+        LakestreamCli.execute(
+            "run", "gold", "--output", dir.resolve("lake").toString(), "--parallelism", "1");
+
+    assertThat(code).isZero();
+    DeltaTable gold = DeltaTable.forPath(dir.resolve("lake/orders_gold_daily").toUri().toString());
+    assertThat(SilverOrders.gold(gold)).isEqualTo(SilverOrders.dailyAggregate(silver.table));
   }
 
   private List<Long> goldEpochs() throws Exception {

@@ -97,6 +97,24 @@ final class SilverOrders {
     return result.version();
   }
 
+  /** Commits one MERGE version deleting every order of {@code day}; returns the version. */
+  long deleteDay(LocalDate day) throws IOException {
+    List<Object[]> batch = new ArrayList<>();
+    for (Object[] row : live.values()) {
+      if (LocalDate.ofInstant((Instant) row[1], ZoneOffset.UTC).equals(day)) {
+        Object[] delete = row.clone();
+        delete[5] = "D";
+        batch.add(delete);
+      }
+    }
+    if (batch.isEmpty()) {
+      throw new IllegalStateException("no orders on " + day);
+    }
+    DeltaMergeResult result = merge.commit(++epoch, batch);
+    batch.forEach(row -> live.remove((String) row[0]));
+    return result.version();
+  }
+
   private Instant orderTs() {
     return FIRST_DAY
         .plusDays(random.nextInt(DAYS))
