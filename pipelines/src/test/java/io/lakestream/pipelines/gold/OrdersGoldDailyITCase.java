@@ -12,6 +12,7 @@ import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.cli.LakestreamCli;
 import io.lakestream.pipelines.query.StreamingQuery;
 import io.lakestream.pipelines.query.StreamingQueryBuilder;
+import io.lakestream.pipelines.query.Trigger;
 import io.lakestream.state.StateBackendSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,6 +90,10 @@ class OrdersGoldDailyITCase {
   }
 
   private StreamingQuery run() throws Exception {
+    return run(new OrdersGoldDaily().defaultTrigger());
+  }
+
+  private StreamingQuery run(Trigger trigger) throws Exception {
     PipelineOptions options =
         new PipelineOptions(
             dir.resolve("lake").toUri(),
@@ -106,7 +111,7 @@ class OrdersGoldDailyITCase {
             OrdersGoldDaily.dataflow(options, tap, OrdersGoldDailyITCase::crashOnceAfterCommit))
         .queryName("gold")
         .checkpointLocation(dir.resolve("lake/_checkpoints/gold").toString())
-        .trigger(new OrdersGoldDaily().defaultTrigger())
+        .trigger(trigger)
         .parallelism(2)
         .stateBackend(StateBackendSettings.defaults())
         .flinkConfiguration(conf)
@@ -181,6 +186,38 @@ class OrdersGoldDailyITCase {
     assertThat(code).isZero();
     DeltaTable gold = DeltaTable.forPath(dir.resolve("lake/orders_gold_daily").toUri().toString());
     assertThat(SilverOrders.gold(gold)).isEqualTo(SilverOrders.dailyAggregate(silver.table));
+  }
+
+  @Test
+  void aProcessingTimeQueryKeepsGoldEqualToSilverAsSilverChanges() throws Exception {
+    SilverOrders silver =
+        new SilverOrders(dir.resolve("lake/orders_silver").toUri().toString(), 11);
+    DeltaTable gold = DeltaTable.forPath(dir.resolve("lake/orders_gold_daily").toUri().toString());
+    silver.commit(300, 0, 0);
+    silver.commit(30, 80, 30);
+
+    StreamingQuery query = run(Trigger.processingTime(Duration.ofMillis(500)));
+    try {
+      awaitGoldEqualsSilver(gold, silver);
+      silver.commit(20, 90, 20); // committed while the query runs
+      silver.deleteDay(SilverOrders.FIRST_DAY.plusDays(4));
+      awaitGoldEqualsSilver(gold, silver);
+      assertThat(query.isActive()).isTrue();
+    } finally {
+      query.cancel();
+    }
+    assertThat(SilverOrders.gold(gold)).hasSize(SilverOrders.DAYS - 1);
+  }
+
+  private static void awaitGoldEqualsSilver(DeltaTable gold, SilverOrders silver) throws Exception {
+    Map<LocalDate, String> expected = SilverOrders.dailyAggregate(silver.table);
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (!SilverOrders.gold(gold).equals(expected)) {
+      if (System.nanoTime() > deadline) {
+        assertThat(SilverOrders.gold(gold)).as("gold after 3 minutes").isEqualTo(expected);
+      }
+      Thread.sleep(200);
+    }
   }
 
   private List<Long> goldEpochs() throws Exception {
