@@ -4,10 +4,10 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * The running aggregate of one order day: the keyed state of {@link DailyTotalsFunction} and the
- * element it emits after each change. A Flink POJO (public fields, no-arg constructor): its state
- * serializer is Flink's PojoSerializer (BigDecimal and long fields), never Kryo, and fields can be
- * added later with state schema evolution.
+ * The running aggregate of one order day: the keyed state of {@link DailyTotalsOperator} and the
+ * element it emits for each day an epoch changed. A Flink POJO (public fields, no-arg constructor):
+ * its state serializer is Flink's PojoSerializer (BigDecimal and long fields), never Kryo, and
+ * fields can be added later with state schema evolution.
  */
 public class DailyTotals {
   /** The day (days since 1970-01-01, UTC). */
@@ -22,10 +22,7 @@ public class DailyTotals {
   /** Greatest silver version applied to the day. */
   public long lastCommitVersion = -1;
 
-  /**
-   * Change rows applied to the day so far: grows by one per change row, so the gold MERGE keeps,
-   * among an epoch's rows for a day, the newest one.
-   */
+  /** Change rows applied to the day so far (audit column of gold; never decreases). */
   public long changeRows;
 
   public DailyTotals() {}

@@ -52,16 +52,17 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * <p>How changes become totals: {@code insert} and {@code update_postimage} add the order (count
  * +1, amount +amount) to its day, {@code update_preimage} and {@code delete} take it off, so an
  * update that moves an order to another day moves it between the days' totals; a null amount counts
- * the order but adds nothing, as SQL's {@code count(*)}, {@code sum(amount)}. Each change emits the
- * day's new absolute totals ({@link DailyTotalsFunction}, uid {@code daily-totals}).
+ * the order but adds nothing, as SQL's {@code count(*)}, {@code sum(amount)}. The totals live in
+ * keyed state ({@link DailyTotalsOperator}, uid {@code daily-totals}), which emits, at the end of
+ * each epoch, the absolute totals of each day the epoch changed (Spark's update output mode).
  *
  * <p>Why a MERGE of absolute totals rather than complete mode: per epoch only the days that changed
  * are written (a nightly run touches a few days; complete mode would rewrite every day ever seen,
  * and the Delta sink refuses complete mode on tables with change data feed, which gold has for its
- * own consumers). The MERGE ({@code ON order_date}, newest row per day by {@code change_rows})
- * updates or inserts the day's totals and deletes a day whose orders fell to zero; it commits with
- * {@code txn(appId, epoch)}, so a replayed epoch is skipped, and since its rows are absolute
- * totals, even a re-applied epoch would leave the same table.
+ * own consumers). The MERGE ({@code ON order_date}; should a day come twice, the row with more
+ * {@code change_rows} wins) updates or inserts the day's totals and deletes a day whose orders fell
+ * to zero; it commits with {@code txn(appId, epoch)}, so a replayed epoch is skipped, and since its
+ * rows are absolute totals, even a re-applied epoch would leave the same table.
  *
  * <p>Options ({@code -o key=value}): {@code path} = the silver table (default {@code
  * <output>/orders_silver}); the Delta CDF source options ({@code startingVersion},
@@ -173,9 +174,11 @@ public final class OrdersGoldDaily implements Pipeline {
               query.appId());
       tap.apply(changes)
           .keyBy(change -> change.epochDay, TypeInformation.of(Long.class))
-          .process(new DailyTotalsFunction(), TypeInformation.of(DailyTotals.class))
+          .transform(
+              "orders and amount per day",
+              TypeInformation.of(DailyTotals.class),
+              new DailyTotalsOperator())
           .uid(AGGREGATE_UID)
-          .name("orders and amount per day")
           .sinkTo(
               ForeachBatchSinkBuilder.forStaging(
                       query.checkpointLocation().replaceAll("/+$", "") + "/staging/" + SINK_UID,

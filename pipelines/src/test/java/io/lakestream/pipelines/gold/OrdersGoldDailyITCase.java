@@ -225,9 +225,23 @@ class OrdersGoldDailyITCase {
     try (Stream<Path> files = Files.list(dir.resolve("lake/orders_gold_daily/_delta_log"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
         for (String line : Files.readAllLines(file)) {
-          JsonNode txn = JSON.readTree(line).get("txn");
-          if (txn != null) {
-            epochs.add(txn.get("version").asLong());
+          JsonNode action = JSON.readTree(line);
+          if (action.has("txn")) {
+            epochs.add(action.get("txn").get("version").asLong());
+          }
+          if (action
+              .path("commitInfo")
+              .path("operation")
+              .asText()
+              .equals("MERGE")) { // update mode: at most one row per day per epoch
+            assertThat(
+                    action
+                        .get("commitInfo")
+                        .path("operationMetrics")
+                        .path("numSourceRows")
+                        .asLong(Long.MAX_VALUE))
+                .as("source rows of the gold MERGE in %s", file.getFileName())
+                .isBetween(1L, (long) SilverOrders.DAYS);
           }
         }
       }

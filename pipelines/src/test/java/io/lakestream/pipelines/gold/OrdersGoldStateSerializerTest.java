@@ -22,9 +22,9 @@ class OrdersGoldStateSerializerTest {
 
   @Test
   void dailyTotalsStateIsAPojoThatRoundTripsAndRestores() throws Exception {
-    assertThat(DailyTotalsFunction.STATE_TYPE).isInstanceOf(PojoTypeInfo.class);
+    assertThat(DailyTotalsOperator.STATE_TYPE).isInstanceOf(PojoTypeInfo.class);
     TypeSerializer<DailyTotals> serializer =
-        DailyTotalsFunction.STATE_TYPE.createSerializer(new SerializerConfigImpl());
+        DailyTotalsOperator.STATE_TYPE.createSerializer(new SerializerConfigImpl());
     assertThat(serializer).isInstanceOf(PojoSerializer.class);
     assertThat(serializer.toString()).doesNotContain("Kryo");
 
