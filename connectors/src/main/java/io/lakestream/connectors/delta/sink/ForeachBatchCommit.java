@@ -24,9 +24,11 @@ import org.slf4j.LoggerFactory;
  * list. An exception of the function propagates (the query fails and the epoch is retried whole
  * after restore). An epoch without rows does not call the function ({@code EMPTY}).
  *
- * <p>Staged files of an epoch are deleted when the next epoch is committed (a checkpoint after them
- * is complete, so no restore can ask for them again); files of the last epoch before a failure stay
- * in the staging directory.
+ * <p>Staged files of an epoch are deleted when the next epoch is committed; files of the last epoch
+ * before a failure stay in the staging directory. A restore can still hand back an epoch whose
+ * files are gone (its checkpoint was taken before the epoch's commit notification arrived): since
+ * files are deleted only after the function succeeded for their epoch, such an epoch is reported
+ * {@code ALREADY_COMMITTED} (with a warning) instead of failing every restart.
  */
 final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
   private static final long serialVersionUID = 1L;
@@ -55,6 +57,32 @@ final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
     }
     List<DeltaWrittenFile> ordered = new ArrayList<>(files);
     ordered.sort(Comparator.comparing(DeltaWrittenFile::path));
+    List<DeltaWrittenFile> gone = new ArrayList<>();
+    for (DeltaWrittenFile file : ordered) {
+      if (!exists(file)) {
+        gone.add(file);
+      }
+    }
+    if (!gone.isEmpty()) {
+      // Staged files are deleted only after the function succeeded for their epoch (see
+      // deleteStaged), so this is a replay of a done epoch: restored from a checkpoint whose
+      // snapshot was taken before the epoch's commit notification arrived.
+      LOG.warn(
+          "{}: {} of {} staged files of epoch {} were already cleaned up (e.g. {}), which happens"
+              + " only after the epoch function succeeded for the epoch: not running it again",
+          staging.path(),
+          gone.size(),
+          ordered.size(),
+          epoch,
+          gone.get(0).path());
+      return new EpochCommitOutcome(
+          epoch,
+          EpochCommitOutcome.Status.ALREADY_COMMITTED,
+          0,
+          0,
+          0,
+          "staged files already cleaned up");
+    }
     DeltaDataFileReader reader =
         new DeltaDataFileReader(staging, schema.toStructType().toJson(), schema.partitionColumns());
     List<Object[]> rows = new ArrayList<>();
@@ -82,6 +110,15 @@ final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
     previous = ordered;
     return new EpochCommitOutcome(
         epoch, EpochCommitOutcome.Status.COMMITTED, rows.size(), files.size(), bytes, "");
+  }
+
+  private boolean exists(DeltaWrittenFile file) throws IOException {
+    URI uri = URI.create(file.path());
+    if ("file".equals(uri.getScheme())) {
+      return Files.exists(Path.of(uri));
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(uri);
+    return p.getFileSystem(staging.hadoopConfiguration()).exists(p);
   }
 
   private void deleteStaged(List<DeltaWrittenFile> files) {
