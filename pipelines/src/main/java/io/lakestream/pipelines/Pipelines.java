@@ -3,6 +3,7 @@ package io.lakestream.pipelines;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
+import io.lakestream.pipelines.gold.OrdersGoldDaily;
 import io.lakestream.pipelines.silver.OrdersSilver;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,6 +19,7 @@ public final class Pipelines {
     register(new OrdersBronze());
     register(new OrdersSilver());
     register(new AdClicksPerWindow());
+    register(new OrdersGoldDaily());
   }
 
   private Pipelines() {}

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       RunCommand.class,
       DescribeCheckpointCommand.class,
+      TableChangesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class LakestreamCli implements Runnable {

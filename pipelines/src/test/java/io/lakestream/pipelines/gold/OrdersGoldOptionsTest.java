@@ -1,0 +1,95 @@
+package io.lakestream.pipelines.gold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.pipelines.PipelineOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pipeline E4 refuses, before any job starts, what cannot give a correct gold table: a missing
+ * silver table, one without the change data feed, one without the columns it aggregates, and bad
+ * source options; each message says what to change.
+ */
+class OrdersGoldOptionsTest {
+  @TempDir Path dir;
+
+  private PipelineOptions options(Map<String, String> source) {
+    return new PipelineOptions(dir.resolve("lake").toUri(), 0, 0, 0, source);
+  }
+
+  private void silver(DeltaTableSchema schema) throws Exception {
+    DeltaTable.forPath(dir.resolve("lake/orders_silver").toUri().toString()).ensureExists(schema);
+  }
+
+  @Test
+  void aMissingSilverTableNamesThePathAndTheOption() {
+    assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("orders_silver")
+        .hasMessageContaining("no Delta table there")
+        .hasMessageContaining("-o path=");
+  }
+
+  @Test
+  void aSilverTableWithoutTheChangeFeedNamesTheProperty() throws Exception {
+    silver(
+        DeltaTableSchema.builder()
+            .column("order_id", DeltaColumnType.STRING, false)
+            .column("order_ts", DeltaColumnType.TIMESTAMP)
+            .column("amount", DeltaColumnType.DOUBLE)
+            .build());
+    assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("delta.enableChangeDataFeed");
+  }
+
+  @Test
+  void aSilverTableWithoutAnAggregatedColumnIsRefused() throws Exception {
+    silver(
+        DeltaTableSchema.builder()
+            .column("order_id", DeltaColumnType.STRING, false)
+            .column("order_ts", DeltaColumnType.TIMESTAMP)
+            .property("delta.enableChangeDataFeed", "true")
+            .build());
+    assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no column 'amount'");
+  }
+
+  @Test
+  void badAndUnknownSourceOptionsAreRefusedNamingThem() throws Exception {
+    silver(OrdersGoldDaily.SILVER_SCHEMA);
+    assertThatThrownBy(
+            () -> new OrdersGoldDaily().dataflow(options(Map.of("startingVersion", "first"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("startingVersion");
+    assertThatThrownBy(
+            () -> new OrdersGoldDaily().dataflow(options(Map.of("maxFilesPerTrigr", "1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Unknown Delta CDF source option 'maxFilesPerTrigr'")
+        .hasMessageContaining("maxFilesPerTrigger");
+  }
+
+  @Test
+  void theGoldAmountIsTenDigitsWiderThanSilversOrDoubleForAFloatingAmount() throws Exception {
+    silver(OrdersGoldDaily.SILVER_SCHEMA);
+    assertThat(OrdersGoldDaily.silverAmountType(dir.resolve("lake/orders_silver").toString()))
+        .isEqualTo(DeltaColumnType.decimal(22, 2));
+    DeltaTable.forPath(dir.resolve("d").toUri().toString())
+        .ensureExists(
+            DeltaTableSchema.builder()
+                .column("order_id", DeltaColumnType.STRING, false)
+                .column("order_ts", DeltaColumnType.TIMESTAMP)
+                .column("amount", DeltaColumnType.DOUBLE)
+                .build());
+    assertThat(OrdersGoldDaily.silverAmountType(dir.resolve("d").toString()))
+        .isEqualTo(DeltaColumnType.DOUBLE);
+  }
+}
