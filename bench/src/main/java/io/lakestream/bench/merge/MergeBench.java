@@ -93,14 +93,12 @@ public final class MergeBench implements Bench {
     MergeTables.writeBatches(small, source);
 
     List<String> notes = new ArrayList<>();
-    Side lake5 = null;
-    Side spark5;
     Side lakeLarge = null;
     Side sparkLarge = null;
     Path base = dir.resolve("base");
     writeBase(small, base);
-    lake5 = runLakestream(small, base, source, dir.resolve("lakestream-small"), javaOptions);
-    spark5 =
+    Side lake5 = runLakestream(small, base, source, dir.resolve("lakestream-small"), javaOptions);
+    Side spark5 =
         runSpark(
             small, base, source, dir.resolve("spark-small"), javaOptions, sparkClasspath, options);
     deleteRecursively(base);
