@@ -5,6 +5,7 @@ import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
 import io.lakestream.bench.lakebase.LakebaseLatencyBench;
 import io.lakestream.bench.lakebase.LakebaseUpsertBench;
+import io.lakestream.bench.merge.MergeBench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ public final class BenchRegistry {
         List.of(
             new E2BronzeBench(),
             new DeltaSinkBench(),
+            new MergeBench(),
             new DedupStateBench(),
             new LakebaseUpsertBench(),
             new LakebaseLatencyBench()));

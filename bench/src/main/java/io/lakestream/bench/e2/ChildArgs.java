@@ -4,10 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The {@code key=value} arguments of a bench child JVM. */
-final class ChildArgs {
+public final class ChildArgs {
   private ChildArgs() {}
 
-  static Map<String, String> parse(String[] args) {
+  public static Map<String, String> parse(String[] args) {
     Map<String, String> out = new LinkedHashMap<>();
     for (String arg : args) {
       int eq = arg.indexOf('=');

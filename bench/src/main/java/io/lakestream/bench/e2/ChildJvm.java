@@ -19,7 +19,7 @@ import java.util.Locale;
  * In the JVM options, {@code {child}} stands for the main class's simple name (e.g. for one JFR
  * file per side: {@code -XX:StartFlightRecording=filename=/tmp/{child}.jfr,dumponexit=true}).
  */
-final class ChildJvm {
+public final class ChildJvm {
   /** Java 17 opens Flink and Spark need (the union of both lists; unknown ones are ignored). */
   private static final List<String> OPENS =
       List.of(
@@ -53,7 +53,8 @@ final class ChildJvm {
   private final String mainClass;
   private final Path log;
 
-  ChildJvm(String side, List<String> javaOptions, String classpath, String mainClass, Path log) {
+  public ChildJvm(
+      String side, List<String> javaOptions, String classpath, String mainClass, Path log) {
     this.side = side;
     this.javaOptions = List.copyOf(javaOptions);
     this.classpath = classpath;
@@ -67,7 +68,7 @@ final class ChildJvm {
    *
    * @throws IllegalStateException if the child failed or printed no result
    */
-  Measurement run(List<String> args) throws IOException, InterruptedException {
+  public Measurement run(List<String> args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     String child = mainClass.substring(mainClass.lastIndexOf('.') + 1);

@@ -14,13 +14,14 @@ import java.util.Locale;
  * {@code VmHWM} since the JVM started, heap pools' peaks), read right after the measured section
  * and before any verification, so they belong to that side alone.
  */
-final class ChildReport {
+public final class ChildReport {
   static final String PREFIX = "BENCH-RESULT ";
 
   private ChildReport() {}
 
   /** Prints the line for a measured section of this JVM. */
-  static void print(long rows, long nanos, long cpuNanos, long peakRss, long peakHeap, String d) {
+  public static void print(
+      long rows, long nanos, long cpuNanos, long peakRss, long peakHeap, String d) {
     System.out.printf(
         Locale.ROOT,
         "%srows=%d nanos=%d cpuNanos=%d peakRss=%d peakHeap=%d detail=%s%n",
@@ -66,13 +67,13 @@ final class ChildReport {
     return new Measurement(side, rows, nanos, cpu, rss, heap, detail);
   }
 
-  static long processCpuNanos() {
+  public static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 
   /** Linux's VmHWM: this JVM's peak resident set size since it started, -1 if unknown. */
-  static long peakRssBytes() {
+  public static long peakRssBytes() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
         if (line.startsWith("VmHWM:")) {
@@ -86,7 +87,7 @@ final class ChildReport {
   }
 
   /** Sum of the heap pools' peaks since the JVM started (an upper bound of the heap peak). */
-  static long peakHeapBytes() {
+  public static long peakHeapBytes() {
     long sum = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getType() == MemoryType.HEAP) {

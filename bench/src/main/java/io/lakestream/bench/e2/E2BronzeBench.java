@@ -181,7 +181,7 @@ public final class E2BronzeBench implements Bench {
   }
 
   /** The Spark side's classpath, built by bin/bench with {@code -Pspark-bench}. */
-  static String sparkClasspath(Path root) throws IOException {
+  public static String sparkClasspath(Path root) throws IOException {
     Path classes = root.resolve("bench-spark/target/classes");
     Path cpFile = root.resolve("bench-spark/target/bench-spark.classpath");
     if (!Files.isDirectory(classes) || !Files.exists(cpFile)) {

@@ -1,0 +1,168 @@
+package io.lakestream.bench.merge;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToLongFunction;
+
+/** The markdown tables of {@code bin/bench merge}: per epoch side by side, and 5M vs 20M. */
+final class MergeReport {
+  private MergeReport() {}
+
+  /** Per-epoch MERGE times and files of both sides, with medians and totals. */
+  static String sideBySide(MergeWorkload w, List<EpochTiming> ours, List<EpochTiming> spark) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "Per epoch, %,d-row table (ratio = Spark time / lakestream time):%n%n",
+            w.baseRows()));
+    out.append(
+        "| epoch | lakestream ms | Spark ms | ratio | lakestream CPU s | Spark CPU s | CPU ratio"
+            + " | files read (ours, of table) | files rewritten ours / Spark | files added ours /"
+            + " Spark | change files ours / Spark | updated | inserted |\n");
+    out.append("|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|\n");
+    for (int i = 0; i < ours.size(); i++) {
+      EpochTiming o = ours.get(i);
+      EpochTiming s = spark.get(i);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %d of %d | %d / %d | %d / %d |"
+                  + " %d / %d | %,d | %,d |%n",
+              o.epoch(),
+              o.nanos() / 1e6,
+              s.nanos() / 1e6,
+              (double) s.nanos() / o.nanos(),
+              o.cpuNanos() / 1e9,
+              s.cpuNanos() / 1e9,
+              (double) s.cpuNanos() / o.cpuNanos(),
+              o.filesRead(),
+              o.filesInTable(),
+              o.filesRemoved(),
+              s.filesRemoved(),
+              o.filesAdded(),
+              s.filesAdded(),
+              o.changeFiles(),
+              s.changeFiles(),
+              o.updated(),
+              o.inserted()));
+    }
+    double oMed = median(ours, EpochTiming::nanos);
+    double sMed = median(spark, EpochTiming::nanos);
+    double oCpuMed = median(ours, EpochTiming::cpuNanos);
+    double sCpuMed = median(spark, EpochTiming::cpuNanos);
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| median | %,.0f | %,.0f | **%.2f** | %.2f | %.2f | %.2f | | | | | | |%n",
+            oMed / 1e6,
+            sMed / 1e6,
+            sMed / oMed,
+            oCpuMed / 1e9,
+            sCpuMed / 1e9,
+            sCpuMed / oCpuMed));
+    double oSum = sum(ours, EpochTiming::nanos);
+    double sSum = sum(spark, EpochTiming::nanos);
+    double oCpu = sum(ours, EpochTiming::cpuNanos);
+    double sCpu = sum(spark, EpochTiming::cpuNanos);
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| total | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | | | | | | |%n",
+            oSum / 1e6,
+            sSum / 1e6,
+            sSum / oSum,
+            oCpu / 1e9,
+            sCpu / 1e9,
+            sCpu / oCpu));
+    long rows = (long) w.batchRows() * ours.size();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%nUpserts/s over all epochs: lakestream %,.0f, Spark %,.0f; at the median epoch:"
+                + " lakestream %,.0f, Spark %,.0f.%n",
+            rows / (oSum / 1e9),
+            rows / (sSum / 1e9),
+            w.batchRows() / (oMed / 1e9),
+            w.batchRows() / (sMed / 1e9)));
+    return out.toString();
+  }
+
+  /** The same batches into the small and the large table. */
+  static String scaling(
+      MergeWorkload small,
+      MergeWorkload big,
+      List<EpochTiming> oursSmall,
+      List<EpochTiming> oursBig,
+      List<EpochTiming> sparkSmall,
+      List<EpochTiming> sparkBig) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "Same batches into a table 4x as large (same clustering and file size; ratio = large /"
+            + " small):\n\n");
+    out.append(
+        "| side | table rows | files in table (epoch 0) | median ms | total ms | median CPU s |"
+            + " files read per epoch | files rewritten per epoch |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---|---|\n");
+    row(out, "lakestream", small, oursSmall);
+    row(out, "lakestream", big, oursBig);
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| lakestream large / small | %.1fx | %.1fx | **%.2f** | %.2f | %.2f | | |%n",
+            (double) big.baseRows() / small.baseRows(),
+            (double) oursBig.get(0).filesInTable() / oursSmall.get(0).filesInTable(),
+            median(oursBig, EpochTiming::nanos) / median(oursSmall, EpochTiming::nanos),
+            sum(oursBig, EpochTiming::nanos) / sum(oursSmall, EpochTiming::nanos),
+            median(oursBig, EpochTiming::cpuNanos) / median(oursSmall, EpochTiming::cpuNanos)));
+    row(out, "Spark", small, sparkSmall);
+    if (sparkBig != null) {
+      row(out, "Spark", big, sparkBig);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| Spark large / small | %.1fx | %.1fx | **%.2f** | %.2f | %.2f | | |%n",
+              (double) big.baseRows() / small.baseRows(),
+              (double) sparkBig.get(0).filesInTable() / sparkSmall.get(0).filesInTable(),
+              median(sparkBig, EpochTiming::nanos) / median(sparkSmall, EpochTiming::nanos),
+              sum(sparkBig, EpochTiming::nanos) / sum(sparkSmall, EpochTiming::nanos),
+              median(sparkBig, EpochTiming::cpuNanos) / median(sparkSmall, EpochTiming::cpuNanos)));
+    }
+    return out.toString();
+  }
+
+  private static void row(
+      StringBuilder out, String side, MergeWorkload w, List<EpochTiming> epochs) {
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %,d | %d | %,.0f | %,.0f | %.2f | %s | %s |%n",
+            side,
+            w.baseRows(),
+            epochs.get(0).filesInTable(),
+            median(epochs, EpochTiming::nanos) / 1e6,
+            sum(epochs, EpochTiming::nanos) / 1e6,
+            median(epochs, EpochTiming::cpuNanos) / 1e9,
+            list(epochs, EpochTiming::filesRead),
+            list(epochs, EpochTiming::filesRemoved)));
+  }
+
+  private static String list(List<EpochTiming> epochs, ToLongFunction<EpochTiming> f) {
+    if (epochs.stream().mapToLong(f).allMatch(v -> v < 0)) {
+      return "n/a";
+    }
+    return String.join(", ", epochs.stream().map(e -> String.valueOf(f.applyAsLong(e))).toList());
+  }
+
+  static double median(List<EpochTiming> epochs, ToLongFunction<EpochTiming> f) {
+    long[] v = epochs.stream().mapToLong(f).toArray();
+    Arrays.sort(v);
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+  }
+
+  private static double sum(List<EpochTiming> epochs, ToLongFunction<EpochTiming> f) {
+    return epochs.stream().mapToLong(f).sum();
+  }
+}
