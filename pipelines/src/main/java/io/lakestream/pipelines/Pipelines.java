@@ -1,5 +1,6 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
@@ -16,6 +17,7 @@ public final class Pipelines {
     register(new OrdersDemo());
     register(new OrdersBronze());
     register(new AdClicksPerWindow());
+    register(new OrdersBronzeFromFiles());
   }
 
   private Pipelines() {}
