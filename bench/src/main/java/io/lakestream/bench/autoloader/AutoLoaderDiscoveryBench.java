@@ -73,7 +73,7 @@ public final class AutoLoaderDiscoveryBench implements Bench {
       Measurement measurement,
       List<long[]> heap,
       long idleLists,
-      long idleTriggers,
+      double idleSeconds,
       long newLists,
       double newSeconds) {}
 
@@ -240,7 +240,7 @@ public final class AutoLoaderDiscoveryBench implements Bench {
             peakHeap,
             "files/s: sum over the 4 quarters of (quarter written -> all its files emitted);"
                 + " one line per file");
-    return new SideRun(m, heap, idleLists, IDLE.dividedBy(TRIGGER), newLists, newSeconds);
+    return new SideRun(m, heap, idleLists, IDLE.toMillis() / 1e3, newLists, newSeconds);
   }
 
   private SideRun autoLoader(
@@ -287,11 +287,9 @@ public final class AutoLoaderDiscoveryBench implements Bench {
     long nanos = System.nanoTime() - start;
     long cpu = peaks.cpuNanos();
     long backfillLists = counter.lists() - lists;
-    long checkpoints = flink.completedCheckpoints(job);
     lists = counter.lists();
     Thread.sleep(IDLE.toMillis());
     long idleLists = counter.lists() - lists;
-    long idleTriggers = flink.completedCheckpoints(job) - checkpoints;
     landing.write(files + fresh, files + 2 * fresh);
     lists = counter.lists();
     long newStart = System.nanoTime();
@@ -314,7 +312,7 @@ public final class AutoLoaderDiscoveryBench implements Bench {
                     + " maxFilesPerTrigger 10000, useIncrementalListing true",
                 backlog,
                 backfillLists));
-    return new SideRun(m, heap, idleLists, idleTriggers, newLists, newSeconds);
+    return new SideRun(m, heap, idleLists, IDLE.toMillis() / 1e3, newLists, newSeconds);
   }
 
   private static void await(

@@ -29,12 +29,12 @@ final class DiscoveryReport {
     out.append('\n');
     out.append("In the running jobs (S3 LIST requests counted by the proxy):\n\n");
     out.append(
-        "| side | idle window LIST | triggers in it | LIST per trigger | "
+        "| side | LIST in the idle window | window s | LIST per s | "
             + fresh
             + " new files: LIST | new files: s to ingest |\n");
     out.append("|---|---:|---:|---:|---:|---:|\n");
-    job(out, "Auto Loader (triggers = completed checkpoints)", ours);
-    job(out, "FileSource (triggers = window / 1 s interval)", peer);
+    job(out, "Auto Loader (one listing per 1 s trigger)", ours);
+    job(out, "FileSource (one discovery pass per 1 s interval)", peer);
     out.append('\n');
     out.append("Heap used after GC vs files discovered (MiB):\n\n");
     out.append("| side | ").append(points(ours.heap(), peer.heap())).append('\n');
@@ -60,11 +60,11 @@ final class DiscoveryReport {
     out.append(
         String.format(
             Locale.ROOT,
-            "| %s | %,d | %,d | %.1f | %,d | %.1f |%n",
+            "| %s | %,d | %.0f | %.1f | %,d | %.1f |%n",
             name,
             r.idleLists(),
-            r.idleTriggers(),
-            r.idleTriggers() == 0 ? Double.NaN : (double) r.idleLists() / r.idleTriggers(),
+            r.idleSeconds(),
+            r.idleLists() / r.idleSeconds(),
             r.newLists(),
             r.newSeconds()));
   }
