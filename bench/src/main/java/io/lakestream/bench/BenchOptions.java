@@ -32,7 +32,7 @@ public record BenchOptions(
   /** Option names, as listed in errors and {@code --help}. */
   public static final List<String> NAMES =
       List.of(
-          "--rows N (e.g. 10M, 500K; default per bench; --records and --events are the same)",
+          "--rows N (e.g. 10M, 500K; default per bench; --records, --events and --files are the same)",
           "--ids N (distinct keys, for dedup-state; default per bench)",
           "--warmup-rows N (default 500K, 0 = none; benches running fresh JVMs skip it)",
           "--parallelism N (default 2)",
@@ -89,7 +89,8 @@ public record BenchOptions(
       String name = rest.remove(0);
       switch (name) {
         case "--keep" -> keep = true;
-        case "--rows", "--records", "--events" -> rows = parseCount(name, value(name, rest));
+        case "--rows", "--records", "--events", "--files" ->
+            rows = parseCount(name, value(name, rest));
         case "--ids" -> keys = parseCount(name, value(name, rest));
         case "--warmup-rows" -> warmup = parseCount(name, value(name, rest));
         case "--parallelism" -> parallelism = (int) parseCount(name, value(name, rest));

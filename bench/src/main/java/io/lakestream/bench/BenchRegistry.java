@@ -1,5 +1,6 @@
 package io.lakestream.bench;
 
+import io.lakestream.bench.autoloader.AutoLoaderDiscoveryBench;
 import io.lakestream.bench.dedup.DedupStateBench;
 import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
@@ -35,7 +36,8 @@ public final class BenchRegistry {
             new MergeBench(),
             new DedupStateBench(),
             new LakebaseUpsertBench(),
-            new LakebaseLatencyBench()));
+            new LakebaseLatencyBench(),
+            new AutoLoaderDiscoveryBench()));
   }
 
   public Optional<Bench> find(String id) {

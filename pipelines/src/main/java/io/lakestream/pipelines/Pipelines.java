@@ -1,5 +1,6 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
@@ -20,6 +21,7 @@ public final class Pipelines {
     register(new OrdersSilver());
     register(new AdClicksPerWindow());
     register(new OrdersGoldDaily());
+    register(new OrdersBronzeFromFiles());
   }
 
   private Pipelines() {}

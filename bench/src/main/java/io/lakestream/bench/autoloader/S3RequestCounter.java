@@ -1,0 +1,207 @@
+package io.lakestream.bench.autoloader;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A counting HTTP proxy in front of the S3 server: every client (S3A for Auto Loader, the Flink S3
+ * file system for FileSource) is pointed at {@link #endpoint()}, so LIST requests are counted the
+ * same way for every side, on the wire, whatever the client library reports about itself.
+ *
+ * <p>Each request head is parsed (request line, {@code Content-Length}); a request is a LIST when
+ * it is a {@code GET} of the bucket itself ({@code /bucket?list-type=2...} or {@code
+ * /bucket/?...}), a HEAD when its method is {@code HEAD}, a GET when it is a {@code GET} of an
+ * object. Responses are passed through unparsed. A chunked request body is not supported: the
+ * connection is closed and {@link #unparsed()} counts it (the bench fails then, so a miscount
+ * cannot go unnoticed).
+ */
+final class S3RequestCounter implements AutoCloseable {
+  private final URI target;
+  private final ServerSocket server;
+  private final ExecutorService pool = Executors.newCachedThreadPool(daemon());
+  private final AtomicLong lists = new AtomicLong();
+  private final AtomicLong heads = new AtomicLong();
+  private final AtomicLong gets = new AtomicLong();
+  private final AtomicLong others = new AtomicLong();
+  private final AtomicLong unparsed = new AtomicLong();
+  private volatile boolean closed;
+
+  /** Starts a proxy on 127.0.0.1 (random port) forwarding to {@code target} (http://host:port). */
+  S3RequestCounter(URI target) throws IOException {
+    this.target = target;
+    this.server = new ServerSocket();
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+    pool.submit(this::accept);
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon() {
+    return r -> {
+      Thread t = new Thread(r, "s3-request-counter");
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** The proxy's endpoint, {@code http://127.0.0.1:<port>}. */
+  URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.getLocalPort());
+  }
+
+  long lists() {
+    return lists.get();
+  }
+
+  long heads() {
+    return heads.get();
+  }
+
+  long gets() {
+    return gets.get();
+  }
+
+  long others() {
+    return others.get();
+  }
+
+  long unparsed() {
+    return unparsed.get();
+  }
+
+  private void accept() {
+    while (!closed) {
+      try {
+        Socket client = server.accept();
+        Socket upstream = new Socket(target.getHost(), target.getPort());
+        client.setTcpNoDelay(true);
+        upstream.setTcpNoDelay(true);
+        pool.submit(() -> requests(client, upstream));
+        pool.submit(() -> pump(upstream, client));
+      } catch (IOException e) {
+        if (!closed) {
+          System.err.println("s3-request-counter: " + e);
+        }
+      }
+    }
+  }
+
+  /** Client to server: one request head at a time, counted, then its body. */
+  private void requests(Socket client, Socket upstream) {
+    try (client;
+        upstream) {
+      InputStream in = new java.io.BufferedInputStream(client.getInputStream(), 65536);
+      OutputStream out = upstream.getOutputStream();
+      while (true) {
+        byte[] head = readHead(in);
+        if (head == null) {
+          return;
+        }
+        String text = new String(head, StandardCharsets.ISO_8859_1);
+        count(text.substring(0, text.indexOf('\r')));
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.contains("\r\ntransfer-encoding:")) {
+          unparsed.incrementAndGet();
+          return;
+        }
+        out.write(head);
+        out.flush();
+        long length = contentLength(lower);
+        byte[] buffer = new byte[8192];
+        while (length > 0) {
+          int n = in.read(buffer, 0, (int) Math.min(buffer.length, length));
+          if (n < 0) {
+            return;
+          }
+          out.write(buffer, 0, n);
+          length -= n;
+        }
+        out.flush();
+      }
+    } catch (IOException e) {
+      // connection closed by either side
+    }
+  }
+
+  private void count(String requestLine) {
+    String[] parts = requestLine.split(" ");
+    String method = parts[0];
+    String target = parts.length > 1 ? parts[1] : "";
+    String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;
+    boolean bucketOnly = path.replaceAll("^/+|/+$", "").indexOf('/') < 0;
+    if (method.equals("GET") && bucketOnly && target.contains("?")) {
+      lists.incrementAndGet();
+    } else if (method.equals("HEAD")) {
+      heads.incrementAndGet();
+    } else if (method.equals("GET")) {
+      gets.incrementAndGet();
+    } else {
+      others.incrementAndGet();
+    }
+  }
+
+  private static long contentLength(String lowerHead) {
+    int at = lowerHead.indexOf("\r\ncontent-length:");
+    if (at < 0) {
+      return 0;
+    }
+    int start = at + "\r\ncontent-length:".length();
+    int end = lowerHead.indexOf('\r', start);
+    return Long.parseLong(lowerHead.substring(start, end).trim());
+  }
+
+  /** The bytes up to and including the blank line, or null at the end of the stream. */
+  private static byte[] readHead(InputStream in) throws IOException {
+    ByteArrayOutputStream head = new ByteArrayOutputStream(512);
+    int matched = 0;
+    while (true) {
+      int b = in.read();
+      if (b < 0) {
+        return null;
+      }
+      head.write(b);
+      matched = (b == '\r' || b == '\n') ? matched + 1 : 0;
+      if (matched == 4) {
+        return head.toByteArray();
+      }
+    }
+  }
+
+  private static void pump(Socket from, Socket to) {
+    try {
+      InputStream in = from.getInputStream();
+      OutputStream out = to.getOutputStream();
+      byte[] buffer = new byte[65536];
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        out.write(buffer, 0, n);
+        out.flush();
+      }
+    } catch (IOException e) {
+      // connection closed by either side
+    } finally {
+      try {
+        to.shutdownOutput();
+      } catch (IOException ignored) {
+        // already closed
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    server.close();
+    pool.shutdownNow();
+  }
+}
