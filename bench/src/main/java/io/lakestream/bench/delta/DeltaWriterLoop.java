@@ -15,11 +15,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A diagnostic between the two sides of delta-sink: the sink's own write path without Flink. One
- * thread per core builds each row as the job does ({@link NarrowRow}, then {@code toRow}) and
- * appends it to a {@link DeltaTableWriter}, flushing at the sink's default file size; nothing is
- * committed. Its gap to the peer is the cost of the row API and the column buffers; its gap to
- * lakestream is the cost of Flink (source, chaining, checkpoints, commits).
+ * One of delta-sink's writer loops: the sink's own write path without Flink. One thread per core
+ * builds each row as the job does ({@link NarrowRow}, then {@code toRow}) and appends it to a
+ * {@link DeltaTableWriter}, flushing at the sink's default file size; nothing is committed
+ * (lakestream's Parquet writer with Delta statistics). Its gap to lakestream is the cost of Flink
+ * (source, chaining, checkpoints, commits).
  */
 final class DeltaWriterLoop {
   private DeltaWriterLoop() {}

@@ -16,6 +16,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
@@ -28,9 +29,10 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>Expired keys are freed at the end of each epoch (before the checkpoint barrier), as Spark
  * evicts at the end of each micro-batch: a scan of the keys runs only when the watermark has passed
- * the smallest bound held, and removes every key whose bound it passed. No timer per key: a RocksDB
- * timer per key cost more than the deduplication itself. (Timers restored from savepoints of
- * earlier versions still fire and free their keys.)
+ * the smallest bound held, and removes every key whose bound it passed; the final watermark of a
+ * bounded input frees every key at once. No timer per key: a RocksDB timer per key cost more than
+ * the deduplication itself. (Timers restored from savepoints of earlier versions still fire and
+ * free their keys.)
  *
  * <p>Rows behind the watermark on arrival (event time &lt; watermark) are late: dropped and counted
  * in {@value StateMetrics#NUM_ROWS_DROPPED_BY_WATERMARK}, or sent to the late-row side output if
@@ -148,6 +150,15 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
 
   @Override
   public void onProcessingTime(InternalTimer<Values, VoidNamespace> timer) {}
+
+  /** The final watermark of a bounded input frees every key, as the timers did. */
+  @Override
+  public void processWatermark(Watermark mark) throws Exception {
+    super.processWatermark(mark);
+    if (mark.getTimestamp() == Long.MAX_VALUE && minLiveBound != Long.MAX_VALUE) {
+      evictExpired(Long.MAX_VALUE);
+    }
+  }
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
