@@ -6,11 +6,6 @@ import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.from_json;
 import static org.apache.spark.sql.functions.lit;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -88,7 +83,7 @@ public final class SparkBronzeMain {
             .add("currency", DataTypes.StringType)
             .add("order_ts", DataTypes.TimestampType);
 
-    long cpu0 = processCpuNanos();
+    long cpu0 = ProcessResources.cpuNanos();
     long t0 = System.nanoTime();
     Dataset<Row> orders =
         spark
@@ -112,9 +107,9 @@ public final class SparkBronzeMain {
             .start(table);
     query.awaitTermination();
     long nanos = System.nanoTime() - t0;
-    long cpuNanos = processCpuNanos() - cpu0;
-    long peakRss = peakRssBytes();
-    long peakHeap = peakHeapBytes();
+    long cpuNanos = ProcessResources.cpuNanos() - cpu0;
+    long peakRss = ProcessResources.peakRssBytes();
+    long peakHeap = ProcessResources.peakHeapBytes();
 
     long input = 0;
     int batches = 0;
@@ -168,34 +163,5 @@ public final class SparkBronzeMain {
             rows,
             ids));
     System.exit(0);
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  /** Linux's VmHWM: the peak resident set size of this JVM so far, -1 if unknown. */
-  private static long peakRssBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmHWM:")) {
-          return Long.parseLong(line.substring(6).replace("kB", "").trim()) * 1024;
-        }
-      }
-    } catch (Exception e) {
-      return -1;
-    }
-    return -1;
-  }
-
-  private static long peakHeapBytes() {
-    long sum = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        sum += pool.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
   }
 }

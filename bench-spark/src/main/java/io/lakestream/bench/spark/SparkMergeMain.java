@@ -3,9 +3,6 @@ package io.lakestream.bench.spark;
 import static org.apache.spark.sql.functions.col;
 
 import io.delta.tables.DeltaTable;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,13 +65,13 @@ public final class SparkMergeMain {
 
     List<String> report = new ArrayList<>();
     Map<Long, Long> versions = new HashMap<>();
-    long cpu0 = processCpuNanos();
+    long cpu0 = ProcessResources.cpuNanos();
     long t0 = System.nanoTime();
     VoidFunction2<Dataset<Row>, Long> merge =
         (batch, batchId) -> {
           // Not timed: the table's file count before the MERGE, for the report.
           int filesBefore = DeltaTable.forPath(spark, table).toDF().inputFiles().length;
-          long c0 = processCpuNanos();
+          long c0 = ProcessResources.cpuNanos();
           long s0 = System.nanoTime();
           DeltaTable target = DeltaTable.forPath(spark, table);
           target
@@ -86,7 +83,7 @@ public final class SparkMergeMain {
               .insertAll()
               .execute();
           long nanos = System.nanoTime() - s0;
-          long cpu = processCpuNanos() - c0;
+          long cpu = ProcessResources.cpuNanos() - c0;
           Row last = target.history(1).select("version", "operationMetrics").first();
           scala.collection.Map<String, String> m = last.getMap(1);
           versions.put(batchId, last.getLong(0));
@@ -120,9 +117,9 @@ public final class SparkMergeMain {
             .start();
     query.awaitTermination();
     long nanos = System.nanoTime() - t0;
-    long cpuNanos = processCpuNanos() - cpu0;
-    long peakRss = peakRssBytes();
-    long peakHeap = peakHeapBytes();
+    long cpuNanos = ProcessResources.cpuNanos() - cpu0;
+    long peakRss = ProcessResources.peakRssBytes();
+    long peakHeap = ProcessResources.peakHeapBytes();
 
     List<String> problems = new ArrayList<>();
     long input = 0;
@@ -191,33 +188,5 @@ public final class SparkMergeMain {
             parallelism,
             batches));
     System.exit(0);
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  private static long peakRssBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmHWM:")) {
-          return Long.parseLong(line.substring(6).replace("kB", "").trim()) * 1024;
-        }
-      }
-    } catch (Exception e) {
-      return -1;
-    }
-    return -1;
-  }
-
-  private static long peakHeapBytes() {
-    long sum = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        sum += pool.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
   }
 }
