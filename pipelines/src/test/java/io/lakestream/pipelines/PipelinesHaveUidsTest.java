@@ -38,6 +38,15 @@ class PipelinesHaveUidsTest {
               dir.resolve("out/orders_silver").toUri().toString())
           .ensureExists(io.lakestream.pipelines.gold.OrdersGoldDaily.SILVER_SCHEMA);
     }
+    Map<String, String> sourceOptions = Map.of("kafka.bootstrap.servers", "127.0.0.1:9092");
+    if (name.equals("gold")) {
+      sourceOptions = Map.of();
+    } else if (name.equals("bronze-files")) { // infers its schema from a landed file
+      Path landing = java.nio.file.Files.createDirectories(dir.resolve("landing/date=2026-11-29"));
+      java.nio.file.Files.writeString(
+          landing.resolve("part-0.json"), "{\"order_id\":\"o-1\",\"amount\":\"1.00\"}\n");
+      sourceOptions = Map.of("path", dir.resolve("landing").toUri().toString());
+    }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     QueryContext query =
         new QueryContext(
@@ -50,15 +59,7 @@ class PipelinesHaveUidsTest {
             false,
             OutputMode.APPEND);
     Pipelines.byName(name)
-        .dataflow(
-            new PipelineOptions(
-                dir.resolve("out").toUri(),
-                10,
-                10,
-                0,
-                name.equals("gold")
-                    ? Map.of()
-                    : Map.of("kafka.bootstrap.servers", "127.0.0.1:9092")))
+        .dataflow(new PipelineOptions(dir.resolve("out").toUri(), 10, 10, 0, sourceOptions))
         .build(env, query);
 
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
