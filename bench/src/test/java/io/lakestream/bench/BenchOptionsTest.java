@@ -53,7 +53,8 @@ class BenchOptionsTest {
     BenchRegistry registry = BenchRegistry.standard();
     assertThat(registry.find("delta-sink")).isPresent();
     assertThat(registry.find("dedup-state")).isPresent();
-    assertThat(registry.find("merge")).isEmpty();
+    assertThat(registry.find("merge")).isPresent();
+    assertThat(registry.find("no-such-bench")).isEmpty();
     assertThat(registry.all()).allSatisfy(b -> assertThat(b.defaultRows()).isPositive());
   }
 }
