@@ -6,7 +6,6 @@ import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.from_json;
 import static org.apache.spark.sql.functions.lit;
 
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -44,11 +43,7 @@ public final class SparkBronzeMain {
   private SparkBronzeMain() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> a = new LinkedHashMap<>();
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      a.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
+    Map<String, String> a = KeyValueArgs.parse(args);
     int parallelism = Integer.parseInt(a.get("parallelism"));
     long records = Long.parseLong(a.get("records"));
     long distinct = Long.parseLong(a.get("distinct"));

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,11 +38,7 @@ public final class SparkMergeMain {
   private SparkMergeMain() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> a = new LinkedHashMap<>();
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      a.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
+    Map<String, String> a = KeyValueArgs.parse(args);
     int parallelism = Integer.parseInt(a.get("parallelism"));
     int epochs = Integer.parseInt(a.get("epochs"));
     long batchRows = Long.parseLong(a.get("batchRows"));
