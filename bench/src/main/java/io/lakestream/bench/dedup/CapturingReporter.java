@@ -110,6 +110,19 @@ public final class CapturingReporter implements MetricReporter {
     return lowest;
   }
 
+  /** The highest value of the gauges named {@code name}, or empty if none is registered (yet). */
+  public static java.util.OptionalLong max(String name) {
+    java.util.OptionalLong highest = java.util.OptionalLong.empty();
+    for (Metric m : METRICS.getOrDefault(name, Map.of()).values()) {
+      if (m instanceof Gauge<?> g && g.getValue() instanceof Number n) {
+        long v = n.longValue();
+        highest =
+            java.util.OptionalLong.of(highest.isPresent() ? Math.max(highest.getAsLong(), v) : v);
+      }
+    }
+    return highest;
+  }
+
   @Override
   public void notifyOfRemovedMetric(Metric metric, String name, MetricGroup group) {}
 

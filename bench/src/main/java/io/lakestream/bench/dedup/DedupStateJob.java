@@ -194,6 +194,7 @@ final class DedupStateJob {
       long nanos = System.nanoTime() - start;
       long cpu = peaks.cpuNanos();
       long rss = peaks.peakRssBytes();
+      samples.set(samples.size() - 1, sampleAfterNextEpoch(start, processed, workload));
       if (processed != workload.events()) {
         throw new IllegalStateException(
             variant.label
@@ -239,6 +240,32 @@ final class DedupStateJob {
     return new long[] {rows, weight};
   }
 
+  /**
+   * The last sample, taken once every subtask has ended an epoch after the last event arrived:
+   * numRowsTotal is read as of epoch ends (see {@link #sample}), so the final value must come from
+   * an epoch that holds every event.
+   */
+  private static StateSample sampleAfterNextEpoch(
+      long start, long processed, DedupWorkload workload) throws InterruptedException {
+    long lastEpoch = CapturingReporter.max(StateMetrics.EPOCH).orElse(-1);
+    long deadline = System.nanoTime() + OUTPUT_SETTLE_TIMEOUT.toNanos();
+    while (CapturingReporter.min(StateMetrics.EPOCH).orElse(-1) <= lastEpoch) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "no epoch ended within "
+                + OUTPUT_SETTLE_TIMEOUT
+                + " after the last event: is checkpointing on (--checkpoint-interval)?");
+      }
+      Thread.sleep(20);
+    }
+    return sample(start, System.nanoTime(), processed, workload);
+  }
+
+  /**
+   * One sample. numRowsTotal and the state memory estimate are the values as of the last epoch end
+   * ({@link StateMetrics#epochName}), which is what Spark's progress reports too (state rows after
+   * the micro-batch's eviction); the rest is live.
+   */
   private static StateSample sample(long start, long now, long processed, DedupWorkload workload) {
     MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     long afterGc = 0;
@@ -250,8 +277,8 @@ final class DedupStateJob {
     return new StateSample(
         (now - start) / 1e9,
         processed,
-        CapturingReporter.sum(StateMetrics.NUM_ROWS_TOTAL),
-        CapturingReporter.sum(StateMetrics.MEMORY_USED_BYTES),
+        CapturingReporter.sum(StateMetrics.epochName(StateMetrics.NUM_ROWS_TOTAL)),
+        CapturingReporter.sum(StateMetrics.epochName(StateMetrics.MEMORY_USED_BYTES)),
         CapturingReporter.sum(CapturingReporter.ROCKSDB_LIVE)
             + CapturingReporter.sum(CapturingReporter.ROCKSDB_MEMTABLES),
         CapturingReporter.sum(CapturingReporter.ROCKSDB_KEYS),

@@ -5,8 +5,9 @@ package io.lakestream.bench.dedup;
  *
  * @param seconds since the job was submitted
  * @param processed rows the stateful operator has taken in (all subtasks)
- * @param numRowsTotal the operator's {@code numRowsTotal} (keys or open windows held), all subtasks
- * @param stateMemoryBytes the operator's {@code memoryUsedBytes} estimate, all subtasks
+ * @param numRowsTotal the operator's {@code numRowsTotal} (keys or open windows held) as of each
+ *     subtask's last epoch end, summed over the subtasks
+ * @param stateMemoryBytes the operator's {@code memoryUsedBytes} estimate as of the same epoch ends
  * @param rocksDbBytes RocksDB's estimate-live-data-size + size-all-mem-tables, all column families
  * @param rocksDbKeys RocksDB's estimate-num-keys (state entries and timers), all column families
  * @param heapUsedBytes JVM heap in use now (including garbage)

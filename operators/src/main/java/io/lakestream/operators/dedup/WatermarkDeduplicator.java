@@ -3,6 +3,8 @@ package io.lakestream.operators.dedup;
 import io.lakestream.operators.row.Values;
 import io.lakestream.operators.row.ValuesSerializer;
 import io.lakestream.operators.state.StateMetrics;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
@@ -14,15 +16,23 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
 /**
  * {@code dropDuplicatesWithinWatermark(keys)}: on a stream keyed by the key columns, the first row
  * of a key passes and sets the key's bound = its event time + delay; later rows with the same key
- * are dropped while the bound is above the watermark. An event-time timer at the bound frees the
- * key's state when the watermark reaches it; the next row with that key then passes again. State
- * per key: one {@code long} (the bound) in a {@link ValueState} with {@link LongSerializer}.
+ * are dropped while the bound is above the watermark; once the watermark reaches the bound, the
+ * next row with that key passes again. State per key: one {@code long} (the bound) in a {@link
+ * ValueState} with {@link LongSerializer}.
+ *
+ * <p>Expired keys are freed at the end of each epoch (before the checkpoint barrier), as Spark
+ * evicts at the end of each micro-batch: a scan of the keys runs only when the watermark has passed
+ * the smallest bound held, and removes every key whose bound it passed; the final watermark of a
+ * bounded input frees every key at once. No timer per key: a RocksDB timer per key cost more than
+ * the deduplication itself. (Timers restored from savepoints of earlier versions still fire and
+ * free their keys.)
  *
  * <p>Rows behind the watermark on arrival (event time &lt; watermark) are late: dropped and counted
  * in {@value StateMetrics#NUM_ROWS_DROPPED_BY_WATERMARK}, or sent to the late-row side output if
@@ -49,6 +59,9 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   private transient StateMetrics metrics;
   private transient Counter duplicates;
 
+  /** The smallest bound this subtask may hold (Long.MAX_VALUE: none). */
+  private transient long minLiveBound;
+
   /**
    * @param delayMillis the watermark delay added to a key's first event time
    * @param uid the operator's uid, names its metric group
@@ -74,14 +87,21 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     timers = getInternalTimerService("dedup-expiry", VoidNamespaceSerializer.INSTANCE, this);
     metrics = StateMetrics.register(getMetricGroup(), uid);
     duplicates = metrics.group().counter(NUM_DUPLICATES_DROPPED);
-    long[] rows = {0};
+    long[] rowsAndMin = {0, Long.MAX_VALUE};
     getKeyedStateBackend()
         .applyToAllKeys(
             VoidNamespace.INSTANCE,
             VoidNamespaceSerializer.INSTANCE,
             descriptor(),
-            (key, state) -> rows[0]++);
-    metrics.restoredRows(rows[0]);
+            (key, state) -> {
+              rowsAndMin[0]++;
+              Long held = state.value();
+              if (held != null) {
+                rowsAndMin[1] = Math.min(rowsAndMin[1], held);
+              }
+            });
+    metrics.restoredRows(rowsAndMin[0]);
+    minLiveBound = rowsAndMin[1];
   }
 
   @Override
@@ -109,7 +129,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     }
     long newBound = ts > Long.MAX_VALUE - delayMillis ? Long.MAX_VALUE : ts + delayMillis;
     bound.update(newBound);
-    timers.registerEventTimeTimer(VoidNamespace.INSTANCE, newBound);
+    minLiveBound = Math.min(minLiveBound, newBound);
     if (current == null) {
       metrics.rowAdded(
           (Values) getCurrentKey(), ValuesSerializer.INSTANCE, newBound, LongSerializer.INSTANCE);
@@ -131,10 +151,51 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   @Override
   public void onProcessingTime(InternalTimer<Values, VoidNamespace> timer) {}
 
+  /** The final watermark of a bounded input frees every key, as the timers did. */
+  @Override
+  public void processWatermark(Watermark mark) throws Exception {
+    super.processWatermark(mark);
+    if (mark.getTimestamp() == Long.MAX_VALUE && minLiveBound != Long.MAX_VALUE) {
+      evictExpired(Long.MAX_VALUE);
+    }
+  }
+
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
+    long watermark = timers.currentWatermark();
+    if (watermark >= minLiveBound) {
+      evictExpired(watermark);
+    }
     metrics.epochEnded(checkpointId);
+  }
+
+  /** Frees every key whose bound the watermark reached; recomputes the smallest bound left. */
+  private void evictExpired(long watermark) throws Exception {
+    List<Values> expired = new ArrayList<>();
+    long[] min = {Long.MAX_VALUE};
+    getKeyedStateBackend()
+        .applyToAllKeys(
+            VoidNamespace.INSTANCE,
+            VoidNamespaceSerializer.INSTANCE,
+            descriptor(),
+            (key, state) -> {
+              Long held = state.value();
+              if (held == null) {
+                return;
+              }
+              if (held <= watermark) {
+                expired.add((Values) key);
+              } else {
+                min[0] = Math.min(min[0], held);
+              }
+            });
+    for (Values key : expired) {
+      setCurrentKey(key);
+      bound.clear();
+      metrics.rowRemoved();
+    }
+    minLiveBound = min[0];
   }
 
   /** This subtask's state metrics. */

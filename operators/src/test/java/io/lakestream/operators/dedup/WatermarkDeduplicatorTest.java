@@ -54,9 +54,11 @@ class WatermarkDeduplicatorTest {
       h.processWatermark(new Watermark(10_999)); // bound of a still above the watermark
       row(h, "a", 11_000);
       assertThat(passed(h)).hasSize(2);
-      assertThat(h.numEventTimeTimers()).isEqualTo(2);
+      assertThat(h.numEventTimeTimers()).isZero(); // no timer per key
 
-      h.processWatermark(new Watermark(11_000)); // reaches a's bound: a is freed, b kept
+      h.processWatermark(new Watermark(11_000)); // reaches a's bound
+      assertThat(h.numKeyedStateEntries()).isEqualTo(2); // freed at the end of the epoch
+      h.prepareSnapshotPreBarrier(1); // a is freed, b kept
       assertThat(h.numKeyedStateEntries()).isEqualTo(1);
       assertThat(op.metrics().numRowsTotal()).isEqualTo(1);
       row(h, "a", 11_500); // passes again, new bound 21_500
@@ -87,7 +89,27 @@ class WatermarkDeduplicatorTest {
   }
 
   @Test
-  void restoreFromASnapshotKeepsKeysBoundsAndTimers() throws Exception {
+  void anExpiredKeyPassesAgainBeforeTheEndOfTheEpochFreesIt() throws Exception {
+    WatermarkDeduplicator<TestEvent> op = new WatermarkDeduplicator<>(DELAY, "dedup", null);
+    try (KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> h = harness(op)) {
+      h.open();
+      row(h, "a", 1_000); // bound 11_000
+      h.processWatermark(new Watermark(11_000));
+      row(h, "a", 11_000); // a's bound was reached: passes, new bound 21_000
+      row(h, "a", 12_000); // duplicate of the new one
+      h.prepareSnapshotPreBarrier(1);
+      assertThat(passed(h)).containsExactly(TestEvent.of("a", 1_000), TestEvent.of("a", 11_000));
+      assertThat(h.numKeyedStateEntries()).isEqualTo(1);
+      assertThat(op.metrics().numRowsTotal()).isEqualTo(1);
+      h.processWatermark(new Watermark(21_000));
+      h.prepareSnapshotPreBarrier(2);
+      assertThat(h.numKeyedStateEntries()).isZero();
+      assertThat(op.metrics().numRowsTotal()).isZero();
+    }
+  }
+
+  @Test
+  void restoreFromASnapshotKeepsKeysAndBounds() throws Exception {
     OperatorSubtaskState snapshot;
     try (KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> h =
         harness(new WatermarkDeduplicator<>(DELAY, "dedup", null))) {
@@ -103,7 +125,8 @@ class WatermarkDeduplicatorTest {
       h.open();
       assertThat(op.metrics().numRowsTotal()).isEqualTo(2);
       row(h, "a", 3_000); // still a duplicate after restore
-      h.processWatermark(new Watermark(11_000)); // the restored timer frees a
+      h.processWatermark(new Watermark(11_000));
+      h.prepareSnapshotPreBarrier(2); // frees a, whose restored bound the watermark reached
       assertThat(op.metrics().numRowsTotal()).isEqualTo(1);
       row(h, "a", 12_000);
       row(h, "b", 12_000); // b's bound 15_000 still above
