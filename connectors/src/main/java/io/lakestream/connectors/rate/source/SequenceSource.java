@@ -82,7 +82,8 @@ public final class SequenceSource<T>
         rowsPerSecond,
         maxRowsPerTrigger,
         query != null && query.ignoreRateLimits(),
-        new ReplayedEpochs(query == null ? null : query.replay(), name));
+        new ReplayedEpochs(query == null ? null : query.replay(), name),
+        SequenceReader.DEFAULT_ROWS_PER_POLL);
   }
 
   @Override

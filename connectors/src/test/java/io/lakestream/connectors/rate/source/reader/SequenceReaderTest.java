@@ -40,7 +40,7 @@ class SequenceReaderTest {
   private SequenceReader<Long> reader(long rows, int partitions, long maxRowsPerTrigger) {
     SequenceReader<Long> reader =
         new SequenceReader<>(
-            context, IDENTITY, rows, partitions, 0, maxRowsPerTrigger, false, NO_REPLAY);
+            context, IDENTITY, rows, partitions, 0, maxRowsPerTrigger, false, NO_REPLAY, 1);
     reader.start();
     return reader;
   }
@@ -128,7 +128,7 @@ class SequenceReaderTest {
   @Test
   void generatorReceivesRowIndexes() throws Exception {
     SequenceReader<String> reader =
-        new SequenceReader<>(context, index -> "row-" + index, 4, 2, 0, 0, false, NO_REPLAY);
+        new SequenceReader<>(context, index -> "row-" + index, 4, 2, 0, 0, false, NO_REPLAY, 1);
     reader.start();
     TestingReaderOutput<String> strings = new TestingReaderOutput<>();
     reader.addSplits(splits(0, 1));
@@ -225,7 +225,7 @@ class SequenceReaderTest {
     // a reader owning 2 of 4 partitions may read 5
     TestingReaderContext otherContext = new TestingReaderContext();
     SequenceReader<Long> two =
-        new SequenceReader<>(otherContext, IDENTITY, 100, 4, 0, 10, false, NO_REPLAY);
+        new SequenceReader<>(otherContext, IDENTITY, 100, 4, 0, 10, false, NO_REPLAY, 1);
     two.start();
     two.addSplits(splits(0, 2));
     assertThat(drain(two)).containsExactly(0L, 2L, 4L, 6L, 8L);
@@ -286,9 +286,50 @@ class SequenceReaderTest {
   }
 
   @Test
+  void aPollEmitsSeveralRowsOfOnePartition() throws Exception {
+    SequenceReader<Long> reader =
+        new SequenceReader<>(context, IDENTITY, 1_000, 2, 0, 0, false, NO_REPLAY, 64);
+    reader.start();
+    reader.addSplits(splits(0, 1));
+
+    assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+    assertThat(output.getEmittedRecords()).hasSize(64).allMatch(row -> row % 2 == 0);
+    assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+    assertThat(output.getEmittedRecords().subList(64, 128)).allMatch(row -> row % 2 == 1);
+    List<Long> all = new ArrayList<>(output.getEmittedRecords());
+    all.addAll(drain(reader));
+    assertThat(all).hasSize(1_000).doesNotHaveDuplicates();
+    for (int p = 0; p < 2; p++) { // each partition's rows in order
+      int partition = p;
+      assertThat(all.stream().filter(row -> row % 2 == partition).toList()).isSorted();
+    }
+    assertThat(caughtUpEvents()).containsExactlyInAnyOrder("partition-0", "partition-1");
+  }
+
+  @Test
+  void underMaxRowsPerTriggerPartitionsTakeTurnsRowByRow() throws Exception {
+    SequenceReader<Long> reader =
+        new SequenceReader<>(context, IDENTITY, 1_000, 2, 0, 6, false, NO_REPLAY, 64);
+    reader.start();
+    reader.addSplits(splits(0, 1));
+    assertThat(drain(reader)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+  }
+
+  @Test
+  void aPollStaysWithinTheRowsPerSecondAllowance() throws Exception {
+    SequenceReader<Long> reader =
+        new SequenceReader<>(context, IDENTITY, 100, 1, 1, 0, false, NO_REPLAY, 64);
+    reader.start();
+    reader.addSplits(splits(0));
+    reader.pollNext(output);
+    assertThat(reader.pollNext(output)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+    assertThat(output.getEmittedRecords()).hasSizeBetween(1, 2); // 1 row/s: the first allowance
+  }
+
+  @Test
   void rowsPerSecondThrottlesTheReader() throws Exception {
     SequenceReader<Long> reader =
-        new SequenceReader<>(context, IDENTITY, 100, 1, 1, 0, false, NO_REPLAY);
+        new SequenceReader<>(context, IDENTITY, 100, 1, 1, 0, false, NO_REPLAY, 1);
     reader.start();
     reader.addSplits(splits(0));
 
@@ -317,7 +358,7 @@ class SequenceReaderTest {
     reader.start();
     reader.addSplits(splits(0, 1));
 
-    assertThat(drain(reader)).containsExactlyElementsOf(range(50));
+    assertThat(drain(reader)).containsExactlyInAnyOrderElementsOf(range(50));
     assertThat(caughtUpEvents()).containsExactlyInAnyOrder("partition-0", "partition-1");
   }
 
@@ -377,7 +418,7 @@ class SequenceReaderTest {
   private SequenceReader<Long> restoredReader(ReplayPlan plan) {
     SequenceReader<Long> reader =
         new SequenceReader<>(
-            context, IDENTITY, 100, 2, 0, 1, false, new ReplayedEpochs(plan, "numbers"));
+            context, IDENTITY, 100, 2, 0, 1, false, new ReplayedEpochs(plan, "numbers"), 1);
     reader.start();
     reader.addSplits(List.of(new SequenceSplit(0, 10, 5), new SequenceSplit(1, 10, 5)));
     return reader;
