@@ -74,7 +74,10 @@ public final class OrdersBronze implements Pipeline {
 
   /**
    * The dataflow with {@code tap} applied to the parsed orders before the watermark (tests use it
-   * to inject failures).
+   * to inject failures). The job runs with Flink's object reuse on: none of its operators keeps a
+   * reference to an element after passing it on (the Delta sink copies each row into its column
+   * buffers at once), so chained operators hand elements over without a serializer copy. A {@code
+   * tap} must not keep references to the orders it sees either.
    */
   public static Dataflow dataflow(PipelineOptions options, UnaryOperator<DataStream<Order>> tap) {
     Map<String, String> sourceOptions = new LinkedHashMap<>();
@@ -91,20 +94,22 @@ public final class OrdersBronze implements Pipeline {
     KafkaSourceBuilder.kafka("orders-kafka").options(sourceOptions).sanityCheck();
     String bronzeTable = options.path("orders_bronze");
     String deadLetterTable = options.path("orders_bronze_dead_letters");
-    return (env, query) ->
-        build(
-            env.fromSource(
-                    KafkaSourceBuilder.kafka("orders-kafka")
-                        .options(sourceOptions)
-                        .query(query)
-                        .build(),
-                    WatermarkStrategy.noWatermarks(),
-                    "orders-kafka")
-                .uid("orders-kafka"),
-            query,
-            tap,
-            bronzeTable,
-            deadLetterTable);
+    return (env, query) -> {
+      env.getConfig().enableObjectReuse();
+      build(
+          env.fromSource(
+                  KafkaSourceBuilder.kafka("orders-kafka")
+                      .options(sourceOptions)
+                      .query(query)
+                      .build(),
+                  WatermarkStrategy.noWatermarks(),
+                  "orders-kafka")
+              .uid("orders-kafka"),
+          query,
+          tap,
+          bronzeTable,
+          deadLetterTable);
+    };
   }
 
   private static void build(
