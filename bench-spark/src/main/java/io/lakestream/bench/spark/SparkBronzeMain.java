@@ -24,8 +24,9 @@ import org.apache.spark.sql.types.StructType;
  *
  * <p>Arguments are {@code key=value}: {@code bootstrap}, {@code topic}, {@code table}, {@code
  * checkpoint}, {@code parallelism}, {@code records} (produced to the topic) and {@code distinct}
- * (distinct event ids among them). The clock runs from building the query to the end of {@code
- * awaitTermination()}; the SparkSession is created before. Afterwards the table must hold exactly
+ * (distinct event ids among them). The clock runs from creating the SparkSession (Spark's embedded
+ * engine, as lakestream's clock includes starting its embedded Flink cluster) to the end of {@code
+ * awaitTermination()}; the session's share is printed in the detail. Afterwards the table must hold exactly
  * {@code distinct} rows with {@code distinct} distinct event ids and the query must have read
  * exactly {@code records} input rows, else the process exits 1. The result is one line on stdout
  * starting with {@code BENCH-RESULT} (the format {@code io.lakestream.bench.e2.ChildReport}
@@ -49,6 +50,8 @@ public final class SparkBronzeMain {
     long distinct = Long.parseLong(a.get("distinct"));
     String table = a.get("table");
 
+    long cpu0 = ProcessResources.cpuNanos();
+    long t0 = System.nanoTime();
     SparkSession spark =
         SparkSession.builder()
             .master("local[" + parallelism + "]")
@@ -68,6 +71,7 @@ public final class SparkBronzeMain {
                     : IN_MEMORY_STATE_STORE)
             .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
+    long sessionNanos = System.nanoTime() - t0;
 
     StructType schema =
         new StructType()
@@ -78,8 +82,6 @@ public final class SparkBronzeMain {
             .add("currency", DataTypes.StringType)
             .add("order_ts", DataTypes.TimestampType);
 
-    long cpu0 = ProcessResources.cpuNanos();
-    long t0 = System.nanoTime();
     Dataset<Row> orders =
         spark
             .readStream()
@@ -146,14 +148,15 @@ public final class SparkBronzeMain {
         peakHeap,
         String.format(
             Locale.ROOT,
-            "Spark %s local[%d], shuffle partitions %d, %s state store; %d micro-batch(es)"
-                + " with input; table %,d rows = %,d distinct event ids",
+            "Spark %s local[%d], shuffle partitions %d, %s state store; session start %.2f s;"
+                + " %d micro-batch(es) with input; table %,d rows = %,d distinct event ids",
             spark.version(),
             parallelism,
             parallelism,
             spark.conf().get("spark.sql.streaming.stateStore.providerClass").contains("RocksDB")
                 ? "RocksDB"
                 : "in-memory (HDFS-backed)",
+            sessionNanos / 1e9,
             batches,
             rows,
             ids));
