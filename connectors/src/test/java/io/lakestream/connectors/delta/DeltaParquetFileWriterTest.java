@@ -53,7 +53,7 @@ class DeltaParquetFileWriterTest {
     long sign = i % 2 == 0 ? 1 : -1;
     return new Object[] {
       i,
-      nulls ? null : "c" + (i % 4),
+      nulls ? null : i % 4 == 3 ? "c3-\u00e9\u65e5\u672c\ud83d\ude00" : "c" + (i % 4),
       nulls ? null : BigDecimal.valueOf(sign * i * 7, 2),
       nulls ? null : BigDecimal.valueOf(sign * i * 1_000_003L, 3),
       nulls ? null : new BigDecimal(sign * i + "123456789012345.6789"),
@@ -97,6 +97,8 @@ class DeltaParquetFileWriterTest {
       assertThat(stats.at("/minValues/id").asLong()).isEqualTo(parity);
       assertThat(stats.at("/maxValues/id").asLong()).isEqualTo(4_998 + parity);
       assertThat(stats.at("/minValues/category").asText()).isEqualTo("c" + parity);
+      assertThat(stats.at("/maxValues/category").asText())
+          .isEqualTo(parity == 0 ? "c2" : "c3-\u00e9\u65e5\u672c\ud83d\ude00");
       assertThat(stats.at("/nullCount/large").asLong()).isEqualTo(nullRows(parity));
       assertThat(stats.has("region") || stats.at("/minValues").has("region")).isFalse();
 
