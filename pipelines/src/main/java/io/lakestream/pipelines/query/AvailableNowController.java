@@ -31,10 +31,19 @@ final class AvailableNowController {
   private final String savepointDir;
   private final Duration settle;
   private long caughtUpAtNanos = -1;
-  private static final int MAX_STOP_ATTEMPTS = 5;
+
+  /** Stops tried before giving up; with the backoff below they span about two minutes. */
+  static final int MAX_STOP_ATTEMPTS = 8;
+
+  /** Wait after the first failed stop; doubled after each further one, at most 30 s. */
+  static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
+
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
 
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final Duration firstRetryDelay;
   private int failedStops;
+  private volatile long nextAttemptNanos;
   private final CompletableFuture<String> savepoint = new CompletableFuture<>();
 
   /**
@@ -42,6 +51,18 @@ final class AvailableNowController {
    */
   AvailableNowController(
       EpochLog log, String runId, Set<String> sources, String savepointDir, Duration settle) {
+    this(log, runId, sources, savepointDir, settle, FIRST_RETRY_DELAY);
+  }
+
+  AvailableNowController(
+      EpochLog log,
+      String runId,
+      Set<String> sources,
+      String savepointDir,
+      Duration settle,
+      Duration firstRetryDelay) {
+    this.firstRetryDelay = firstRetryDelay;
+    this.nextAttemptNanos = System.nanoTime();
     this.settle = settle;
     this.log = log;
     this.runId = runId;
@@ -59,6 +80,9 @@ final class AvailableNowController {
     }
     if (System.nanoTime() - caughtUpAtNanos < settle.toNanos()) {
       return; // the watermark of the last rows is still on its way
+    }
+    if (System.nanoTime() - nextAttemptNanos < 0) {
+      return; // backing off after a failed stop
     }
     if (stopping.compareAndSet(false, true)) {
       LOG.info(
@@ -80,17 +104,21 @@ final class AvailableNowController {
   }
 
   /**
-   * A stop fails while the job is restarting after a task failure or a checkpoint is declined; try
-   * again at the next poll, and give up (cancel, fail the query) after a few attempts.
+   * A stop fails while the job is restarting after a task failure or a checkpoint is declined (a
+   * loaded machine restarts slowly); try again after a growing delay (1, 2, 4 ... 30 s), and give
+   * up (cancel, fail the query) after {@value #MAX_STOP_ATTEMPTS} attempts.
    */
   private synchronized void onStopFailed(JobClient job, Throwable error) {
     failedStops++;
     if (failedStops < MAX_STOP_ATTEMPTS) {
+      Duration delay = retryDelay(failedStops);
       LOG.warn(
-          "availableNow: stop with savepoint failed (attempt {} of {}), retrying: {}",
+          "availableNow: stop with savepoint failed (attempt {} of {}), retrying in {} ms: {}",
           failedStops,
           MAX_STOP_ATTEMPTS,
+          delay.toMillis(),
           error.toString());
+      nextAttemptNanos = System.nanoTime() + delay.toNanos();
       stopping.set(false);
       return;
     }
@@ -102,6 +130,12 @@ final class AvailableNowController {
                 + " next run",
             error));
     job.cancel();
+  }
+
+  /** The wait after the {@code failed}th failed stop. */
+  Duration retryDelay(int failed) {
+    Duration delay = firstRetryDelay.multipliedBy(1L << Math.min(failed - 1, 20));
+    return delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
   }
 
   boolean stopping() {
