@@ -49,7 +49,13 @@ final class DeltaSinkJob {
 
   private DeltaSinkJob() {}
 
-  static Measurement run(BenchOptions options, Path dir, long rows) throws Exception {
+  /**
+   * @param objectReuse Flink's {@code pipeline.object-reuse}: on, the source hands each row to the
+   *     chained sink writer without a serializer copy (the sink keeps no reference to an element,
+   *     so it is safe; lakestream's own pipelines run with it); off is Flink's default
+   */
+  static Measurement run(BenchOptions options, Path dir, long rows, boolean objectReuse)
+      throws Exception {
     Path tablePath = dir.resolve("table");
     String queryId = UUID.randomUUID().toString();
     QueryContext query =
@@ -69,6 +75,9 @@ final class DeltaSinkJob {
             .build(); // creates the table: not part of the timed section
 
     StreamExecutionEnvironment env = new StreamExecutionEnvironment(new Configuration());
+    if (objectReuse) {
+      env.getConfig().enableObjectReuse();
+    }
     env.setParallelism(options.parallelism());
     env.enableCheckpointing(AVAILABLE_NOW_INTERVAL.toMillis(), CheckpointingMode.EXACTLY_ONCE);
     env.getCheckpointConfig().setCheckpointStorage(dir.resolve("flink-checkpoints").toUri());
@@ -170,7 +179,9 @@ final class DeltaSinkJob {
                   () -> new IllegalStateException("No commit of the bench query's app id"));
       long[] files = parquetFiles(tablePath);
       return new Measurement(
-          "lakestream: Flink + Delta sink",
+          objectReuse
+              ? "lakestream: Flink + Delta sink, object reuse on"
+              : "beside: the same job with Flink's default (object reuse off)",
           rows,
           (lastCommitMillis - startMillis) * 1_000_000L,
           cpuNanos,
