@@ -99,28 +99,26 @@ public final class CapturingReporter implements MetricReporter {
 
   /** The lowest value of the gauges named {@code name}, or empty if none is registered (yet). */
   public static java.util.OptionalLong min(String name) {
-    java.util.OptionalLong lowest = java.util.OptionalLong.empty();
-    for (Metric m : METRICS.getOrDefault(name, Map.of()).values()) {
-      if (m instanceof Gauge<?> g && g.getValue() instanceof Number n) {
-        long v = n.longValue();
-        lowest =
-            java.util.OptionalLong.of(lowest.isPresent() ? Math.min(lowest.getAsLong(), v) : v);
-      }
-    }
-    return lowest;
+    return extreme(name, Math::min);
   }
 
   /** The highest value of the gauges named {@code name}, or empty if none is registered (yet). */
   public static java.util.OptionalLong max(String name) {
-    java.util.OptionalLong highest = java.util.OptionalLong.empty();
+    return extreme(name, Math::max);
+  }
+
+  private static java.util.OptionalLong extreme(
+      String name, java.util.function.LongBinaryOperator pick) {
+    java.util.OptionalLong found = java.util.OptionalLong.empty();
     for (Metric m : METRICS.getOrDefault(name, Map.of()).values()) {
       if (m instanceof Gauge<?> g && g.getValue() instanceof Number n) {
         long v = n.longValue();
-        highest =
-            java.util.OptionalLong.of(highest.isPresent() ? Math.max(highest.getAsLong(), v) : v);
+        found =
+            java.util.OptionalLong.of(
+                found.isPresent() ? pick.applyAsLong(found.getAsLong(), v) : v);
       }
     }
-    return highest;
+    return found;
   }
 
   @Override

@@ -87,21 +87,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     timers = getInternalTimerService("dedup-expiry", VoidNamespaceSerializer.INSTANCE, this);
     metrics = StateMetrics.register(getMetricGroup(), uid);
     duplicates = metrics.group().counter(NUM_DUPLICATES_DROPPED);
-    long[] rowsAndMin = {0, Long.MAX_VALUE};
-    getKeyedStateBackend()
-        .applyToAllKeys(
-            VoidNamespace.INSTANCE,
-            VoidNamespaceSerializer.INSTANCE,
-            descriptor(),
-            (key, state) -> {
-              rowsAndMin[0]++;
-              Long held = state.value();
-              if (held != null) {
-                rowsAndMin[1] = Math.min(rowsAndMin[1], held);
-              }
-            });
-    metrics.restoredRows(rowsAndMin[0]);
-    minLiveBound = rowsAndMin[1];
+    metrics.restoredRows(sweep(Long.MIN_VALUE)); // counts the keys and their smallest bound
   }
 
   @Override
@@ -156,7 +142,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   public void processWatermark(Watermark mark) throws Exception {
     super.processWatermark(mark);
     if (mark.getTimestamp() == Long.MAX_VALUE && minLiveBound != Long.MAX_VALUE) {
-      evictExpired(Long.MAX_VALUE);
+      sweep(Long.MAX_VALUE);
     }
   }
 
@@ -165,15 +151,20 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     super.prepareSnapshotPreBarrier(checkpointId);
     long watermark = timers.currentWatermark();
     if (watermark >= minLiveBound) {
-      evictExpired(watermark);
+      sweep(watermark);
     }
     metrics.epochEnded(checkpointId);
   }
 
-  /** Frees every key whose bound the watermark reached; recomputes the smallest bound left. */
-  private void evictExpired(long watermark) throws Exception {
+  /**
+   * Walks every key of this subtask: frees those whose bound {@code watermark} reached, keeps the
+   * smallest bound left in {@code minLiveBound}, and returns how many keys are left. The expired
+   * keys are collected first and freed after the walk (a heap backend's key set must not change
+   * under its iterator).
+   */
+  private long sweep(long watermark) throws Exception {
     List<Values> expired = new ArrayList<>();
-    long[] min = {Long.MAX_VALUE};
+    long[] liveAndMin = {0, Long.MAX_VALUE};
     getKeyedStateBackend()
         .applyToAllKeys(
             VoidNamespace.INSTANCE,
@@ -187,7 +178,8 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
               if (held <= watermark) {
                 expired.add((Values) key);
               } else {
-                min[0] = Math.min(min[0], held);
+                liveAndMin[0]++;
+                liveAndMin[1] = Math.min(liveAndMin[1], held);
               }
             });
     for (Values key : expired) {
@@ -195,7 +187,8 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
       bound.clear();
       metrics.rowRemoved();
     }
-    minLiveBound = min[0];
+    minLiveBound = liveAndMin[1];
+    return liveAndMin[0];
   }
 
   /** This subtask's state metrics. */

@@ -4,7 +4,6 @@ import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.kafka.FromJson;
 import io.lakestream.connectors.kafka.KafkaRecord;
-import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.operators.dedup.DeduplicationBuilder;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
@@ -15,14 +14,12 @@ import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.Order;
 import io.lakestream.pipelines.demo.OrderJson;
 import io.lakestream.pipelines.demo.OrdersDemo;
+import io.lakestream.pipelines.demo.OrdersTopic;
 import io.lakestream.pipelines.query.Dataflow;
 import io.lakestream.pipelines.query.Trigger;
 import io.lakestream.state.query.QueryContext;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -80,35 +77,12 @@ public final class OrdersBronze implements Pipeline {
    * tap} must not keep references to the orders it sees either.
    */
   public static Dataflow dataflow(PipelineOptions options, UnaryOperator<DataStream<Order>> tap) {
-    Map<String, String> sourceOptions = new LinkedHashMap<>();
-    sourceOptions.put("subscribe", "orders");
-    sourceOptions.put("startingOffsets", "earliest");
-    sourceOptions.putAll(options.sourceOptions());
-    if (!sourceOptions.containsKey("kafka.bootstrap.servers")) {
-      throw new IllegalArgumentException(
-          "pipeline bronze reads Kafka: give the brokers with -o"
-              + " kafka.bootstrap.servers=host:port (and -o subscribe=<topic> if it is not"
-              + " 'orders')");
-    }
-    // Fail before the job starts on a bad option, naming it.
-    KafkaSourceBuilder.kafka("orders-kafka").options(sourceOptions).sanityCheck();
+    OrdersTopic topic = OrdersTopic.of(options, "bronze");
     String bronzeTable = options.path("orders_bronze");
     String deadLetterTable = options.path("orders_bronze_dead_letters");
     return (env, query) -> {
       env.getConfig().enableObjectReuse();
-      build(
-          env.fromSource(
-                  KafkaSourceBuilder.kafka("orders-kafka")
-                      .options(sourceOptions)
-                      .query(query)
-                      .build(),
-                  WatermarkStrategy.noWatermarks(),
-                  "orders-kafka")
-              .uid("orders-kafka"),
-          query,
-          tap,
-          bronzeTable,
-          deadLetterTable);
+      build(topic.records(env, query), query, tap, bronzeTable, deadLetterTable);
     };
   }
 

@@ -5,7 +5,6 @@ import io.lakestream.connectors.delta.sink.EpochFunction;
 import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
 import io.lakestream.connectors.kafka.FromJson;
 import io.lakestream.connectors.kafka.KafkaRecord;
-import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.operators.dedup.DeduplicationBuilder;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
@@ -14,14 +13,12 @@ import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.Order;
 import io.lakestream.pipelines.demo.OrderJson;
+import io.lakestream.pipelines.demo.OrdersTopic;
 import io.lakestream.pipelines.query.Dataflow;
 import io.lakestream.pipelines.query.Trigger;
 import io.lakestream.state.query.QueryContext;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -104,30 +101,11 @@ public final class OrdersSilver implements Pipeline {
       PipelineOptions options,
       UnaryOperator<DataStream<Order>> tap,
       UnaryOperator<EpochFunction> epochTap) {
-    Map<String, String> sourceOptions = new LinkedHashMap<>();
-    sourceOptions.put("subscribe", "orders");
-    sourceOptions.put("startingOffsets", "earliest");
-    sourceOptions.putAll(options.sourceOptions());
-    if (!sourceOptions.containsKey("kafka.bootstrap.servers")) {
-      throw new IllegalArgumentException(
-          "pipeline silver reads Kafka: give the brokers with -o"
-              + " kafka.bootstrap.servers=host:port (and -o subscribe=<topic> if it is not"
-              + " 'orders')");
-    }
-    // Fail before the job starts on a bad option, naming it.
-    KafkaSourceBuilder.kafka("orders-kafka").options(sourceOptions).sanityCheck();
+    OrdersTopic topic = OrdersTopic.of(options, "silver");
     DeltaTable silver = DeltaTable.forPath(options.path(SILVER_TABLE));
     DeltaTable quarantine = DeltaTable.forPath(options.path(QUARANTINE_TABLE));
     return (env, query) -> {
-      DataStream<KafkaRecord> records =
-          env.fromSource(
-                  KafkaSourceBuilder.kafka("orders-kafka")
-                      .options(sourceOptions)
-                      .query(query)
-                      .build(),
-                  WatermarkStrategy.noWatermarks(),
-                  "orders-kafka")
-              .uid("orders-kafka");
+      DataStream<KafkaRecord> records = topic.records(env, query);
       EpochFunction function =
           epochTap.apply(new SilverEpochFunction(silver, quarantine, query.appId()));
       build(records, query, tap, function);

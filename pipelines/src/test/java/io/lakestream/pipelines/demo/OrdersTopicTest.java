@@ -1,0 +1,50 @@
+package io.lakestream.pipelines.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.pipelines.PipelineOptions;
+import java.net.URI;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OrdersTopicTest {
+  private static PipelineOptions withSource(Map<String, String> source) {
+    return new PipelineOptions(URI.create("file:///tmp/lake/"), 0, 0, 0, source);
+  }
+
+  @Test
+  void withoutBrokersTheErrorNamesThePipelineAndTheOption() {
+    assertThatThrownBy(() -> OrdersTopic.of(withSource(Map.of()), "silver"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pipeline silver reads Kafka")
+        .hasMessageContaining("-o kafka.bootstrap.servers=host:port");
+  }
+
+  @Test
+  void aBadSourceOptionIsRefusedBeforeAnyJobStarts() {
+    assertThatThrownBy(
+            () ->
+                OrdersTopic.of(
+                    withSource(
+                        Map.of(
+                            "kafka.bootstrap.servers", "127.0.0.1:9092",
+                            "startingOffsets", "yesterday")),
+                    "bronze"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("startingOffsets");
+  }
+
+  @Test
+  void theUsersOptionsOverrideTheDefaults() {
+    OrdersTopic topic =
+        OrdersTopic.of(
+            withSource(
+                Map.of("kafka.bootstrap.servers", "127.0.0.1:9092", "subscribe", "orders-eu")),
+            "bronze");
+    assertThat(topic.sourceOptions())
+        .containsEntry("subscribe", "orders-eu")
+        .containsEntry("startingOffsets", "earliest")
+        .containsEntry("kafka.bootstrap.servers", "127.0.0.1:9092");
+  }
+}
