@@ -233,9 +233,7 @@ public final class DeltaSourceEnumerator
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    positions.onCheckpointComplete(
-        checkpointId,
-        limits.endVersion() >= 0 ? Map.of("reservoirVersion", limits.endVersion()) : Map.of());
+    positions.onCheckpointComplete(checkpointId, limits.endPosition());
     if (failAfterCheckpoint >= 0 && checkpointId >= failAfterCheckpoint) {
       // the rows before the change commit are committed downstream: a restart from the next
       // version loses nothing

@@ -176,9 +176,7 @@ public final class DeltaCdfSourceEnumerator
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    positions.onCheckpointComplete(
-        checkpointId,
-        limits.endVersion() >= 0 ? Map.of("reservoirVersion", limits.endVersion()) : Map.of());
+    positions.onCheckpointComplete(checkpointId, limits.endPosition());
   }
 
   @Override
