@@ -14,8 +14,8 @@ import io.lakestream.connectors.autoloader.schema.SchemaInference;
 import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
+import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import io.lakestream.state.Locations;
-import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -24,11 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 
 /**
  * Builds an {@link AutoLoader} stream from Databricks-compatible {@code cloudFiles.*} options
@@ -50,57 +47,21 @@ import org.apache.flink.configuration.Configuration;
  * schema or checkpoint location inside the input path, and with {@link SchemaInferenceException}
  * when there is nothing to infer from.
  */
-public final class AutoLoaderBuilder {
+public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBuilder> {
   /** Incremental listings between full listings in {@code useIncrementalListing=auto}. */
   static final int AUTO_INCREMENTAL_LISTINGS = 7;
 
   private static final int PAGE_SIZE = 10_000;
 
-  private final String path;
-  private final Map<String, String> rawOptions = new TreeMap<>();
-  private final Configuration options = new Configuration();
-  private String name;
-  private QueryContext query;
-  private Map<String, String> hadoopConf = Map.of();
   private String givenSchema;
 
   private AutoLoaderBuilder(String path) {
-    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
+    super(path);
   }
 
   /** A stream of the files arriving under {@code path} (local path or URI, e.g. s3a://). */
   public static AutoLoaderBuilder forPath(String path) {
     return new AutoLoaderBuilder(path);
-  }
-
-  /** The stream's name: the source's uid and its name in offsets records. */
-  public AutoLoaderBuilder name(String name) {
-    this.name = name;
-    return this;
-  }
-
-  /** One option by its Databricks name, e.g. {@code cloudFiles.format}. */
-  public AutoLoaderBuilder option(String key, String value) {
-    rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
-    return this;
-  }
-
-  /** Several options, as {@link #option}. */
-  public AutoLoaderBuilder options(Map<String, String> options) {
-    options.forEach(this::option);
-    return this;
-  }
-
-  /** The query the stream runs in (checkpoint location, availableNow, once); optional. */
-  public AutoLoaderBuilder query(QueryContext query) {
-    this.query = query;
-    return this;
-  }
-
-  /** Hadoop settings for the input and schema location (e.g. fs.s3a.*). */
-  public AutoLoaderBuilder hadoopConf(Map<String, String> conf) {
-    this.hadoopConf = Map.copyOf(conf);
-    return this;
   }
 
   /** The schema, e.g. {@code "id BIGINT, name STRING"}; then nothing is inferred. */
@@ -113,34 +74,7 @@ public final class AutoLoaderBuilder {
    * Checks options and locations; fails with {@link IllegalArgumentException} naming the bad one.
    */
   public void sanityCheck() {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException(
-          "Auto Loader stream for " + path + " needs a name (its uid)");
-    }
-    TreeSet<String> valid = new TreeSet<>();
-    AutoLoaderOptions.all().forEach(o -> valid.add(o.key()));
-    for (String key : rawOptions.keySet()) {
-      if (!valid.contains(key)) {
-        throw new IllegalArgumentException(
-            "Unknown Auto Loader option '" + key + "' for " + path + "; valid options: " + valid);
-      }
-    }
-    Configuration conf = Configuration.fromMap(rawOptions);
-    for (ConfigOption<?> option : AutoLoaderOptions.all()) {
-      try {
-        conf.get(option);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "Auto Loader option "
-                + option.key()
-                + "='"
-                + rawOptions.get(option.key())
-                + "' is invalid: "
-                + option.description(),
-            e);
-      }
-    }
-    options.addAll(conf);
+    checkOptions("Auto Loader stream", "Auto Loader", AutoLoaderOptions.all());
     String format = options.get(AutoLoaderOptions.FORMAT);
     if (format == null) {
       throw new IllegalArgumentException(

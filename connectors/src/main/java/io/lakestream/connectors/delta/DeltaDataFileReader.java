@@ -23,7 +23,6 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -107,7 +106,7 @@ public final class DeltaDataFileReader {
   }
 
   /** The rows of one file, in file order. Not thread-safe. */
-  public final class Rows implements Closeable {
+  public final class Rows implements DeltaFileRows {
     private final DeltaAddedFile file;
     private final CloseableIterator<ColumnarBatch> batches;
     private final Object[] partitionValues;

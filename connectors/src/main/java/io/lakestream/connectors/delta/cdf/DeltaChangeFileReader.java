@@ -5,9 +5,9 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
+import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
-import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -87,7 +87,7 @@ public final class DeltaChangeFileReader {
   }
 
   /** The change rows of one file, in file order. Not thread-safe. */
-  public final class Rows implements Closeable {
+  public final class Rows implements DeltaFileRows {
     private final DeltaChangeFile file;
     private final DeltaDataFileReader.Rows rows;
     private final Long version;

@@ -7,24 +7,16 @@ import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorStateSerializer;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceEnumerator;
-import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
 import io.lakestream.connectors.delta.source.reader.DeltaSourceReader;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
-import io.lakestream.connectors.source.EpochPositions;
-import io.lakestream.state.query.DescribedSource;
 import io.lakestream.state.query.QueryContext;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
@@ -51,10 +43,7 @@ import org.apache.flink.types.Row;
  * {@code dataChange=false} actions (compaction) are skipped. In an availableNow run it reads up to
  * the version current when the run started, then reports caught-up and idles.
  */
-public final class DeltaSource
-    implements Source<Row, DeltaSourceSplit, DeltaEnumeratorState>,
-        ResultTypeQueryable<Row>,
-        DescribedSource {
+public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, DeltaEnumeratorState> {
   private static final long serialVersionUID = 1L;
 
   /** {@code startingVersion=latest}. */
@@ -63,19 +52,10 @@ public final class DeltaSource
   /** No {@code startingVersion}: the current snapshot, then later versions. */
   static final long SNAPSHOT = -2;
 
-  private final String name;
-  private final DeltaTable table;
-  private final String schemaJson;
-  private final List<String> partitionColumns;
-  private final RowTypeInfo rowType;
   private final long startingVersion;
   private final long boundedVersion;
-  private final int maxFilesPerTrigger;
-  private final long maxBytesPerTrigger;
   private final boolean skipChangeCommits;
   private final boolean ignoreDeletes;
-  private final long pollIntervalMillis;
-  private final QueryContext query;
 
   DeltaSource(
       String name,
@@ -91,19 +71,20 @@ public final class DeltaSource
       boolean ignoreDeletes,
       long pollIntervalMillis,
       QueryContext query) {
-    this.name = name;
-    this.table = table;
-    this.schemaJson = schemaJson;
-    this.partitionColumns = List.copyOf(partitionColumns);
-    this.rowType = rowType;
+    super(
+        name,
+        table,
+        schemaJson,
+        partitionColumns,
+        rowType,
+        maxFilesPerTrigger,
+        maxBytesPerTrigger,
+        pollIntervalMillis,
+        query);
     this.startingVersion = startingVersion;
     this.boundedVersion = boundedVersion;
-    this.maxFilesPerTrigger = maxFilesPerTrigger;
-    this.maxBytesPerTrigger = maxBytesPerTrigger;
     this.skipChangeCommits = skipChangeCommits;
     this.ignoreDeletes = ignoreDeletes;
-    this.pollIntervalMillis = pollIntervalMillis;
-    this.query = query;
   }
 
   private boolean bounded() {
@@ -140,29 +121,18 @@ public final class DeltaSource
   @Override
   public SplitEnumerator<DeltaSourceSplit, DeltaEnumeratorState> restoreEnumerator(
       SplitEnumeratorContext<DeltaSourceSplit> context, DeltaEnumeratorState checkpoint) {
-    boolean availableNow = query != null && query.availableNow();
-    boolean noLimits = bounded() || (query != null && query.ignoreRateLimits());
-    long end = bounded() ? boundedVersion : availableNow ? latestVersion() : -1;
-    DeltaSourceLimits limits =
-        new DeltaSourceLimits(
-            maxFilesPerTrigger, maxBytesPerTrigger, noLimits, pollIntervalMillis, end, bounded());
+    long end = bounded() ? boundedVersion : availableNow() ? latestVersion() : -1;
     return new DeltaSourceEnumerator(
         context,
         checkpoint,
         new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes),
-        limits,
-        new EpochPositions(
-            query,
-            name,
-            position -> position.getOrDefault(DeltaSourceEnumerator.ROWS_ADMITTED, 0L)));
+        limits(bounded(), end),
+        positions(DeltaSourceEnumerator.ROWS_ADMITTED));
   }
 
-  private long latestVersion() {
-    try {
-      return new DeltaTableChanges(table, schemaJson, false, false).latestVersion();
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    }
+  @Override
+  protected long readLatestVersion() throws DeltaTableException {
+    return new DeltaTableChanges(table, schemaJson, false, false).latestVersion();
   }
 
   @Override
@@ -176,37 +146,7 @@ public final class DeltaSource
   }
 
   @Override
-  public TypeInformation<Row> getProducedType() {
-    return rowType;
-  }
-
-  @Override
   public String sourceType() {
     return "delta";
-  }
-
-  @Override
-  public String sourceTarget() {
-    return table.path();
-  }
-
-  @Override
-  public List<URI> inputPaths() {
-    return List.of(URI.create(table.path()));
-  }
-
-  @Override
-  public boolean supportsAvailableNow() {
-    return true;
-  }
-
-  /** Always: maxFilesPerTrigger has a default (1000), as in Spark. */
-  @Override
-  public boolean limitsEpochs() {
-    return true;
-  }
-
-  public String name() {
-    return name;
   }
 }

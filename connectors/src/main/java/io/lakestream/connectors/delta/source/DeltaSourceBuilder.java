@@ -19,21 +19,15 @@ import io.delta.kernel.types.TimestampType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
-import io.lakestream.state.Locations;
-import io.lakestream.state.query.QueryContext;
+import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.TreeSet;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 
 /**
  * Builds a {@link DeltaSource} from Spark-compatible options ({@link DeltaSourceOptions}). {@link
@@ -49,16 +43,9 @@ import org.apache.flink.configuration.Configuration;
  *     .build();
  * }</pre>
  */
-public final class DeltaSourceBuilder {
-  private final String path;
-  private final Configuration options = new Configuration();
-  private final Map<String, String> rawOptions = new java.util.TreeMap<>();
-  private String name;
-  private QueryContext query;
-  private Map<String, String> hadoopConf = Map.of();
-
+public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceBuilder> {
   private DeltaSourceBuilder(String path) {
-    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
+    super(path);
   }
 
   /** A source reading the Delta table at {@code path} (local path or URI). */
@@ -66,65 +53,9 @@ public final class DeltaSourceBuilder {
     return new DeltaSourceBuilder(path);
   }
 
-  /** The source's name in offsets records and progress; use the same string as its uid. */
-  public DeltaSourceBuilder name(String name) {
-    this.name = name;
-    return this;
-  }
-
-  /** One option by its Spark name, e.g. {@code maxFilesPerTrigger}; checked in {@link #build()}. */
-  public DeltaSourceBuilder option(String key, String value) {
-    rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
-    return this;
-  }
-
-  /** Several options, as {@link #option}. */
-  public DeltaSourceBuilder options(Map<String, String> options) {
-    options.forEach(this::option);
-    return this;
-  }
-
-  /** The query the source runs in (offsets records, availableNow, once); optional. */
-  public DeltaSourceBuilder query(QueryContext query) {
-    this.query = query;
-    return this;
-  }
-
-  /** Hadoop settings for the table's file system (e.g. fs.s3a.* for S3). */
-  public DeltaSourceBuilder hadoopConf(Map<String, String> conf) {
-    this.hadoopConf = Map.copyOf(conf);
-    return this;
-  }
-
   /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
   public void sanityCheck() {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("Delta source for " + path + " needs a name (its uid)");
-    }
-    TreeSet<String> valid = new TreeSet<>();
-    DeltaSourceOptions.all().forEach(o -> valid.add(o.key()));
-    for (String key : rawOptions.keySet()) {
-      if (!valid.contains(key)) {
-        throw new IllegalArgumentException(
-            "Unknown Delta source option '" + key + "' for " + path + "; valid options: " + valid);
-      }
-    }
-    Configuration conf = Configuration.fromMap(rawOptions);
-    for (ConfigOption<?> option : DeltaSourceOptions.all()) {
-      try {
-        conf.get(option);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "Delta source option "
-                + option.key()
-                + "='"
-                + rawOptions.get(option.key())
-                + "' is invalid: "
-                + option.description(),
-            e);
-      }
-    }
-    options.addAll(conf);
+    checkOptions("Delta source", "Delta source", DeltaSourceOptions.all());
     String starting = options.get(DeltaSourceOptions.STARTING_VERSION);
     if (starting != null && !starting.equals("latest")) {
       try {

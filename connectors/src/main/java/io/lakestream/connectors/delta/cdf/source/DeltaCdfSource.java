@@ -10,21 +10,14 @@ import io.lakestream.connectors.delta.cdf.source.enumerator.DeltaCdfSourceEnumer
 import io.lakestream.connectors.delta.cdf.source.reader.DeltaCdfSourceReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplitSerializer;
-import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
-import io.lakestream.connectors.source.EpochPositions;
-import io.lakestream.state.query.DescribedSource;
+import io.lakestream.connectors.delta.source.DeltaStreamSource;
 import io.lakestream.state.query.QueryContext;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
@@ -48,24 +41,13 @@ import org.apache.flink.types.Row;
  * io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException}'s message.
  */
 public final class DeltaCdfSource
-    implements Source<Row, DeltaCdfSplit, DeltaCdfEnumeratorState>,
-        ResultTypeQueryable<Row>,
-        DescribedSource {
+    extends DeltaStreamSource<DeltaCdfSplit, DeltaCdfEnumeratorState> {
   private static final long serialVersionUID = 1L;
 
   /** {@code startingVersion=latest}. */
   static final long LATEST = -1;
 
-  private final String name;
-  private final DeltaTable table;
-  private final String schemaJson;
-  private final List<String> partitionColumns;
-  private final RowTypeInfo rowType;
   private final long startingVersion;
-  private final int maxFilesPerTrigger;
-  private final long maxBytesPerTrigger;
-  private final long pollIntervalMillis;
-  private final QueryContext query;
 
   DeltaCdfSource(
       String name,
@@ -78,16 +60,17 @@ public final class DeltaCdfSource
       long maxBytesPerTrigger,
       long pollIntervalMillis,
       QueryContext query) {
-    this.name = name;
-    this.table = table;
-    this.schemaJson = schemaJson;
-    this.partitionColumns = List.copyOf(partitionColumns);
-    this.rowType = rowType;
+    super(
+        name,
+        table,
+        schemaJson,
+        partitionColumns,
+        rowType,
+        maxFilesPerTrigger,
+        maxBytesPerTrigger,
+        pollIntervalMillis,
+        query);
     this.startingVersion = startingVersion;
-    this.maxFilesPerTrigger = maxFilesPerTrigger;
-    this.maxBytesPerTrigger = maxBytesPerTrigger;
-    this.pollIntervalMillis = pollIntervalMillis;
-    this.query = query;
   }
 
   @Override
@@ -111,29 +94,18 @@ public final class DeltaCdfSource
   @Override
   public SplitEnumerator<DeltaCdfSplit, DeltaCdfEnumeratorState> restoreEnumerator(
       SplitEnumeratorContext<DeltaCdfSplit> context, DeltaCdfEnumeratorState checkpoint) {
-    boolean availableNow = query != null && query.availableNow();
-    boolean noLimits = query != null && query.ignoreRateLimits();
-    long end = availableNow ? latestVersion() : -1;
-    DeltaSourceLimits limits =
-        new DeltaSourceLimits(
-            maxFilesPerTrigger, maxBytesPerTrigger, noLimits, pollIntervalMillis, end, false);
+    long end = availableNow() ? latestVersion() : -1;
     return new DeltaCdfSourceEnumerator(
         context,
         checkpoint,
         new DeltaChangeLog(table, schemaJson),
-        limits,
-        new EpochPositions(
-            query,
-            name,
-            position -> position.getOrDefault(DeltaCdfSourceEnumerator.FILES_ADMITTED, 0L)));
+        limits(false, end),
+        positions(DeltaCdfSourceEnumerator.FILES_ADMITTED));
   }
 
-  private long latestVersion() {
-    try {
-      return new DeltaChangeLog(table, schemaJson).latestVersion();
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    }
+  @Override
+  protected long readLatestVersion() throws DeltaTableException {
+    return new DeltaChangeLog(table, schemaJson).latestVersion();
   }
 
   @Override
@@ -147,37 +119,7 @@ public final class DeltaCdfSource
   }
 
   @Override
-  public TypeInformation<Row> getProducedType() {
-    return rowType;
-  }
-
-  @Override
   public String sourceType() {
     return "delta-cdf";
-  }
-
-  @Override
-  public String sourceTarget() {
-    return table.path();
-  }
-
-  @Override
-  public List<URI> inputPaths() {
-    return List.of(URI.create(table.path()));
-  }
-
-  @Override
-  public boolean supportsAvailableNow() {
-    return true;
-  }
-
-  /** Always: maxFilesPerTrigger has a default (1000), as in Spark. */
-  @Override
-  public boolean limitsEpochs() {
-    return true;
-  }
-
-  public String name() {
-    return name;
   }
 }

@@ -6,20 +6,13 @@ import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
-import io.lakestream.state.Locations;
-import io.lakestream.state.query.QueryContext;
+import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 
 /**
  * Builds a {@link DeltaCdfSource} from Spark-compatible options ({@link DeltaCdfSourceOptions}).
@@ -35,16 +28,9 @@ import org.apache.flink.configuration.Configuration;
  *     .build();
  * }</pre>
  */
-public final class DeltaCdfSourceBuilder {
-  private final String path;
-  private final Map<String, String> rawOptions = new TreeMap<>();
-  private final Configuration options = new Configuration();
-  private String name;
-  private QueryContext query;
-  private Map<String, String> hadoopConf = Map.of();
-
+public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfSourceBuilder> {
   private DeltaCdfSourceBuilder(String path) {
-    this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
+    super(path);
   }
 
   /** A source reading the change data feed of the Delta table at {@code path}. */
@@ -52,71 +38,9 @@ public final class DeltaCdfSourceBuilder {
     return new DeltaCdfSourceBuilder(path);
   }
 
-  /** The source's name in offsets records and progress; use the same string as its uid. */
-  public DeltaCdfSourceBuilder name(String name) {
-    this.name = name;
-    return this;
-  }
-
-  /** One option by its Spark name, e.g. {@code startingVersion}; checked in {@link #build()}. */
-  public DeltaCdfSourceBuilder option(String key, String value) {
-    rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
-    return this;
-  }
-
-  /** Several options, as {@link #option}. */
-  public DeltaCdfSourceBuilder options(Map<String, String> options) {
-    options.forEach(this::option);
-    return this;
-  }
-
-  /** The query the source runs in (offsets records, availableNow); optional. */
-  public DeltaCdfSourceBuilder query(QueryContext query) {
-    this.query = query;
-    return this;
-  }
-
-  /** Hadoop settings for the table's file system (e.g. fs.s3a.* for S3). */
-  public DeltaCdfSourceBuilder hadoopConf(Map<String, String> conf) {
-    this.hadoopConf = Map.copyOf(conf);
-    return this;
-  }
-
   /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
   public void sanityCheck() {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException(
-          "Delta CDF source for " + path + " needs a name (its uid)");
-    }
-    TreeSet<String> valid = new TreeSet<>();
-    DeltaCdfSourceOptions.all().forEach(o -> valid.add(o.key()));
-    for (String key : rawOptions.keySet()) {
-      if (!valid.contains(key)) {
-        throw new IllegalArgumentException(
-            "Unknown Delta CDF source option '"
-                + key
-                + "' for "
-                + path
-                + "; valid options: "
-                + valid);
-      }
-    }
-    Configuration conf = Configuration.fromMap(rawOptions);
-    for (ConfigOption<?> option : DeltaCdfSourceOptions.all()) {
-      try {
-        conf.get(option);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "Delta CDF source option "
-                + option.key()
-                + "='"
-                + rawOptions.get(option.key())
-                + "' is invalid: "
-                + option.description(),
-            e);
-      }
-    }
-    options.addAll(conf);
+    checkOptions("Delta CDF source", "Delta CDF source", DeltaCdfSourceOptions.all());
     if (!options.get(DeltaCdfSourceOptions.READ_CHANGE_FEED)) {
       throw new IllegalArgumentException(
           "Delta CDF source option readChangeFeed=false: this source only reads the change data"

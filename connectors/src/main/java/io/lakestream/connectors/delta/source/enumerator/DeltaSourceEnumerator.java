@@ -7,14 +7,10 @@ import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.PositionReport;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.util.FlinkRuntimeException;
@@ -48,33 +44,25 @@ public final class DeltaSourceEnumerator
    */
   public static final String ROWS_ADMITTED = "rowsAdmitted";
 
-  /** Versions read per discovery round. */
-  private static final int VERSIONS_PER_POLL = 100;
-
   private final SplitEnumeratorContext<DeltaSourceSplit> context;
   private final DeltaTableChanges changes;
   private final DeltaSourceLimits limits;
   private final EpochPositions positions;
+  private final FileAdmission<DeltaAddedFile, DeltaSourceSplit> admission;
 
   private long nextVersion;
   private int nextIndex;
   private boolean initialSnapshot;
-  private final Deque<DeltaSourceSplit> pending;
-  private final Deque<DeltaAddedFile> discovered = new ArrayDeque<>();
-  private final Set<Integer> waiting = new LinkedHashSet<>();
 
-  /** The last version whose files are all discovered (admitted or in {@link #discovered}). */
+  /** The last version whose files are all discovered (admitted or queued in the admission). */
   private volatile long discoveredThrough;
 
-  private volatile int discoveredCount;
   private DeltaChangeCommitException failAtEnd;
 
   /** The checkpoint that holds every row before {@link #failAtEnd}; fail once it completes. */
   private long failAfterCheckpoint = -1;
 
   private long rowsAdmitted;
-  private int filesThisEpoch;
-  private long bytesThisEpoch;
   private boolean finished;
 
   public DeltaSourceEnumerator(
@@ -90,7 +78,8 @@ public final class DeltaSourceEnumerator
     this.nextVersion = state.nextVersion();
     this.nextIndex = state.nextIndex();
     this.initialSnapshot = state.initialSnapshot();
-    this.pending = new ArrayDeque<>(state.pending());
+    this.admission =
+        new FileAdmission<>(context, limits, state.pending(), DeltaAddedFile::size, this::admit);
     this.rowsAdmitted = state.rowsAdmitted();
     // the snapshot (or the version being read) is rediscovered from the position
     this.discoveredThrough = initialSnapshot ? Long.MIN_VALUE : nextVersion - 1;
@@ -110,15 +99,10 @@ public final class DeltaSourceEnumerator
       List<DeltaAddedFile> files = changes.snapshotFiles(nextVersion);
       return new Discovery(through, nextVersion, files, null);
     }
-    if (discoveredCount >= limits.readAhead()
-        || (limits.endVersion() >= 0 && through >= limits.endVersion())) {
+    if (!admission.mayDiscoverAfter(through)) {
       return null;
     }
-    long latest = changes.latestVersion();
-    long to = Math.min(latest, through + VERSIONS_PER_POLL);
-    if (limits.endVersion() >= 0) {
-      to = Math.min(to, limits.endVersion());
-    }
+    long to = admission.discoverThrough(through, changes.latestVersion());
     if (to <= through) {
       return null;
     }
@@ -141,17 +125,18 @@ public final class DeltaSourceEnumerator
           "Delta source could not read the table's log: " + error.getMessage(), error);
     }
     if (found != null && found.after() == discoveredThrough && failAtEnd == null) {
+      List<DeltaAddedFile> after = new ArrayList<>(found.files().size());
       for (DeltaAddedFile file : found.files()) {
         boolean before =
             file.version() == nextVersion
                 && file.initialSnapshot() == initialSnapshot
                 && file.index() < nextIndex;
         if (!before) {
-          discovered.add(file);
+          after.add(file);
         }
       }
+      admission.addDiscovered(after);
       discoveredThrough = found.through();
-      discoveredCount = discovered.size();
       failAtEnd = found.failure();
       if (!found.files().isEmpty()) {
         LOG.debug("Discovered {} files through version {}", found.files().size(), found.through());
@@ -161,36 +146,12 @@ public final class DeltaSourceEnumerator
   }
 
   private void assignPending() {
-    waiting.retainAll(context.registeredReaders().keySet());
-    while (!waiting.isEmpty()) {
-      DeltaSourceSplit split = pending.isEmpty() ? admit() : pending.poll();
-      if (split == null) {
-        break;
-      }
-      int reader = waiting.iterator().next();
-      waiting.remove(reader);
-      context.assignSplit(split, reader);
-    }
+    admission.assign();
     checkEnd();
   }
 
-  /** The next discovered file if this epoch's limits allow it, moving the position past it. */
-  private DeltaSourceSplit admit() {
-    if (discovered.isEmpty()) {
-      return null;
-    }
-    if (!limits.ignoreLimits()) {
-      if (limits.maxFilesPerTrigger() > 0 && filesThisEpoch >= limits.maxFilesPerTrigger()) {
-        return null;
-      }
-      if (limits.maxBytesPerTrigger() > 0 && bytesThisEpoch >= limits.maxBytesPerTrigger()) {
-        return null;
-      }
-    }
-    DeltaAddedFile file = discovered.poll();
-    discoveredCount = discovered.size();
-    filesThisEpoch++;
-    bytesThisEpoch += file.size();
+  /** Moves the position past an admitted file. */
+  private DeltaSourceSplit admit(DeltaAddedFile file) {
     rowsAdmitted += Math.max(0, file.numRecords());
     nextVersion = file.version();
     nextIndex = file.index() + 1;
@@ -204,14 +165,13 @@ public final class DeltaSourceEnumerator
         || limits.endVersion() < 0
         || discoveredThrough == Long.MIN_VALUE
         || discoveredThrough < limits.endVersion()
-        || !discovered.isEmpty()
-        || !pending.isEmpty()
-        || waiting.size() < context.currentParallelism()) {
+        || !admission.drained()
+        || !admission.allReadersWaiting()) {
       return;
     }
     finished = true;
     if (limits.bounded()) {
-      for (int reader : waiting) {
+      for (int reader : admission.waiting()) {
         context.signalNoMoreSplits(reader);
       }
     } else {
@@ -221,7 +181,7 @@ public final class DeltaSourceEnumerator
 
   @Override
   public void handleSplitRequest(int subtaskId, String requesterHostname) {
-    waiting.add(subtaskId);
+    admission.addWaiting(subtaskId);
     if (finished && limits.bounded()) {
       context.signalNoMoreSplits(subtaskId);
       return;
@@ -231,10 +191,7 @@ public final class DeltaSourceEnumerator
 
   @Override
   public void addSplitsBack(List<DeltaSourceSplit> splits, int subtaskId) {
-    List<DeltaSourceSplit> back = new ArrayList<>(splits);
-    java.util.Collections.reverse(back);
-    back.forEach(pending::addFirst);
-    waiting.remove(subtaskId);
+    admission.addBack(splits, subtaskId);
   }
 
   @Override
@@ -254,10 +211,9 @@ public final class DeltaSourceEnumerator
   /** Every file before the change commit is admitted and read: nothing is left to deliver. */
   private boolean drainedBeforeFailure() {
     return failAtEnd != null
-        && discovered.isEmpty()
-        && pending.isEmpty()
-        && waiting.containsAll(context.registeredReaders().keySet())
-        && waiting.size() >= context.currentParallelism();
+        && admission.drained()
+        && admission.waiting().containsAll(context.registeredReaders().keySet())
+        && admission.allReadersWaiting();
   }
 
   @Override
@@ -267,20 +223,17 @@ public final class DeltaSourceEnumerator
     }
     DeltaEnumeratorState state =
         new DeltaEnumeratorState(
-            nextVersion, nextIndex, initialSnapshot, new ArrayList<>(pending), rowsAdmitted);
+            nextVersion, nextIndex, initialSnapshot, admission.pending(), rowsAdmitted);
     positions.onReport(new PositionReport(checkpointId, position()));
     // a new epoch starts: admit its share of files
-    filesThisEpoch = 0;
-    bytesThisEpoch = 0;
+    admission.startEpoch();
     context.runInCoordinatorThread(this::assignPending);
     return state;
   }
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    positions.onCheckpointComplete(
-        checkpointId,
-        limits.endVersion() >= 0 ? Map.of("reservoirVersion", limits.endVersion()) : Map.of());
+    positions.onCheckpointComplete(checkpointId, limits.endPosition());
     if (failAfterCheckpoint >= 0 && checkpointId >= failAfterCheckpoint) {
       // the rows before the change commit are committed downstream: a restart from the next
       // version loses nothing

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
 import java.io.Serializable;
+import java.util.Map;
 
 /**
  * How a Delta source run admits files.
@@ -25,5 +26,13 @@ public record DeltaSourceLimits(
   /** Discovered files kept in memory ahead of admission before discovery pauses. */
   public int readAhead() {
     return Math.max(1_000, 2 * maxFilesPerTrigger);
+  }
+
+  /**
+   * The stream's end position for the offsets records, {@code {reservoirVersion=endVersion}}, or
+   * empty without an end version.
+   */
+  public Map<String, Long> endPosition() {
+    return endVersion >= 0 ? Map.of("reservoirVersion", endVersion) : Map.of();
   }
 }

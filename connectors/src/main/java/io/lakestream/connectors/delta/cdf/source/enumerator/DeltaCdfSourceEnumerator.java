@@ -5,17 +5,13 @@ import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
+import io.lakestream.connectors.delta.source.enumerator.FileAdmission;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.PositionReport;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.util.FlinkRuntimeException;
@@ -41,29 +37,19 @@ public final class DeltaCdfSourceEnumerator
   /** The offsets key of the change files admitted so far (the offsets' {@code totalOffset}). */
   public static final String FILES_ADMITTED = "filesAdmitted";
 
-  /** Versions read per discovery round. */
-  private static final int VERSIONS_PER_POLL = 100;
-
   private final SplitEnumeratorContext<DeltaCdfSplit> context;
   private final DeltaChangeLog log;
   private final DeltaSourceLimits limits;
   private final EpochPositions positions;
+  private final FileAdmission<DeltaChangeFile, DeltaCdfSplit> admission;
 
   private long nextVersion;
   private int nextIndex;
-  private final Deque<DeltaCdfSplit> pending;
-  private final Deque<DeltaChangeFile> discovered = new ArrayDeque<>();
-  private final Set<Integer> waiting = new LinkedHashSet<>();
 
-  /**
-   * The last version whose change files are all discovered (admitted or in {@link #discovered}).
-   */
+  /** The last version whose change files are all discovered (admitted or queued to admit). */
   private volatile long discoveredThrough;
 
-  private volatile int discoveredCount;
   private long filesAdmitted;
-  private int filesThisEpoch;
-  private long bytesThisEpoch;
   private boolean caughtUp;
 
   public DeltaCdfSourceEnumerator(
@@ -78,7 +64,8 @@ public final class DeltaCdfSourceEnumerator
     this.positions = positions;
     this.nextVersion = state.nextVersion();
     this.nextIndex = state.nextIndex();
-    this.pending = new ArrayDeque<>(state.pending());
+    this.admission =
+        new FileAdmission<>(context, limits, state.pending(), DeltaChangeFile::size, this::admit);
     this.filesAdmitted = state.filesAdmitted();
     // the version being read is rediscovered from the position
     this.discoveredThrough = nextVersion - 1;
@@ -94,14 +81,10 @@ public final class DeltaCdfSourceEnumerator
   /** Worker thread: reads the change files following what is discovered, if there is room. */
   private Discovery discover() throws DeltaTableException {
     long through = discoveredThrough;
-    if (discoveredCount >= limits.readAhead()
-        || (limits.endVersion() >= 0 && through >= limits.endVersion())) {
+    if (!admission.mayDiscoverAfter(through)) {
       return null;
     }
-    long to = Math.min(log.latestVersion(), through + VERSIONS_PER_POLL);
-    if (limits.endVersion() >= 0) {
-      to = Math.min(to, limits.endVersion());
-    }
+    long to = admission.discoverThrough(through, log.latestVersion());
     if (to <= through) {
       return null;
     }
@@ -118,48 +101,25 @@ public final class DeltaCdfSourceEnumerator
           error);
     }
     if (found != null && found.after() == discoveredThrough) {
+      List<DeltaChangeFile> after = new ArrayList<>(found.files().size());
       for (DeltaChangeFile file : found.files()) {
         if (!(file.version() == nextVersion && file.index() < nextIndex)) {
-          discovered.add(file);
+          after.add(file);
         }
       }
+      admission.addDiscovered(after);
       discoveredThrough = found.through();
-      discoveredCount = discovered.size();
     }
     assignPending();
   }
 
   private void assignPending() {
-    waiting.retainAll(context.registeredReaders().keySet());
-    while (!waiting.isEmpty()) {
-      DeltaCdfSplit split = pending.isEmpty() ? admit() : pending.poll();
-      if (split == null) {
-        break;
-      }
-      int reader = waiting.iterator().next();
-      waiting.remove(reader);
-      context.assignSplit(split, reader);
-    }
+    admission.assign();
     checkCaughtUp();
   }
 
-  /** The next discovered file if this epoch's limits allow it, moving the position past it. */
-  private DeltaCdfSplit admit() {
-    if (discovered.isEmpty()) {
-      return null;
-    }
-    if (!limits.ignoreLimits()) {
-      if (limits.maxFilesPerTrigger() > 0 && filesThisEpoch >= limits.maxFilesPerTrigger()) {
-        return null;
-      }
-      if (limits.maxBytesPerTrigger() > 0 && bytesThisEpoch >= limits.maxBytesPerTrigger()) {
-        return null;
-      }
-    }
-    DeltaChangeFile file = discovered.poll();
-    discoveredCount = discovered.size();
-    filesThisEpoch++;
-    bytesThisEpoch += file.size();
+  /** Moves the position past an admitted change file. */
+  private DeltaCdfSplit admit(DeltaChangeFile file) {
     filesAdmitted++;
     nextVersion = file.version();
     nextIndex = file.index() + 1;
@@ -171,9 +131,8 @@ public final class DeltaCdfSourceEnumerator
     if (caughtUp
         || limits.endVersion() < 0
         || discoveredThrough < limits.endVersion()
-        || !discovered.isEmpty()
-        || !pending.isEmpty()
-        || waiting.size() < context.currentParallelism()) {
+        || !admission.drained()
+        || !admission.allReadersWaiting()) {
       return;
     }
     caughtUp = true;
@@ -182,16 +141,13 @@ public final class DeltaCdfSourceEnumerator
 
   @Override
   public void handleSplitRequest(int subtaskId, String requesterHostname) {
-    waiting.add(subtaskId);
+    admission.addWaiting(subtaskId);
     assignPending();
   }
 
   @Override
   public void addSplitsBack(List<DeltaCdfSplit> splits, int subtaskId) {
-    List<DeltaCdfSplit> back = new ArrayList<>(splits);
-    Collections.reverse(back);
-    back.forEach(pending::addFirst);
-    waiting.remove(subtaskId);
+    admission.addBack(splits, subtaskId);
   }
 
   @Override
@@ -210,21 +166,17 @@ public final class DeltaCdfSourceEnumerator
   @Override
   public DeltaCdfEnumeratorState snapshotState(long checkpointId) {
     DeltaCdfEnumeratorState state =
-        new DeltaCdfEnumeratorState(
-            nextVersion, nextIndex, new ArrayList<>(pending), filesAdmitted);
+        new DeltaCdfEnumeratorState(nextVersion, nextIndex, admission.pending(), filesAdmitted);
     positions.onReport(new PositionReport(checkpointId, position()));
     // a new epoch starts: admit its share of files
-    filesThisEpoch = 0;
-    bytesThisEpoch = 0;
+    admission.startEpoch();
     context.runInCoordinatorThread(this::assignPending);
     return state;
   }
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    positions.onCheckpointComplete(
-        checkpointId,
-        limits.endVersion() >= 0 ? Map.of("reservoirVersion", limits.endVersion()) : Map.of());
+    positions.onCheckpointComplete(checkpointId, limits.endPosition());
   }
 
   @Override

@@ -1,16 +1,11 @@
 package io.lakestream.connectors.delta.cdf.source.reader;
 
+import io.lakestream.connectors.delta.DeltaFileRows;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import org.apache.flink.api.connector.source.ReaderOutput;
-import org.apache.flink.api.connector.source.SourceReader;
+import io.lakestream.connectors.delta.source.reader.DeltaFileSplitReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.types.Row;
 
 /**
@@ -23,102 +18,31 @@ import org.apache.flink.types.Row;
  * <p>Reads happen in the task thread, one Parquet batch at a time. A read failure fails the task
  * (the message names the file).
  */
-public final class DeltaCdfSourceReader implements SourceReader<Row, DeltaCdfSplit> {
-  /** Rows emitted per {@link #pollNext} call at most. */
-  private static final int ROWS_PER_POLL = 512;
-
-  private final SourceReaderContext context;
+public final class DeltaCdfSourceReader extends DeltaFileSplitReader<DeltaCdfSplit> {
   private final DeltaChangeFileReader files;
-  private final Deque<DeltaCdfSplit> splits = new ArrayDeque<>();
-  private CompletableFuture<Void> available = new CompletableFuture<>();
-  private DeltaChangeFileReader.Rows current;
-  private long emitted;
-  private boolean requested;
 
   public DeltaCdfSourceReader(SourceReaderContext context, DeltaChangeFileReader files) {
-    this.context = context;
+    super(context);
     this.files = files;
   }
 
   @Override
-  public void start() {
-    if (splits.isEmpty()) {
-      request();
-    }
-  }
-
-  private void request() {
-    if (!requested) {
-      requested = true;
-      context.sendSplitRequest();
-    }
+  protected DeltaFileRows open(DeltaCdfSplit split) throws DeltaTableException {
+    return files.open(split.file());
   }
 
   @Override
-  public InputStatus pollNext(ReaderOutput<Row> output) throws Exception {
-    if (current == null) {
-      DeltaCdfSplit split = splits.peek();
-      if (split == null) {
-        request();
-        if (available.isDone()) {
-          available = new CompletableFuture<>();
-        }
-        return InputStatus.NOTHING_AVAILABLE;
-      }
-      current = files.open(split.file());
-      emitted = 0;
-      while (emitted < split.rowsToSkip() && current.hasNext()) {
-        current.next();
-        emitted++;
-      }
-    }
-    for (int i = 0; i < ROWS_PER_POLL; i++) {
-      if (!current.hasNext()) {
-        current.close();
-        current = null;
-        splits.poll();
-        return InputStatus.MORE_AVAILABLE;
-      }
-      output.collect(Row.of(current.next()));
-      emitted++;
-    }
-    return InputStatus.MORE_AVAILABLE;
+  protected long rowsToSkip(DeltaCdfSplit split) {
+    return split.rowsToSkip();
   }
 
   @Override
-  public CompletableFuture<Void> isAvailable() {
-    return available;
-  }
-
-  @Override
-  public List<DeltaCdfSplit> snapshotState(long checkpointId) {
-    List<DeltaCdfSplit> state = new ArrayList<>(splits.size());
-    for (DeltaCdfSplit split : splits) {
-      if (current != null && state.isEmpty()) {
-        state.add(new DeltaCdfSplit(split.file(), emitted));
-      } else {
-        state.add(split);
-      }
-    }
-    return state;
-  }
-
-  @Override
-  public void addSplits(List<DeltaCdfSplit> added) {
-    splits.addAll(added);
-    requested = false;
-    available.complete(null);
+  protected DeltaCdfSplit withRowsEmitted(DeltaCdfSplit split, long rowsEmitted) {
+    return new DeltaCdfSplit(split.file(), rowsEmitted);
   }
 
   @Override
   public void notifyNoMoreSplits() {
     // an unbounded stream: the enumerator never signals the end
-  }
-
-  @Override
-  public void close() throws Exception {
-    if (current != null) {
-      current.close();
-    }
   }
 }

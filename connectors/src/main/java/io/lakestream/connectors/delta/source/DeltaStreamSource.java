@@ -1,0 +1,145 @@
+package io.lakestream.connectors.delta.source;
+
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
+import io.lakestream.connectors.source.EpochPositions;
+import io.lakestream.state.query.DescribedSource;
+import io.lakestream.state.query.QueryContext;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceSplit;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.types.Row;
+
+/**
+ * What the Delta table source and the Delta change-data-feed source share: the table and its
+ * schema, the produced row type, the rate limits ({@code maxFilesPerTrigger}, {@code
+ * maxBytesPerTrigger}, {@code pollInterval}), the query the source runs in and its description to
+ * the query (one input path: the table; availableNow supported; epochs always limited, as {@code
+ * maxFilesPerTrigger} has a default). Subclasses create their readers and enumerators.
+ *
+ * <p>{@link #latestVersion()} fails with {@link UncheckedIOException} (cause {@link
+ * DeltaTableException}) if the table's log cannot be read.
+ *
+ * @param <S> the split type
+ * @param <E> the enumerator's checkpoint type
+ */
+public abstract class DeltaStreamSource<S extends SourceSplit, E>
+    implements Source<Row, S, E>, ResultTypeQueryable<Row>, DescribedSource {
+  private static final long serialVersionUID = 1L;
+
+  private final String name;
+
+  /** The table read. */
+  protected final DeltaTable table;
+
+  /** The table's schema (as Delta JSON) the rows are read with. */
+  protected final String schemaJson;
+
+  /** The table's partition columns. */
+  protected final List<String> partitionColumns;
+
+  private final RowTypeInfo rowType;
+  private final int maxFilesPerTrigger;
+  private final long maxBytesPerTrigger;
+  private final long pollIntervalMillis;
+  private final QueryContext query;
+
+  protected DeltaStreamSource(
+      String name,
+      DeltaTable table,
+      String schemaJson,
+      List<String> partitionColumns,
+      RowTypeInfo rowType,
+      int maxFilesPerTrigger,
+      long maxBytesPerTrigger,
+      long pollIntervalMillis,
+      QueryContext query) {
+    this.name = name;
+    this.table = table;
+    this.schemaJson = schemaJson;
+    this.partitionColumns = List.copyOf(partitionColumns);
+    this.rowType = rowType;
+    this.maxFilesPerTrigger = maxFilesPerTrigger;
+    this.maxBytesPerTrigger = maxBytesPerTrigger;
+    this.pollIntervalMillis = pollIntervalMillis;
+    this.query = query;
+  }
+
+  /** Whether the query runs availableNow: read up to the version current at the start. */
+  protected final boolean availableNow() {
+    return query != null && query.availableNow();
+  }
+
+  /**
+   * The run's admission limits; ignored for a bounded read or when the query ignores rate limits.
+   *
+   * @param endVersion admit nothing after this version; -1 = unbounded
+   */
+  protected final DeltaSourceLimits limits(boolean bounded, long endVersion) {
+    boolean noLimits = bounded || (query != null && query.ignoreRateLimits());
+    return new DeltaSourceLimits(
+        maxFilesPerTrigger, maxBytesPerTrigger, noLimits, pollIntervalMillis, endVersion, bounded);
+  }
+
+  /** The source's offsets records, whose {@code totalOffset} is the position's {@code totalKey}. */
+  protected final EpochPositions positions(String totalKey) {
+    return new EpochPositions(query, name, position -> position.getOrDefault(totalKey, 0L));
+  }
+
+  /**
+   * The table's latest version, as the subclass reads it.
+   *
+   * @throws DeltaTableException if the log cannot be read
+   */
+  protected abstract long readLatestVersion() throws DeltaTableException;
+
+  /**
+   * The table's latest version.
+   *
+   * @throws UncheckedIOException (cause {@link DeltaTableException}) if the log cannot be read
+   */
+  protected final long latestVersion() {
+    try {
+      return readLatestVersion();
+    } catch (DeltaTableException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public TypeInformation<Row> getProducedType() {
+    return rowType;
+  }
+
+  @Override
+  public String sourceTarget() {
+    return table.path();
+  }
+
+  @Override
+  public List<URI> inputPaths() {
+    return List.of(URI.create(table.path()));
+  }
+
+  @Override
+  public boolean supportsAvailableNow() {
+    return true;
+  }
+
+  /** Always: maxFilesPerTrigger has a default (1000), as in Spark. */
+  @Override
+  public boolean limitsEpochs() {
+    return true;
+  }
+
+  /** The source's name in offsets records and progress (its uid). */
+  public String name() {
+    return name;
+  }
+}

@@ -1,0 +1,147 @@
+package io.lakestream.connectors.delta.source.reader;
+
+import io.lakestream.connectors.delta.DeltaFileRows;
+import io.lakestream.connectors.delta.DeltaTableException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SourceSplit;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.types.Row;
+
+/**
+ * A reader of splits that each name one Delta file: reads the files one after the other and emits
+ * their rows as {@link Row}s, asking the enumerator for a file whenever it has none. Its checkpoint
+ * holds the splits it has not finished and, for the current one, how many rows it emitted: a
+ * restored reader reopens that file and skips them, so no row is lost or repeated.
+ *
+ * <p>Reads happen in the task thread, one Parquet batch at a time, so a checkpoint waits at most
+ * for one batch. A read failure fails the task (the message names the file). Once told there are no
+ * more splits, it ends its input after the last one.
+ *
+ * @param <S> the split type, which a subclass opens and rewrites with a row count
+ */
+public abstract class DeltaFileSplitReader<S extends SourceSplit> implements SourceReader<Row, S> {
+  /** Rows emitted per {@link #pollNext} call at most. */
+  private static final int ROWS_PER_POLL = 512;
+
+  private final SourceReaderContext context;
+  private final Deque<S> splits = new ArrayDeque<>();
+  private CompletableFuture<Void> available = new CompletableFuture<>();
+  private DeltaFileRows current;
+  private long emitted;
+  private boolean requested;
+  private boolean noMoreSplits;
+
+  protected DeltaFileSplitReader(SourceReaderContext context) {
+    this.context = context;
+  }
+
+  /**
+   * Opens the file of {@code split} from its first row.
+   *
+   * @throws DeltaTableException if the file cannot be opened
+   */
+  protected abstract DeltaFileRows open(S split) throws DeltaTableException;
+
+  /** The rows of {@code split}'s file already emitted before the checkpoint it comes from. */
+  protected abstract long rowsToSkip(S split);
+
+  /** {@code split} with {@code rowsEmitted} rows of its file emitted, for a checkpoint. */
+  protected abstract S withRowsEmitted(S split, long rowsEmitted);
+
+  @Override
+  public void start() {
+    if (splits.isEmpty()) {
+      request();
+    }
+  }
+
+  private void request() {
+    if (!requested) {
+      requested = true;
+      context.sendSplitRequest();
+    }
+  }
+
+  @Override
+  public InputStatus pollNext(ReaderOutput<Row> output) throws Exception {
+    if (current == null) {
+      S split = splits.peek();
+      if (split == null) {
+        if (noMoreSplits) {
+          return InputStatus.END_OF_INPUT;
+        }
+        request();
+        return idle();
+      }
+      current = open(split);
+      emitted = 0;
+      while (emitted < rowsToSkip(split) && current.hasNext()) {
+        current.next();
+        emitted++;
+      }
+    }
+    for (int i = 0; i < ROWS_PER_POLL; i++) {
+      if (!current.hasNext()) {
+        current.close();
+        current = null;
+        splits.poll();
+        return InputStatus.MORE_AVAILABLE;
+      }
+      output.collect(Row.of(current.next()));
+      emitted++;
+    }
+    return InputStatus.MORE_AVAILABLE;
+  }
+
+  private InputStatus idle() {
+    if (available.isDone()) {
+      available = new CompletableFuture<>();
+    }
+    return InputStatus.NOTHING_AVAILABLE;
+  }
+
+  @Override
+  public CompletableFuture<Void> isAvailable() {
+    return available;
+  }
+
+  @Override
+  public List<S> snapshotState(long checkpointId) {
+    List<S> state = new ArrayList<>(splits.size());
+    for (S split : splits) {
+      if (current != null && state.isEmpty()) {
+        state.add(withRowsEmitted(split, emitted));
+      } else {
+        state.add(split);
+      }
+    }
+    return state;
+  }
+
+  @Override
+  public void addSplits(List<S> added) {
+    splits.addAll(added);
+    requested = false;
+    available.complete(null);
+  }
+
+  @Override
+  public void notifyNoMoreSplits() {
+    noMoreSplits = true;
+    available.complete(null);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (current != null) {
+      current.close();
+    }
+  }
+}
