@@ -78,6 +78,21 @@ class DeltaSourceEnumeratorTest {
     return context;
   }
 
+  /**
+   * The splits assigned once there are at least {@code count} (or after 30 s): work the enumerator
+   * queues for its coordinator thread runs on the mock context's own executor, not on the caller's.
+   */
+  private static List<String> awaitAssigned(
+      MockSplitEnumeratorContext<DeltaSourceSplit> context, int count) throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    List<String> ids = assigned(context);
+    while (ids.size() < count && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      ids = assigned(context);
+    }
+    return ids;
+  }
+
   private static List<String> assigned(MockSplitEnumeratorContext<DeltaSourceSplit> context)
       throws Exception {
     context.getSentSourceEvent(); // runs what is queued in the coordinator thread
@@ -102,7 +117,8 @@ class DeltaSourceEnumeratorTest {
 
     DeltaEnumeratorState checkpoint = enumerator.snapshotState(1);
     assertThat(checkpoint).isEqualTo(new DeltaEnumeratorState(2, 1, false, List.of(), 2));
-    assertThat(assigned(context)).containsExactly("v-1-0", "v-2-0", "v-3-0"); // next epoch
+    // the next epoch's file, handed out by the coordinator thread after the snapshot
+    assertThat(awaitAssigned(context, 3)).containsExactly("v-1-0", "v-2-0", "v-3-0");
 
     // restore: continues after version 2's file, nothing is admitted twice
     MockSplitEnumeratorContext<DeltaSourceSplit> restored = context();
@@ -129,11 +145,7 @@ class DeltaSourceEnumeratorTest {
     DeltaEnumeratorState state = enumerator.snapshotState(1);
     assertThat(state.pending()).containsExactly(first);
     // re-handed to reader 1 by the coordinator thread after the snapshot
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-    while (assigned(context).size() < 2 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(assigned(context)).containsExactly("v-1-0", "v-1-0");
+    assertThat(awaitAssigned(context, 2)).containsExactly("v-1-0", "v-1-0");
   }
 
   @Test
