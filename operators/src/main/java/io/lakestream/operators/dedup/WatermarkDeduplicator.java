@@ -32,7 +32,8 @@ import org.apache.flink.util.OutputTag;
  * the smallest bound held, and removes every key whose bound it passed; the final watermark of a
  * bounded input frees every key at once. No timer per key: a RocksDB timer per key cost more than
  * the deduplication itself. (Timers restored from savepoints of earlier versions still fire and
- * free their keys.)
+ * free their keys.) A job without checkpointing has no epoch ends: there the operator falls back to
+ * one event-time timer per key at its bound, so the state stays bounded either way.
  *
  * <p>Rows behind the watermark on arrival (event time &lt; watermark) are late: dropped and counted
  * in {@value StateMetrics#NUM_ROWS_DROPPED_BY_WATERMARK}, or sent to the late-row side output if
@@ -62,6 +63,9 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   /** The smallest bound this subtask may hold (Long.MAX_VALUE: none). */
   private transient long minLiveBound;
 
+  /** No checkpoints, so no epoch ends to free keys at: a timer per key frees them instead. */
+  private transient boolean timerPerKey;
+
   /**
    * @param delayMillis the watermark delay added to a key's first event time
    * @param uid the operator's uid, names its metric group
@@ -87,6 +91,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     timers = getInternalTimerService("dedup-expiry", VoidNamespaceSerializer.INSTANCE, this);
     metrics = StateMetrics.register(getMetricGroup(), uid);
     duplicates = metrics.group().counter(NUM_DUPLICATES_DROPPED);
+    timerPerKey = !getOperatorConfig().isCheckpointingEnabled();
     metrics.restoredRows(sweep(Long.MIN_VALUE)); // counts the keys and their smallest bound
   }
 
@@ -116,6 +121,9 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     long newBound = ts > Long.MAX_VALUE - delayMillis ? Long.MAX_VALUE : ts + delayMillis;
     bound.update(newBound);
     minLiveBound = Math.min(minLiveBound, newBound);
+    if (timerPerKey) {
+      timers.registerEventTimeTimer(VoidNamespace.INSTANCE, newBound);
+    }
     if (current == null) {
       metrics.rowAdded(
           (Values) getCurrentKey(), ValuesSerializer.INSTANCE, newBound, LongSerializer.INSTANCE);

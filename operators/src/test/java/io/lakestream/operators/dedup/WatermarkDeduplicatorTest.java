@@ -23,9 +23,31 @@ class WatermarkDeduplicatorTest {
   static final OutputTag<TestEvent> LATE =
       new OutputTag<>("late", TypeInformation.of(TestEvent.class));
 
+  /** A harness of a job with checkpointing (epochs), as every lakestream query has. */
   static KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> harness(
       WatermarkDeduplicator<TestEvent> operator) throws Exception {
-    return new KeyedOneInputStreamOperatorTestHarness<>(operator, KEYS, ValuesTypeInfo.INSTANCE);
+    KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> h =
+        new KeyedOneInputStreamOperatorTestHarness<>(operator, KEYS, ValuesTypeInfo.INSTANCE);
+    h.getStreamConfig().setCheckpointingEnabled(true);
+    return h;
+  }
+
+  @Test
+  void withoutCheckpointingATimerPerKeyFreesItsStateWhenTheWatermarkPasses() throws Exception {
+    WatermarkDeduplicator<TestEvent> op = new WatermarkDeduplicator<>(DELAY, "dedup", null);
+    try (KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> h =
+        new KeyedOneInputStreamOperatorTestHarness<>(op, KEYS, ValuesTypeInfo.INSTANCE)) {
+      h.getStreamConfig().setCheckpointingEnabled(false);
+      h.open();
+      row(h, "a", 1_000); // bound 11_000
+      row(h, "b", 5_000); // bound 15_000
+      assertThat(h.numEventTimeTimers()).isEqualTo(2);
+      h.processWatermark(new Watermark(11_000)); // no epoch end ever comes: the timer frees a
+      assertThat(h.numKeyedStateEntries()).isEqualTo(1);
+      assertThat(op.metrics().numRowsTotal()).isEqualTo(1);
+      row(h, "a", 11_500); // passes again
+      assertThat(passed(h)).hasSize(3);
+    }
   }
 
   static void row(KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, ?> h, String k, long ts)
