@@ -26,10 +26,10 @@ import org.apache.spark.sql.types.StructType;
  * checkpoint}, {@code parallelism}, {@code records} (produced to the topic) and {@code distinct}
  * (distinct event ids among them). The clock runs from creating the SparkSession (Spark's embedded
  * engine, as lakestream's clock includes starting its embedded Flink cluster) to the end of {@code
- * awaitTermination()}; the session's share is printed in the detail. Afterwards the table must hold exactly
- * {@code distinct} rows with {@code distinct} distinct event ids and the query must have read
- * exactly {@code records} input rows, else the process exits 1. The result is one line on stdout
- * starting with {@code BENCH-RESULT} (the format {@code io.lakestream.bench.e2.ChildReport}
+ * awaitTermination()}; the session's share is printed in the detail. Afterwards the table must hold
+ * exactly {@code distinct} rows with {@code distinct} distinct event ids and the query must have
+ * read exactly {@code records} input rows, else the process exits 1. The result is one line on
+ * stdout starting with {@code BENCH-RESULT} (the format {@code io.lakestream.bench.e2.ChildReport}
  * parses).
  */
 public final class SparkBronzeMain {
@@ -53,17 +53,7 @@ public final class SparkBronzeMain {
     long cpu0 = ProcessResources.cpuNanos();
     long t0 = System.nanoTime();
     SparkSession spark =
-        SparkSession.builder()
-            .master("local[" + parallelism + "]")
-            .appName("e2-bronze-spark")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-            .config(
-                "spark.sql.catalog.spark_catalog",
-                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-            // One state partition per core, like lakestream's parallelism (Spark's default 200
-            // would be far slower on 2 cores).
-            .config("spark.sql.shuffle.partitions", String.valueOf(parallelism))
+        LocalDeltaSpark.builder("e2-bronze-spark", parallelism)
             .config(
                 "spark.sql.streaming.stateStore.providerClass",
                 "rocksdb".equals(a.getOrDefault("stateStore", "rocksdb"))

@@ -45,17 +45,7 @@ public final class SparkMergeMain {
     String table = a.get("table");
     String[] expected = a.get("expected").split(",");
 
-    SparkSession spark =
-        SparkSession.builder()
-            .master("local[" + parallelism + "]")
-            .appName("merge-spark")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-            .config(
-                "spark.sql.catalog.spark_catalog",
-                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-            .config("spark.sql.shuffle.partitions", String.valueOf(parallelism))
-            .getOrCreate();
+    SparkSession spark = LocalDeltaSpark.builder("merge-spark", parallelism).getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
 
     List<String> report = new ArrayList<>();

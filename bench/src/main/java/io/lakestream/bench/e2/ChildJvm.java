@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -118,6 +119,25 @@ public final class ChildJvm {
         m.peakRssBytes(),
         m.peakHeapBytes(),
         m.detail() + String.format(Locale.ROOT, "; whole child JVM %.1f s", jvmSeconds));
+  }
+
+  /**
+   * The children's JVM options: {@code BENCH_CHILD_JAVA_OPTS} (default {@code -Xmx2g}) and this
+   * JVM's log4j configuration, so every child logs like the bench.
+   */
+  public static List<String> defaultJavaOptions() {
+    List<String> options =
+        new ArrayList<>(
+            Arrays.asList(
+                System.getenv()
+                    .getOrDefault("BENCH_CHILD_JAVA_OPTS", "-Xmx2g")
+                    .trim()
+                    .split("\\s+")));
+    String log4j = System.getProperty("log4j.configurationFile");
+    if (log4j != null) {
+      options.add("-Dlog4j.configurationFile=" + log4j);
+    }
+    return options;
   }
 
   private static String tail(Path file, int lines) {

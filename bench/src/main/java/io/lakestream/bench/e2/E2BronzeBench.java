@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -60,17 +59,7 @@ public final class E2BronzeBench implements Bench {
     Path root = Path.of(System.getProperty("bench.root", ".")).toAbsolutePath();
     String sparkClasspath = sparkClasspath(root);
     String ownClasspath = System.getProperty("java.class.path");
-    List<String> javaOptions =
-        new ArrayList<>(
-            Arrays.asList(
-                System.getenv()
-                    .getOrDefault("BENCH_CHILD_JAVA_OPTS", "-Xmx2g")
-                    .trim()
-                    .split("\\s+")));
-    String log4j = System.getProperty("log4j.configurationFile");
-    if (log4j != null) {
-      javaOptions.add("-Dlog4j.configurationFile=" + log4j);
-    }
+    List<String> javaOptions = ChildJvm.defaultJavaOptions();
     Path dir = options.workDir();
     Files.createDirectories(dir);
     OrderRecords input = new OrderRecords(options.rows());

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -64,17 +63,7 @@ public final class MergeBench implements Bench {
   public BenchResult run(BenchOptions options) throws Exception {
     Path root = Path.of(System.getProperty("bench.root", ".")).toAbsolutePath();
     String sparkClasspath = E2BronzeBench.sparkClasspath(root);
-    List<String> javaOptions =
-        new ArrayList<>(
-            Arrays.asList(
-                System.getenv()
-                    .getOrDefault("BENCH_CHILD_JAVA_OPTS", "-Xmx2g")
-                    .trim()
-                    .split("\\s+")));
-    String log4j = System.getProperty("log4j.configurationFile");
-    if (log4j != null) {
-      javaOptions.add("-Dlog4j.configurationFile=" + log4j);
-    }
+    List<String> javaOptions = ChildJvm.defaultJavaOptions();
     MergeWorkload small =
         new MergeWorkload(
             options.rows(),

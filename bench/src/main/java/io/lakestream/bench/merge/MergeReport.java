@@ -107,29 +107,33 @@ final class MergeReport {
     out.append("|---|---:|---:|---:|---:|---:|---|---|\n");
     row(out, "lakestream", small, oursSmall);
     row(out, "lakestream", big, oursBig);
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "| lakestream large / small | %.1fx | %.1fx | **%.2f** | %.2f | %.2f | | |%n",
-            (double) big.baseRows() / small.baseRows(),
-            (double) oursBig.get(0).filesInTable() / oursSmall.get(0).filesInTable(),
-            median(oursBig, EpochTiming::nanos) / median(oursSmall, EpochTiming::nanos),
-            sum(oursBig, EpochTiming::nanos) / sum(oursSmall, EpochTiming::nanos),
-            median(oursBig, EpochTiming::cpuNanos) / median(oursSmall, EpochTiming::cpuNanos)));
+    scalingRow(out, "lakestream", small, big, oursSmall, oursBig);
     row(out, "Spark", small, sparkSmall);
     if (sparkBig != null) {
       row(out, "Spark", big, sparkBig);
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| Spark large / small | %.1fx | %.1fx | **%.2f** | %.2f | %.2f | | |%n",
-              (double) big.baseRows() / small.baseRows(),
-              (double) sparkBig.get(0).filesInTable() / sparkSmall.get(0).filesInTable(),
-              median(sparkBig, EpochTiming::nanos) / median(sparkSmall, EpochTiming::nanos),
-              sum(sparkBig, EpochTiming::nanos) / sum(sparkSmall, EpochTiming::nanos),
-              median(sparkBig, EpochTiming::cpuNanos) / median(sparkSmall, EpochTiming::cpuNanos)));
+      scalingRow(out, "Spark", small, big, sparkSmall, sparkBig);
     }
     return out.toString();
+  }
+
+  /** How one side's epochs grew from the small table to the large one. */
+  private static void scalingRow(
+      StringBuilder out,
+      String side,
+      MergeWorkload small,
+      MergeWorkload big,
+      List<EpochTiming> onSmall,
+      List<EpochTiming> onBig) {
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %s large / small | %.1fx | %.1fx | **%.2f** | %.2f | %.2f | | |%n",
+            side,
+            (double) big.baseRows() / small.baseRows(),
+            (double) onBig.get(0).filesInTable() / onSmall.get(0).filesInTable(),
+            median(onBig, EpochTiming::nanos) / median(onSmall, EpochTiming::nanos),
+            sum(onBig, EpochTiming::nanos) / sum(onSmall, EpochTiming::nanos),
+            median(onBig, EpochTiming::cpuNanos) / median(onSmall, EpochTiming::cpuNanos)));
   }
 
   private static void row(
