@@ -47,6 +47,11 @@ final class DeltaSinkJob {
   /** lakestream's availableNow epoch length when no source limits its epochs (TriggerSettings). */
   private static final Duration AVAILABLE_NOW_INTERVAL = Duration.ofSeconds(10);
 
+  /** Stop-with-savepoint attempts before the bench fails; the wait grows by this delay each. */
+  private static final int MAX_STOP_ATTEMPTS = 8;
+
+  private static final Duration STOP_RETRY_DELAY = Duration.ofMillis(500);
+
   private DeltaSinkJob() {}
 
   /**
@@ -116,6 +121,8 @@ final class DeltaSinkJob {
       CommitWatcher watcher = new CommitWatcher(tablePath.resolve("_delta_log"), seenVersion);
       CheckpointLocation location = new CheckpointLocation(URI.create(query.checkpointLocation()));
       CompletableFuture<String> stop = null;
+      int failedStops = 0;
+      long nextStopNanos = start;
       while (watcher.rows() < rows) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
@@ -136,7 +143,19 @@ final class DeltaSinkJob {
               .toJobExecutionResult(DeltaSinkJob.class.getClassLoader());
           throw new IllegalStateException("The bench job ended before committing all rows");
         }
-        if (stop == null && !location.epochs().caughtUpSources(query.runId()).isEmpty()) {
+        if (stop != null && stop.isCompletedExceptionally()) {
+          // e.g. "Not all required tasks are currently running": on a loaded machine a subtask
+          // can still be initializing when a small run has already caught up. Retry, as
+          // lakestream's availableNow runner does.
+          if (++failedStops >= MAX_STOP_ATTEMPTS) {
+            stop.get(); // throws the last failure
+          }
+          stop = null;
+          nextStopNanos = System.nanoTime() + STOP_RETRY_DELAY.toNanos() * failedStops;
+        }
+        if (stop == null
+            && System.nanoTime() - nextStopNanos >= 0
+            && !location.epochs().caughtUpSources(query.runId()).isEmpty()) {
           stop =
               cluster.stopWithSavepoint(
                   id,
