@@ -2,9 +2,8 @@ package io.lakestream.connectors.autoloader.source.reader;
 
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.source.split.FileBatchSplit;
-import java.util.ArrayDeque;
+import io.lakestream.connectors.source.OnDemandSplitQueue;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.connector.source.ReaderOutput;
@@ -18,46 +17,28 @@ import org.apache.flink.core.io.InputStatus;
  * exactly once per checkpointed position. Reading the files is the file ledger's job downstream.
  */
 public final class FileBatchReader implements SourceReader<DiscoveredFile, FileBatchSplit> {
-  private final SourceReaderContext context;
-  private final Deque<FileBatchSplit> splits = new ArrayDeque<>();
+  private final OnDemandSplitQueue<FileBatchSplit> splits;
   private int emittedOfFirst;
-  private CompletableFuture<Void> available = new CompletableFuture<>();
-  private boolean requested;
-  private boolean noMoreSplits;
 
   public FileBatchReader(SourceReaderContext context) {
-    this.context = context;
+    this.splits = new OnDemandSplitQueue<>(context);
   }
 
   @Override
   public void start() {
-    request();
-  }
-
-  private void request() {
-    if (!requested) {
-      requested = true;
-      context.sendSplitRequest();
-    }
+    splits.request();
   }
 
   @Override
   public InputStatus pollNext(ReaderOutput<DiscoveredFile> output) {
     FileBatchSplit split = splits.peek();
     while (split != null && emittedOfFirst >= split.files().size()) {
-      splits.poll();
+      splits.finishHead();
       emittedOfFirst = 0;
       split = splits.peek();
     }
     if (split == null) {
-      if (noMoreSplits) {
-        return InputStatus.END_OF_INPUT;
-      }
-      request();
-      if (available.isDone()) {
-        available = new CompletableFuture<>();
-      }
-      return InputStatus.NOTHING_AVAILABLE;
+      return splits.whenEmpty();
     }
     output.collect(split.files().get(emittedOfFirst++));
     return InputStatus.MORE_AVAILABLE;
@@ -65,7 +46,7 @@ public final class FileBatchReader implements SourceReader<DiscoveredFile, FileB
 
   @Override
   public CompletableFuture<Void> isAvailable() {
-    return available;
+    return splits.isAvailable();
   }
 
   @Override
@@ -87,15 +68,12 @@ public final class FileBatchReader implements SourceReader<DiscoveredFile, FileB
 
   @Override
   public void addSplits(List<FileBatchSplit> added) {
-    splits.addAll(added);
-    requested = false;
-    available.complete(null);
+    splits.add(added);
   }
 
   @Override
   public void notifyNoMoreSplits() {
-    noMoreSplits = true;
-    available.complete(null);
+    splits.noMoreSplits();
   }
 
   @Override

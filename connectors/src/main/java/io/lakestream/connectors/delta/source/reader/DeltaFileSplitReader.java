@@ -2,9 +2,8 @@ package io.lakestream.connectors.delta.source.reader;
 
 import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTableException;
-import java.util.ArrayDeque;
+import io.lakestream.connectors.source.OnDemandSplitQueue;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.connector.source.ReaderOutput;
@@ -30,16 +29,12 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
   /** Rows emitted per {@link #pollNext} call at most. */
   private static final int ROWS_PER_POLL = 512;
 
-  private final SourceReaderContext context;
-  private final Deque<S> splits = new ArrayDeque<>();
-  private CompletableFuture<Void> available = new CompletableFuture<>();
+  private final OnDemandSplitQueue<S> splits;
   private DeltaFileRows current;
   private long emitted;
-  private boolean requested;
-  private boolean noMoreSplits;
 
   protected DeltaFileSplitReader(SourceReaderContext context) {
-    this.context = context;
+    this.splits = new OnDemandSplitQueue<>(context);
   }
 
   /**
@@ -57,15 +52,8 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
 
   @Override
   public void start() {
-    if (splits.isEmpty()) {
-      request();
-    }
-  }
-
-  private void request() {
-    if (!requested) {
-      requested = true;
-      context.sendSplitRequest();
+    if (splits.size() == 0) {
+      splits.request();
     }
   }
 
@@ -74,11 +62,7 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
     if (current == null) {
       S split = splits.peek();
       if (split == null) {
-        if (noMoreSplits) {
-          return InputStatus.END_OF_INPUT;
-        }
-        request();
-        return idle();
+        return splits.whenEmpty();
       }
       current = open(split);
       emitted = 0;
@@ -91,7 +75,7 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
       if (!current.hasNext()) {
         current.close();
         current = null;
-        splits.poll();
+        splits.finishHead();
         return InputStatus.MORE_AVAILABLE;
       }
       output.collect(Row.of(current.next()));
@@ -100,16 +84,9 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
     return InputStatus.MORE_AVAILABLE;
   }
 
-  private InputStatus idle() {
-    if (available.isDone()) {
-      available = new CompletableFuture<>();
-    }
-    return InputStatus.NOTHING_AVAILABLE;
-  }
-
   @Override
   public CompletableFuture<Void> isAvailable() {
-    return available;
+    return splits.isAvailable();
   }
 
   @Override
@@ -127,15 +104,12 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
 
   @Override
   public void addSplits(List<S> added) {
-    splits.addAll(added);
-    requested = false;
-    available.complete(null);
+    splits.add(added);
   }
 
   @Override
   public void notifyNoMoreSplits() {
-    noMoreSplits = true;
-    available.complete(null);
+    splits.noMoreSplits();
   }
 
   @Override
