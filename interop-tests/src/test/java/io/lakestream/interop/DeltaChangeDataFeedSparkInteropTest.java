@@ -25,8 +25,10 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,10 +68,15 @@ class DeltaChangeDataFeedSparkInteropTest {
 
   /** Spark's change rows of versions from..to, one string per row, sorted. */
   private static List<String> sparkChanges(String path, long from, long to) {
+    return describe(
+        spark.sql("SELECT * FROM table_changes_by_path('" + path + "', " + from + ", " + to + ")"));
+  }
+
+  /** Change rows as one sorted string per row, in the form {@link #ourChanges} gives. */
+  private static List<String> describe(Dataset<Row> changes) {
     List<String> out = new ArrayList<>();
     for (Row r :
-        spark
-            .sql("SELECT * FROM table_changes_by_path('" + path + "', " + from + ", " + to + ")")
+        changes
             .selectExpr(
                 "id",
                 "name",
@@ -213,17 +220,96 @@ class DeltaChangeDataFeedSparkInteropTest {
     String path = dir.resolve("streamed").toString();
     long last = mergeUpdateDeleteOptimize(path, true);
     List<String> expected = sparkChanges(path, 1, last);
+    JobClient job =
+        startStream(
+            path,
+            Map.of("startingVersion", "1", "maxFilesPerTrigger", "2", "pollInterval", "50ms"));
+    try {
+      awaitStreamed(expected.size());
+    } finally {
+      job.cancel().get();
+    }
+    assertThat(streamed()).isEqualTo(expected);
+  }
+
+  /**
+   * Without startingVersion both Spark's stream and ours begin with the table's latest snapshot as
+   * inserts of that version, then stream the changes of later versions: the same rows, stamps
+   * included.
+   */
+  @Test
+  void withoutStartingVersionTheStreamBeginsWithTheSnapshotAsSparksDoes() throws Exception {
+    String path = dir.resolve("snapshot-first").toString();
+    sql(
+        "CREATE TABLE delta.`"
+            + path
+            + "` (id BIGINT, name STRING, amount INT, day DATE) USING delta PARTITIONED BY (day)"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.enableDeletionVectors'='false')");
+    for (int batch = 0; batch < 3; batch++) { // several files per day in the snapshot
+      sql(
+          "INSERT INTO delta.`"
+              + path
+              + "` SELECT id, concat('n', id), CAST(id * 10 AS INT),"
+              + " date_add(DATE'2024-05-01', CAST(id % 2 AS INT)) FROM range("
+              + batch * 10
+              + ", "
+              + (batch + 1) * 10
+              + ")");
+    }
+    sql("UPDATE delta.`" + path + "` SET amount = amount + 1000 WHERE id % 3 = 0");
+    sql("DELETE FROM delta.`" + path + "` WHERE id = 4");
+    long last = latest(path);
+    String sparkOut = dir.resolve("spark-out").toString();
+    String sparkCheckpoint = dir.resolve("spark-checkpoint").toString();
+
+    List<String> snapshot = sparkStreamAvailableNow(path, sparkOut, sparkCheckpoint);
+    assertThat(snapshot) // every row of the latest version, as an insert of that version
+        .isNotEmpty()
+        .allMatch(r -> r.split("\\|")[4].equals("insert"))
+        .allMatch(r -> r.split("\\|")[5].equals(Long.toString(last)));
+    JobClient job = startStream(path, Map.of("maxFilesPerTrigger", "1", "pollInterval", "50ms"));
+    try {
+      awaitStreamed(snapshot.size());
+      assertThat(streamed()).isEqualTo(snapshot);
+      sql("UPDATE delta.`" + path + "` SET amount = amount + 1 WHERE id % 2 = 0");
+      sql("INSERT INTO delta.`" + path + "` VALUES (200, 'after', 1, DATE'2024-05-03')");
+      List<String> both = sparkStreamAvailableNow(path, sparkOut, sparkCheckpoint);
+      assertThat(both.size()).isGreaterThan(snapshot.size());
+      awaitStreamed(both.size());
+      assertThat(streamed()).isEqualTo(both);
+    } finally {
+      job.cancel().get();
+    }
+  }
+
+  /**
+   * Runs Spark's change feed stream (no startingVersion) once with availableNow into a Parquet
+   * sink; returns every row the sink holds after the run, as {@link #describe} gives them.
+   */
+  private static List<String> sparkStreamAvailableNow(String path, String out, String checkpoint)
+      throws Exception {
+    spark
+        .readStream()
+        .format("delta")
+        .option("readChangeFeed", "true")
+        .load(path)
+        .writeStream()
+        .format("parquet")
+        .option("checkpointLocation", checkpoint)
+        .trigger(Trigger.AvailableNow())
+        .start(out)
+        .awaitTermination();
+    return describe(spark.read().parquet(out));
+  }
+
+  private static JobClient startStream(String path, Map<String, String> options) throws Exception {
     STREAMED.clear();
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
     env.fromSource(
-            DeltaCdfSourceBuilder.forTable(path)
-                .name("cdf")
-                .options(
-                    Map.of(
-                        "startingVersion", "1", "maxFilesPerTrigger", "2", "pollInterval", "50ms"))
-                .build(),
+            DeltaCdfSourceBuilder.forTable(path).name("cdf").options(options).build(),
             WatermarkStrategy.noWatermarks(),
             "cdf")
         .uid("cdf")
@@ -244,19 +330,22 @@ class DeltaChangeDataFeedSparkInteropTest {
                     + r.getField(6))
         .returns(String.class)
         .sinkTo(new Collect());
-    JobClient job = env.executeAsync("cdf-interop");
-    try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-      while (STREAMED.size() < expected.size() && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
-      Thread.sleep(1_000); // extra rows, if any, would arrive now
-    } finally {
-      job.cancel().get();
+    return env.executeAsync("cdf-interop");
+  }
+
+  /** Waits for {@code rows} streamed rows, then a second more for extra rows, if any. */
+  private static void awaitStreamed(int rows) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    while (STREAMED.size() < rows && System.nanoTime() < deadline) {
+      Thread.sleep(50);
     }
+    Thread.sleep(1_000);
+  }
+
+  private static List<String> streamed() {
     List<String> streamed = new ArrayList<>(STREAMED);
     streamed.sort(null);
-    assertThat(streamed).isEqualTo(expected);
+    return streamed;
   }
 
   /** Collects the streamed change rows (Sink V2). */

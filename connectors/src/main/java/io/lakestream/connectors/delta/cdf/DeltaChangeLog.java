@@ -13,7 +13,9 @@ import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import java.io.IOException;
@@ -134,6 +136,36 @@ public final class DeltaChangeLog {
     return out;
   }
 
+  /**
+   * The data files of the table as of {@code version}, as {@link DeltaChangeFile.Kind#ADD} files of
+   * that version (their rows are inserts stamped with its commit timestamp), indexed from 0 in the
+   * order Spark's Delta source reads an initial snapshot (modification time, then path). This is
+   * what a change data feed stream without {@code startingVersion} emits first.
+   *
+   * @throws DeltaTableException if the version is not in the table's history, has another schema
+   *     than the one the feed is read with, or holds a file with a deletion vector
+   */
+  public List<DeltaChangeFile> snapshotFiles(long version) throws DeltaTableException {
+    Snapshot snapshot = snapshotAt(version);
+    checkSchema(version, snapshot);
+    long timestamp = snapshot.getTimestamp(table.engine());
+    List<DeltaAddedFile> added =
+        new DeltaTableChanges(table, schemaJson, false, false).snapshotFiles(version);
+    List<DeltaChangeFile> out = new ArrayList<>(added.size());
+    for (DeltaAddedFile file : added) {
+      out.add(
+          new DeltaChangeFile(
+              file.path(),
+              version,
+              out.size(),
+              timestamp,
+              DeltaChangeFile.Kind.ADD,
+              file.partitionValues(),
+              file.size()));
+    }
+    return out;
+  }
+
   private List<DeltaChangeFile> filesOf(String root, CommitActions commit, long from)
       throws IOException {
     long version = commit.getVersion();
@@ -205,6 +237,10 @@ public final class DeltaChangeLog {
               + " version after the one that enabled it.",
           version);
     }
+    checkSchema(version, snapshot);
+  }
+
+  private void checkSchema(long version, Snapshot snapshot) throws DeltaTableException {
     String actual = snapshot.getSchema().toJson();
     if (!actual.equals(schemaJson)) {
       throw new DeltaTableException(

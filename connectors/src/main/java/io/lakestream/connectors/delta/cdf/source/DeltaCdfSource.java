@@ -25,8 +25,10 @@ import org.apache.flink.types.Row;
 /**
  * A Delta table's change data feed as a Flink source (FLIP-27), like Spark's {@code
  * readStream.format("delta").option("readChangeFeed", "true")}: streams the change rows of each
- * version from {@code startingVersion} (or of versions committed after the start), as {@link
- * io.lakestream.connectors.delta.cdf.DeltaChangeLog} selects them. Build with {@link
+ * version from {@code startingVersion} (or of versions committed after the start, with {@code
+ * latest}), as {@link io.lakestream.connectors.delta.cdf.DeltaChangeLog} selects them. Without
+ * {@code startingVersion}, as in Spark, a new query first emits the table's latest snapshot as
+ * {@code insert} rows of that version, then the changes of later versions. Build with {@link
  * DeltaCdfSourceBuilder}.
  *
  * <p>Rows are {@link Row}s: the table's columns (typed as the Delta source types them), then {@code
@@ -46,6 +48,9 @@ public final class DeltaCdfSource
 
   /** {@code startingVersion=latest}. */
   static final long LATEST = -1;
+
+  /** No {@code startingVersion}: the latest snapshot as inserts, then later versions' changes. */
+  static final long SNAPSHOT = -2;
 
   private final long startingVersion;
 
@@ -87,8 +92,12 @@ public final class DeltaCdfSource
   @Override
   public SplitEnumerator<DeltaCdfSplit, DeltaCdfEnumeratorState> createEnumerator(
       SplitEnumeratorContext<DeltaCdfSplit> context) {
-    long start = startingVersion == LATEST ? latestVersion() + 1 : startingVersion;
-    return restoreEnumerator(context, new DeltaCdfEnumeratorState(start, 0, List.of(), 0));
+    DeltaCdfEnumeratorState start =
+        startingVersion == SNAPSHOT
+            ? DeltaCdfEnumeratorState.startingWithSnapshotOf(latestVersion())
+            : DeltaCdfEnumeratorState.startingAt(
+                startingVersion == LATEST ? latestVersion() + 1 : startingVersion);
+    return restoreEnumerator(context, start);
   }
 
   @Override

@@ -64,6 +64,9 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
 
   private long startingVersion() {
     String starting = options.get(DeltaCdfSourceOptions.STARTING_VERSION);
+    if (starting == null) {
+      return DeltaCdfSource.SNAPSHOT;
+    }
     if (starting.equals("latest")) {
       return DeltaCdfSource.LATEST;
     }
@@ -119,7 +122,7 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
                 + "; use 'latest' to read only versions committed from now on");
       }
       String schemaJson = snapshot.getSchema().toJson();
-      long check = starting == DeltaCdfSource.LATEST ? latest : starting;
+      long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
       new DeltaChangeLog(table, schemaJson).changeFiles(check, check);
       return new DeltaCdfSource(
           name,

@@ -24,12 +24,13 @@ public final class DeltaCdfSourceOptions {
   public static final ConfigOption<String> STARTING_VERSION =
       ConfigOptions.key("startingVersion")
           .stringType()
-          .defaultValue("latest")
+          .noDefaultValue()
           .withDescription(
-              "Version whose changes are read first (inclusive), or 'latest' (the default) for"
-                  + " only versions committed after the query starts. Unlike Spark, the table's"
-                  + " current snapshot is never emitted as inserts. Applies to a new query only:"
-                  + " a restored query continues from its checkpoint.");
+              "Version whose changes are read first (inclusive), or 'latest' for only versions"
+                  + " committed after the query starts. Without it, as in Spark, the table's"
+                  + " latest snapshot is read first (every row as an 'insert' of that version),"
+                  + " then the changes of every later version. Applies to a new query only: a"
+                  + " restored query continues from its checkpoint.");
 
   public static final ConfigOption<Integer> MAX_FILES_PER_TRIGGER =
       ConfigOptions.key("maxFilesPerTrigger")

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -32,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -52,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  * from it. Across both runs every change row (inserts of appends, deletes of a removed file; the
  * compaction contributes none) arrives exactly once, equal to the batch {@code tableChanges}. And a
  * task failure mid-stream: the job restores from its last checkpoint and an exactly-once Delta sink
- * ends with every change row once.
+ * ends with every change row once, also when the failure falls in the initial snapshot of a stream
+ * without startingVersion.
  */
 class DeltaCdfSourceITCase {
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -148,7 +151,57 @@ class DeltaCdfSourceITCase {
 
   @Test
   void aTaskFailureMidStreamLosesAndRepeatsNoChangeRow() throws Exception {
-    DeltaTable table = DeltaTable.forPath(dir.resolve("src").toUri().toString());
+    DeltaTable table = sourceTable("src");
+    long last = new DeltaTableReader(table).latestVersion();
+    List<String> expected = describe(DeltaChangeDataFeed.tableChanges(table, 1, last));
+
+    List<String> copied =
+        copyWithOneFailure(table, "1", Map.of("startingVersion", "1"), () -> {}, expected::size);
+
+    assertThat(copied).isEqualTo(expected);
+  }
+
+  /**
+   * Without startingVersion the stream begins with the latest snapshot as inserts of its version
+   * (here four files over four epochs); a failure within it, and a version committed after it,
+   * still give every row once.
+   */
+  @Test
+  void aTaskFailureInTheInitialSnapshotLosesAndRepeatsNoRow() throws Exception {
+    DeltaTable table = sourceTable("snapshot-src");
+    long last = new DeltaTableReader(table).latestVersion();
+    Object stamp = DeltaChangeDataFeed.tableChanges(table, last, last).get(0)[5];
+    List<String> expected = new ArrayList<>();
+    for (Object[] r : new DeltaTableReader(table).readLatest()) {
+      expected.add(describe(new Object[] {r[0], r[1], r[2], "insert", last, stamp}));
+    }
+    assertThat(expected).hasSize(3_500);
+
+    List<String> copied =
+        copyWithOneFailure(
+            table,
+            "2",
+            Map.of(),
+            () -> {
+              DeltaAppendCommit commit = new DeltaAppendCommit(table, SCHEMA, "w");
+              commit.open();
+              commit.commit(5, new DeltaTableWriter(table, SCHEMA).write(rows(5_000, 5_400)));
+              expected.addAll(
+                  describe(DeltaChangeDataFeed.tableChanges(table, last + 1, last + 1)));
+              expected.sort(null);
+            },
+            expected::size);
+
+    assertThat(FAILED_AT_VERSION.get()).as("the failure fell in the snapshot").isEqualTo(last);
+    assertThat(copied).hasSize(3_900).isEqualTo(expected);
+  }
+
+  /**
+   * Versions 1-3 append 1,000 rows each (two partitions, so two files each), version 4 deletes one
+   * file, version 5 compacts, version 6 appends 1,000 more: 3,500 rows in four files.
+   */
+  private DeltaTable sourceTable(String name) throws IOException {
+    DeltaTable table = DeltaTable.forPath(dir.resolve(name).toUri().toString());
     DeltaTableWriter writer = new DeltaTableWriter(table, SCHEMA);
     DeltaAppendCommit commit = new DeltaAppendCommit(table, SCHEMA, "w");
     commit.open();
@@ -158,31 +211,49 @@ class DeltaCdfSourceITCase {
     KernelChangeCommits.deleteOneFile(table);
     KernelChangeCommits.compact(table, SCHEMA);
     commit.commit(4, writer.write(rows(3_000, 4_000)));
-    long last = new DeltaTableReader(table).latestVersion();
-    List<String> expected = describe(DeltaChangeDataFeed.tableChanges(table, 1, last));
+    return table;
+  }
 
+  interface TableChange {
+    void run() throws Exception;
+  }
+
+  /**
+   * Copies the change feed of {@code table} into a Delta table with an exactly-once sink, failing
+   * the task once mid-stream ({@link FailOnceMidStream}); runs {@code afterFailure} once the
+   * failure happened, waits for {@code expectedRows} rows and two more checkpoints (duplicates
+   * would land), and returns the copied rows, sorted.
+   */
+  private List<String> copyWithOneFailure(
+      DeltaTable table,
+      String id,
+      Map<String, String> startOption,
+      TableChange afterFailure,
+      IntSupplier expectedRows)
+      throws Exception {
     FAILED.set(false);
     SEEN.set(0);
     CHECKPOINTS.set(0);
     QueryContext query =
         new QueryContext(
-            "qid2",
+            "qid-copy-" + id,
             "cdf-copy",
             "run-1",
-            "cdf-copy-qid2",
-            dir.resolve("chk2").toUri().toString(),
+            "cdf-copy-qid-" + id,
+            dir.resolve("chk-copy-" + id).toUri().toString(),
             false,
             false,
             OutputMode.APPEND);
-    String outPath = dir.resolve("out").toUri().toString();
+    Map<String, String> options = new HashMap<>(startOption);
+    options.put("maxFilesPerTrigger", "1");
+    options.put("pollInterval", "50ms");
+    String outPath = dir.resolve("out-" + id).toUri().toString();
     StreamExecutionEnvironment env = FLINK.environment();
     env.setParallelism(2);
     env.fromSource(
             DeltaCdfSourceBuilder.forTable(table.path())
                 .name("cdf-src")
-                .options(
-                    Map.of(
-                        "startingVersion", "1", "maxFilesPerTrigger", "1", "pollInterval", "50ms"))
+                .options(options)
                 .query(query)
                 .build(),
             WatermarkStrategy.noWatermarks(),
@@ -211,8 +282,9 @@ class DeltaCdfSourceITCase {
     DeltaTableReader out = new DeltaTableReader(DeltaTable.forPath(outPath));
     try {
       await(FAILED::get, "the injected failure");
+      afterFailure.run();
       await(
-          () -> count(out) >= expected.size() || failed(job),
+          () -> count(out) >= expectedRows.getAsInt() || failed(job),
           "every change row in the output table");
       long n = FLINK.cluster().completedCheckpoints(job);
       FLINK.cluster().waitForCompletedCheckpoints(job, (int) n + 2, WAIT); // duplicates would land
@@ -222,7 +294,7 @@ class DeltaCdfSourceITCase {
       }
       FLINK.cluster().cancel(job, WAIT);
     }
-    assertThat(describe(out.readLatest())).isEqualTo(expected);
+    return describe(out.readLatest());
   }
 
   static final DeltaTableSchema OUT =
@@ -238,6 +310,9 @@ class DeltaCdfSourceITCase {
   static final AtomicBoolean FAILED = new AtomicBoolean();
   static final AtomicInteger CHECKPOINTS = new AtomicInteger();
   static final AtomicLong SEEN = new AtomicLong();
+
+  /** The {@code _commit_version} of the row at which the failure was injected. */
+  static final AtomicLong FAILED_AT_VERSION = new AtomicLong(-1);
 
   private static boolean failed(JobID job) {
     return FLINK.cluster().status(job).isGloballyTerminalState();
@@ -273,6 +348,7 @@ class DeltaCdfSourceITCase {
       if (SEEN.incrementAndGet() > 1_200
           && CHECKPOINTS.get() >= 2
           && FAILED.compareAndSet(false, true)) {
+        FAILED_AT_VERSION.set((Long) row.getField(4));
         throw new IllegalStateException("injected failure at change row " + row);
       }
       return row;

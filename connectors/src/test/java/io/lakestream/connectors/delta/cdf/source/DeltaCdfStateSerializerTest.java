@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Round trips of the CDF source's split and enumerator state serializers. */
@@ -54,11 +55,39 @@ class DeltaCdfStateSerializerTest {
             12,
             3,
             List.of(split(DeltaChangeFile.Kind.CDC, 0), split(DeltaChangeFile.Kind.REMOVE, 0)),
-            41);
+            41,
+            DeltaCdfEnumeratorState.NO_SNAPSHOT);
     assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(state)))
         .isEqualTo(state);
-    DeltaCdfEnumeratorState empty = new DeltaCdfEnumeratorState(0, 0, List.of(), 0);
-    assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(empty)))
-        .isEqualTo(empty);
+    DeltaCdfEnumeratorState snapshot = DeltaCdfEnumeratorState.startingWithSnapshotOf(9);
+    assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(snapshot)))
+        .isEqualTo(snapshot)
+        .extracting(DeltaCdfEnumeratorState::snapshotVersion)
+        .isEqualTo(9L);
+    assertThatThrownBy(() -> serializer.deserialize(99, new byte[0]))
+        .hasMessageContaining("Unknown Delta CDF source enumerator state version 99");
+  }
+
+  /** A checkpoint written before the snapshot version existed restores without a snapshot. */
+  @Test
+  void aVersionOneEnumeratorStateRestoresWithoutASnapshot() throws IOException {
+    DataOutputSerializer v1 = new DataOutputSerializer(128);
+    v1.writeLong(12); // nextVersion
+    v1.writeInt(3); // nextIndex
+    v1.writeLong(41); // filesAdmitted
+    v1.writeInt(1); // pending splits
+    DeltaCdfSplitSerializer.write(split(DeltaChangeFile.Kind.ADD, 7), v1);
+
+    DeltaCdfEnumeratorState restored =
+        new DeltaCdfEnumeratorStateSerializer().deserialize(1, v1.getCopyOfBuffer());
+
+    assertThat(restored)
+        .isEqualTo(
+            new DeltaCdfEnumeratorState(
+                12,
+                3,
+                List.of(split(DeltaChangeFile.Kind.ADD, 7)),
+                41,
+                DeltaCdfEnumeratorState.NO_SNAPSHOT));
   }
 }

@@ -9,10 +9,13 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
-/** Versioned serializer for {@link DeltaCdfEnumeratorState}. */
+/**
+ * Versioned serializer for {@link DeltaCdfEnumeratorState}. Version 2 added the snapshot version;
+ * version 1 states (written before the source had an initial snapshot) restore without one.
+ */
 public final class DeltaCdfEnumeratorStateSerializer
     implements SimpleVersionedSerializer<DeltaCdfEnumeratorState> {
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -29,14 +32,18 @@ public final class DeltaCdfEnumeratorStateSerializer
     for (DeltaCdfSplit split : state.pending()) {
       DeltaCdfSplitSerializer.write(split, out);
     }
+    out.writeLong(state.snapshotVersion());
     return out.getCopyOfBuffer();
   }
 
   @Override
   public DeltaCdfEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
+    if (version != 1 && version != VERSION) {
       throw new IOException(
-          "Unknown Delta CDF source enumerator state version " + version + ", expected " + VERSION);
+          "Unknown Delta CDF source enumerator state version "
+              + version
+              + ", expected 1 to "
+              + VERSION);
     }
     DataInputDeserializer in = new DataInputDeserializer(serialized);
     long nextVersion = in.readLong();
@@ -47,6 +54,8 @@ public final class DeltaCdfEnumeratorStateSerializer
     for (int i = 0; i < count; i++) {
       pending.add(DeltaCdfSplitSerializer.read(in));
     }
-    return new DeltaCdfEnumeratorState(nextVersion, nextIndex, pending, filesAdmitted);
+    long snapshotVersion = version >= 2 ? in.readLong() : DeltaCdfEnumeratorState.NO_SNAPSHOT;
+    return new DeltaCdfEnumeratorState(
+        nextVersion, nextIndex, pending, filesAdmitted, snapshotVersion);
   }
 }

@@ -28,6 +28,10 @@ import org.apache.flink.util.FlinkRuntimeException;
  * their current file) this is the whole stream position. A version without the change data feed
  * enabled, or an unreadable log, fails the job with the log reader's message.
  *
+ * <p>A stream that begins with a snapshot ({@link DeltaCdfEnumeratorState#snapshotVersion()}) first
+ * admits that version's data files as inserts, then the change files of later versions; a position
+ * {@code (snapshotVersion, i)} is the i-th file of the snapshot.
+ *
  * <p>With an end version (availableNow) nothing after it is admitted; once all change files up to
  * it are handed out and every reader asks for more, it reports caught-up.
  */
@@ -43,6 +47,7 @@ public final class DeltaCdfSourceEnumerator
   private final EpochPositions positions;
   private final FileAdmission<DeltaChangeFile, DeltaCdfSplit> admission;
 
+  private final long snapshotVersion;
   private long nextVersion;
   private int nextIndex;
 
@@ -64,6 +69,7 @@ public final class DeltaCdfSourceEnumerator
     this.positions = positions;
     this.nextVersion = state.nextVersion();
     this.nextIndex = state.nextIndex();
+    this.snapshotVersion = state.snapshotVersion();
     this.admission =
         new FileAdmission<>(context, limits, state.pending(), DeltaChangeFile::size, this::admit);
     this.filesAdmitted = state.filesAdmitted();
@@ -83,6 +89,9 @@ public final class DeltaCdfSourceEnumerator
     long through = discoveredThrough;
     if (!admission.mayDiscoverAfter(through)) {
       return null;
+    }
+    if (through < snapshotVersion) { // the stream begins with this version's snapshot
+      return new Discovery(through, snapshotVersion, log.snapshotFiles(snapshotVersion));
     }
     long to = admission.discoverThrough(through, log.latestVersion());
     if (to <= through) {
@@ -166,7 +175,8 @@ public final class DeltaCdfSourceEnumerator
   @Override
   public DeltaCdfEnumeratorState snapshotState(long checkpointId) {
     DeltaCdfEnumeratorState state =
-        new DeltaCdfEnumeratorState(nextVersion, nextIndex, admission.pending(), filesAdmitted);
+        new DeltaCdfEnumeratorState(
+            nextVersion, nextIndex, admission.pending(), filesAdmitted, snapshotVersion);
     positions.onReport(new PositionReport(checkpointId, position()));
     // a new epoch starts: admit its share of files
     admission.startEpoch();

@@ -93,7 +93,7 @@ class DeltaCdfSourceEnumeratorTest {
   void admitsAtMostMaxFilesPerEpochAndResumesWithinAVersion() throws Throwable {
     MockSplitEnumeratorContext<DeltaCdfSplit> context = context();
     DeltaCdfSourceEnumerator enumerator =
-        enumerator(context, new DeltaCdfEnumeratorState(1, 0, List.of(), 0), 3, -1);
+        enumerator(context, DeltaCdfEnumeratorState.startingAt(1), 3, -1);
     enumerator.handleSplitRequest(0, "localhost");
     enumerator.handleSplitRequest(1, "localhost");
     context.runPeriodicCallable(0); // discovery
@@ -103,7 +103,9 @@ class DeltaCdfSourceEnumeratorTest {
     assertThat(assigned(context)).containsExactly("cdf-1-0", "cdf-1-1", "cdf-2-0"); // 3 per epoch
 
     DeltaCdfEnumeratorState checkpoint = enumerator.snapshotState(1);
-    assertThat(checkpoint).isEqualTo(new DeltaCdfEnumeratorState(2, 1, List.of(), 3));
+    assertThat(checkpoint)
+        .isEqualTo(
+            new DeltaCdfEnumeratorState(2, 1, List.of(), 3, DeltaCdfEnumeratorState.NO_SNAPSHOT));
 
     // restore: continues with version 2's second file, nothing is admitted twice
     MockSplitEnumeratorContext<DeltaCdfSplit> restored = context();
@@ -125,11 +127,67 @@ class DeltaCdfSourceEnumeratorTest {
     }
   }
 
+  /**
+   * Without startingVersion: the data files of the snapshot come first, as inserts of its version
+   * (the snapshot of version 3 holds the six files versions 1-3 added), then the changes of later
+   * versions; a restore in the middle of the snapshot continues within it.
+   */
+  @Test
+  void aSnapshotStartAdmitsTheSnapshotsFilesThenLaterChangesAndResumesWithinIt() throws Throwable {
+    MockSplitEnumeratorContext<DeltaCdfSplit> context = context();
+    DeltaCdfSourceEnumerator enumerator =
+        enumerator(context, DeltaCdfEnumeratorState.startingWithSnapshotOf(3), 4, -1);
+    for (int round = 0; round < 3; round++) {
+      enumerator.handleSplitRequest(0, "localhost");
+      enumerator.handleSplitRequest(1, "localhost");
+      context.runPeriodicCallable(0);
+    }
+    assertThat(assigned(context)).containsExactly("cdf-3-0", "cdf-3-1", "cdf-3-2", "cdf-3-3");
+    long commitTimestamp =
+        new DeltaChangeLog(table, table.latestSnapshot().orElseThrow().getSchema().toJson())
+            .changeFiles(3, 3)
+            .get(0)
+            .commitTimestamp();
+    for (SplitsAssignment<DeltaCdfSplit> a : context.getSplitsAssignmentSequence()) {
+      a.assignment()
+          .values()
+          .forEach(
+              splits ->
+                  splits.forEach(
+                      s -> {
+                        assertThat(s.file().kind()).isEqualTo(DeltaChangeFile.Kind.ADD);
+                        assertThat(s.file().version()).isEqualTo(3);
+                        assertThat(s.file().commitTimestamp()).isEqualTo(commitTimestamp);
+                      }));
+    }
+    DeltaCdfEnumeratorState checkpoint = enumerator.snapshotState(1);
+    assertThat(checkpoint).isEqualTo(new DeltaCdfEnumeratorState(3, 4, List.of(), 4, 3));
+
+    // a version committed after the snapshot, then a restore from the checkpoint
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, SCHEMA, "app");
+    commit.open();
+    commit.commit(
+        9,
+        new DeltaTableWriter(table, SCHEMA)
+            .write(List.<Object[]>of(new Object[] {100L, "a"}, new Object[] {-100L, "b"})));
+    MockSplitEnumeratorContext<DeltaCdfSplit> restored = context();
+    DeltaCdfSourceEnumerator again = enumerator(restored, checkpoint, 10, -1);
+    for (int round = 0; round < 3; round++) {
+      again.handleSplitRequest(0, "localhost");
+      again.handleSplitRequest(1, "localhost");
+      restored.runPeriodicCallable(0);
+    }
+    // the rest of the snapshot; version 4 (compaction) has no change files; then version 5
+    assertThat(assigned(restored)).containsExactly("cdf-3-4", "cdf-3-5", "cdf-5-0", "cdf-5-1");
+    assertThat(again.snapshotState(2))
+        .isEqualTo(new DeltaCdfEnumeratorState(5, 2, List.of(), 8, 3));
+  }
+
   @Test
   void availableNowAdmitsNothingAfterTheEndVersion() throws Throwable {
     MockSplitEnumeratorContext<DeltaCdfSplit> context = context();
     DeltaCdfSourceEnumerator enumerator =
-        enumerator(context, new DeltaCdfEnumeratorState(2, 0, List.of(), 0), 10, 2);
+        enumerator(context, DeltaCdfEnumeratorState.startingAt(2), 10, 2);
     for (int round = 0; round < 3; round++) {
       enumerator.handleSplitRequest(0, "localhost");
       enumerator.handleSplitRequest(1, "localhost");
