@@ -66,12 +66,11 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *
  * <p>Options ({@code -o key=value}): {@code path} = the silver table (default {@code
  * <output>/orders_silver}); the Delta CDF source options ({@code startingVersion},
- * maxFilesPerTrigger, maxBytesPerTrigger, pollInterval). {@code startingVersion} defaults to 0, not
- * to Spark's "latest": a stream without startingVersion in Spark first reads the table's current
- * snapshot as inserts, which this source does not do, so the whole feed from the table's creation
- * is what gives complete totals. That needs {@code delta.enableChangeDataFeed=true} from version 0
- * (create silver with it); otherwise the query fails naming the property and the version. With a
- * later startingVersion the totals count only changes from that version on. Default trigger:
+ * maxFilesPerTrigger, maxBytesPerTrigger, pollInterval). Without {@code startingVersion}, as in
+ * Spark, a new query first reads silver's latest snapshot as inserts, which gives complete totals
+ * even when older versions are gone from the log, then the changes of later versions. With a
+ * startingVersion the totals count only changes from that version on (the feed must be enabled from
+ * there; otherwise the query fails naming the property and the version). Default trigger:
  * availableNow (the deterministic nightly replay: it reads what is committed when it starts, then
  * stops; the next run resumes from the checkpoint); processingTime also works.
  */
@@ -135,7 +134,6 @@ public final class OrdersGoldDaily implements Pipeline {
       UnaryOperator<DataStream<OrderChange>> tap,
       UnaryOperator<EpochFunction> wrap) {
     Map<String, String> sourceOptions = new LinkedHashMap<>();
-    sourceOptions.put("startingVersion", "0");
     sourceOptions.putAll(options.sourceOptions());
     String silverPath =
         Locations.absolute(sourceOptions.getOrDefault(PATH_OPTION, options.path("orders_silver")));

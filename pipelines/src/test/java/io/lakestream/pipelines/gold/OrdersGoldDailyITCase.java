@@ -132,14 +132,15 @@ class OrdersGoldDailyITCase {
     silver.commit(50, 80, 60);
     long firstEnd = silver.commit(0, 60, 20);
 
-    // run 1: the whole feed from version 0
+    // run 1: no startingVersion, so silver's latest snapshot as inserts (as Spark starts)
     run().awaitTermination();
     Map<LocalDate, String> expected = SilverOrders.dailyAggregate(silver.table);
     assertThat(expected).hasSize(SilverOrders.DAYS);
     assertThat(SilverOrders.gold(gold)).isEqualTo(expected);
     assertThat(CHANGES_SEEN.get())
-        .as("change rows read by the first run")
-        .isEqualTo(DeltaChangeDataFeed.tableChanges(silver.table, 0, firstEnd).size());
+        .as("rows of silver's snapshot (version %d) read by the first run", firstEnd)
+        .isEqualTo(new DeltaTableReader(silver.table).count())
+        .isLessThan(DeltaChangeDataFeed.tableChanges(silver.table, 0, firstEnd).size());
 
     // run 2: new versions only, from the checkpoint
     long secondStart = silver.commit(80, 50, 40);
