@@ -95,7 +95,8 @@ public final class BenchMain {
     return out.toString();
   }
 
-  static void deleteRecursively(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything under it; nothing if it does not exist. */
+  public static void deleteRecursively(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -1,12 +1,18 @@
 package io.lakestream.bench.delta;
 
 import io.lakestream.bench.Bench;
+import io.lakestream.bench.BenchMain;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
 import io.lakestream.bench.Measurement;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.StringJoiner;
 
 /**
  * delta-sink (issue 4): rows/s of the Delta sink in a Flink job against plain Parquet writer loops
@@ -16,8 +22,30 @@ import java.util.List;
  * sink's job runs with Flink's object reuse on (the sink keeps no reference to an element; without
  * it Flink copies every row between the chained source and sink with its reflective POJO
  * serializer), and once more with Flink's default, shown beside.
+ *
+ * <p>One trial writes 10M rows in 2-4 s per side, short enough for the machine's drift to move a
+ * single trial by tens of percent. So the four sides run {@link #DEFAULT_TRIALS} interleaved rounds
+ * (every side once per round), and each side reports its median trial; all trials are listed under
+ * the table.
  */
 public final class DeltaSinkBench implements Bench {
+  /** Interleaved rounds of the four sides; each side reports its median. */
+  public static final int DEFAULT_TRIALS = 3;
+
+  private final int trials;
+
+  public DeltaSinkBench() {
+    this(DEFAULT_TRIALS);
+  }
+
+  /** With {@code trials} rounds (tests use 1). */
+  public DeltaSinkBench(int trials) {
+    if (trials < 1) {
+      throw new IllegalArgumentException("trials must be >= 1, was " + trials);
+    }
+    this.trials = trials;
+  }
+
   @Override
   public String id() {
     return "delta-sink";
@@ -38,11 +66,21 @@ public final class DeltaSinkBench implements Bench {
   public BenchResult run(BenchOptions options) throws Exception {
     long rows = options.rowsOr(defaultRows());
     Path dir = Files.createDirectories(options.workDir());
-    Measurement peer = KernelParquetLoop.run(dir.resolve("peer"), rows, options.parallelism());
-    Measurement writerOnly =
-        DeltaWriterLoop.run(dir.resolve("writer-loop"), rows, options.parallelism());
-    Measurement ours = DeltaSinkJob.run(options, dir.resolve("lakestream"), rows, true);
-    Measurement copying = DeltaSinkJob.run(options, dir.resolve("lakestream-copying"), rows, false);
+    List<Measurement> peers = new ArrayList<>();
+    List<Measurement> writerLoops = new ArrayList<>();
+    List<Measurement> jobs = new ArrayList<>();
+    List<Measurement> copyingJobs = new ArrayList<>();
+    for (int t = 0; t < trials; t++) {
+      // each trial writes afresh; the last trial's data stays for inspection
+      peers.add(KernelParquetLoop.run(fresh(dir, "peer"), rows, options.parallelism()));
+      writerLoops.add(DeltaWriterLoop.run(fresh(dir, "writer-loop"), rows, options.parallelism()));
+      jobs.add(DeltaSinkJob.run(options, fresh(dir, "lakestream"), rows, true));
+      copyingJobs.add(DeltaSinkJob.run(options, fresh(dir, "lakestream-copying"), rows, false));
+    }
+    Measurement peer = median(peers);
+    Measurement writerOnly = median(writerLoops);
+    Measurement ours = median(jobs);
+    Measurement copying = median(copyingJobs);
     // The local physical limit is the faster writer loop: lakestream's own Parquet writer (without
     // Flink) outruns Kernel's, and the ratio must not flatter the sink by comparing with the
     // slower.
@@ -59,7 +97,37 @@ public final class DeltaSinkBench implements Bench {
         List.of(
             "data: id long, ts timestamp, category string (8 values), amount double; all NOT NULL,"
                 + " unpartitioned",
-            "both sides write to " + dir + " on the same disk"));
+            "both sides write to " + dir + " on the same disk",
+            String.format(
+                Locale.ROOT,
+                "%d interleaved trials per side, median shown; rows/s of each trial: lakestream"
+                    + " %s; Kernel loop %s; Delta writer loop %s; object reuse off %s",
+                trials,
+                rates(jobs),
+                rates(peers),
+                rates(writerLoops),
+                rates(copyingJobs))));
+  }
+
+  private static Path fresh(Path dir, String side) throws IOException {
+    Path path = dir.resolve(side);
+    BenchMain.deleteRecursively(path);
+    return path;
+  }
+
+  /** The trial with the median rows/s (the lower middle one for an even count). */
+  static Measurement median(List<Measurement> trials) {
+    List<Measurement> sorted = new ArrayList<>(trials);
+    sorted.sort(Comparator.comparingDouble(Measurement::rowsPerSecond));
+    return sorted.get((sorted.size() - 1) / 2);
+  }
+
+  private static String rates(List<Measurement> trials) {
+    StringJoiner out = new StringJoiner(", ");
+    for (Measurement m : trials) {
+      out.add(String.format(Locale.ROOT, "%,.0f", m.rowsPerSecond()));
+    }
+    return out.toString();
   }
 
   private static Measurement named(Measurement m, String role, String what) {

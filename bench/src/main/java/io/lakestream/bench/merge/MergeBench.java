@@ -1,6 +1,7 @@
 package io.lakestream.bench.merge;
 
 import io.lakestream.bench.Bench;
+import io.lakestream.bench.BenchMain;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
 import io.lakestream.bench.Measurement;
@@ -90,7 +91,7 @@ public final class MergeBench implements Bench {
     Side spark5 =
         runSpark(
             small, base, source, dir.resolve("spark-small"), javaOptions, sparkClasspath, options);
-    deleteRecursively(base);
+    BenchMain.deleteRecursively(base);
     // Printed now too: the large table's runs take a while.
     System.err.println(MergeReport.sideBySide(small, lake5.epochs, spark5.epochs));
     MergeWorkload big = small.withBaseRows(options.rows() * 4);
@@ -108,7 +109,7 @@ public final class MergeBench implements Bench {
                 sparkClasspath,
                 options);
       }
-      deleteRecursively(base);
+      BenchMain.deleteRecursively(base);
     }
 
     StringBuilder appendix = new StringBuilder();
@@ -292,16 +293,5 @@ public final class MergeBench implements Bench {
 
   private static void log(String format, Object... args) {
     System.err.printf(Locale.ROOT, "merge: " + format + "%n", args);
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import java.nio.file.Path;
@@ -26,10 +27,25 @@ class DeltaSinkBenchSmokeTest {
   @TempDir Path dir;
 
   @Test
+  void eachSideReportsItsMedianTrial() {
+    Measurement slow = trial("slow", 4_000_000_000L);
+    Measurement middle = trial("middle", 2_000_000_000L);
+    Measurement fast = trial("fast", 1_000_000_000L);
+    assertThat(DeltaSinkBench.median(List.of(fast, slow, middle))).isSameAs(middle);
+    assertThat(DeltaSinkBench.median(List.of(fast, slow))).isSameAs(slow);
+    assertThat(DeltaSinkBench.median(List.of(fast))).isSameAs(fast);
+  }
+
+  private static Measurement trial(String name, long nanos) {
+    return new Measurement(name, 10_000_000, nanos, nanos, 0, 0, "");
+  }
+
+  /** Two trials: the second must replace the first's table, not append to it. */
+  @Test
   void bothSidesWriteEveryRowAndTheTableHoldsTheDataSet() throws Exception {
     BenchOptions options = new BenchOptions(ROWS, 0, 2, Duration.ofMillis(300), dir, true);
 
-    BenchResult result = new DeltaSinkBench().run(options);
+    BenchResult result = new DeltaSinkBench(2).run(options);
 
     assertThat(result.ours().rows()).isEqualTo(ROWS);
     assertThat(result.peer().rows()).isEqualTo(ROWS);
