@@ -38,7 +38,7 @@ public final class DeltaSinkBench implements Bench {
     this(DEFAULT_TRIALS);
   }
 
-  /** With {@code trials} rounds (tests use 1). */
+  /** With {@code trials} rounds (the smoke test uses 2). */
   public DeltaSinkBench(int trials) {
     if (trials < 1) {
       throw new IllegalArgumentException("trials must be >= 1, was " + trials);
