@@ -26,11 +26,15 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.scheduler.stopwithsavepoint.StopWithSavepointStoppingException;
 import org.apache.flink.streaming.api.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
 
 /**
  * lakestream's side of delta-sink: a Flink job on a MiniCluster (started before the clock runs) in
@@ -144,18 +148,23 @@ final class DeltaSinkJob {
           throw new IllegalStateException("The bench job ended before committing all rows");
         }
         if (stop != null && stop.isCompletedExceptionally()) {
-          // e.g. "Not all required tasks are currently running": on a loaded machine a subtask
-          // can still be initializing when a small run has already caught up. Retry, as
-          // lakestream's availableNow runner does.
-          if (++failedStops >= MAX_STOP_ATTEMPTS) {
-            stop.get(); // throws the last failure
+          // e.g. "Not all required tasks are currently running": the savepoint was not even
+          // triggered. Retry, as lakestream's availableNow runner does. A failure after the
+          // savepoint (its commit may have landed) is not retried: it fails the bench.
+          Throwable failure = stop.handle((path, e) -> e).get();
+          if (++failedStops >= MAX_STOP_ATTEMPTS
+              || ExceptionUtils.findThrowable(failure, StopWithSavepointStoppingException.class)
+                  .isPresent()) {
+            stop.get(); // throws the failure
           }
+          System.err.println("delta-sink: stop with savepoint failed, retrying: " + failure);
           stop = null;
           nextStopNanos = System.nanoTime() + STOP_RETRY_DELAY.toNanos() * failedStops;
         }
         if (stop == null
             && System.nanoTime() - nextStopNanos >= 0
-            && !location.epochs().caughtUpSources(query.runId()).isEmpty()) {
+            && !location.epochs().caughtUpSources(query.runId()).isEmpty()
+            && allTasksRunning(cluster, id)) {
           stop =
               cluster.stopWithSavepoint(
                   id,
@@ -175,7 +184,18 @@ final class DeltaSinkJob {
       long rss = peaks.peakRssBytes();
       long heap = peaks.peakHeapBytes();
       if (stop == null) {
-        throw new IllegalStateException("All rows were committed before the source caught up");
+        // A tiny run only: Flink delays the first periodic checkpoint by a random part of the
+        // interval, so it can commit every row before the bench saw the catch-up. The clock has
+        // stopped at that commit; end the job as usual (its savepoint adds nothing).
+        while (!allTasksRunning(cluster, id)) {
+          Thread.sleep(20);
+        }
+        stop =
+            cluster.stopWithSavepoint(
+                id,
+                dir.resolve("savepoints").toUri().toString(),
+                false,
+                SavepointFormatType.NATIVE);
       }
       stop.get(); // the job has ended: no later commit can add rows
       long finalCount = new DeltaTableReader(table).count();
@@ -219,6 +239,20 @@ final class DeltaSinkJob {
               files[0],
               files[1] / (1024 * 1024)));
     }
+  }
+
+  /**
+   * Whether every task of the job is running: a savepoint is refused while one is still being
+   * deployed or initialized, which a small run can reach before it has caught up.
+   */
+  private static boolean allTasksRunning(MiniCluster cluster, JobID id) throws Exception {
+    for (AccessExecutionVertex vertex :
+        cluster.getExecutionGraph(id).get().getAllExecutionVertices()) {
+      if (vertex.getExecutionState() != ExecutionState.RUNNING) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Generous: 20 minutes plus a millisecond per row (a 2-core machine does far better). */
