@@ -165,12 +165,7 @@ final class DeltaSinkJob {
             && System.nanoTime() - nextStopNanos >= 0
             && !location.epochs().caughtUpSources(query.runId()).isEmpty()
             && allTasksRunning(cluster, id)) {
-          stop =
-              cluster.stopWithSavepoint(
-                  id,
-                  dir.resolve("savepoints").toUri().toString(),
-                  false,
-                  SavepointFormatType.NATIVE);
+          stop = stop(cluster, id, dir);
         }
         Thread.sleep(stop == null ? 20 : 100);
         watcher.poll();
@@ -190,12 +185,7 @@ final class DeltaSinkJob {
         while (!allTasksRunning(cluster, id)) {
           Thread.sleep(20);
         }
-        stop =
-            cluster.stopWithSavepoint(
-                id,
-                dir.resolve("savepoints").toUri().toString(),
-                false,
-                SavepointFormatType.NATIVE);
+        stop = stop(cluster, id, dir);
       }
       stop.get(); // the job has ended: no later commit can add rows
       long finalCount = new DeltaTableReader(table).count();
@@ -239,6 +229,12 @@ final class DeltaSinkJob {
               files[0],
               files[1] / (1024 * 1024)));
     }
+  }
+
+  /** Stops the job with a savepoint without draining, as lakestream's availableNow runner does. */
+  private static CompletableFuture<String> stop(MiniCluster cluster, JobID id, Path dir) {
+    return cluster.stopWithSavepoint(
+        id, dir.resolve("savepoints").toUri().toString(), false, SavepointFormatType.NATIVE);
   }
 
   /**
