@@ -1,7 +1,7 @@
 package io.lakestream.pipelines;
 
-import io.lakestream.pipelines.query.Dataflow;
-import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.runtime.Dataflow;
+import io.lakestream.runtime.Trigger;
 
 /** A named, runnable job of {@code lakestream run}. */
 public interface Pipeline {

@@ -2,7 +2,7 @@ package io.lakestream.pipelines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakestream.pipelines.query.DataflowInspector;
+import io.lakestream.runtime.DataflowInspector;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
-import io.lakestream.pipelines.query.Dataflow;
+import io.lakestream.runtime.Dataflow;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;

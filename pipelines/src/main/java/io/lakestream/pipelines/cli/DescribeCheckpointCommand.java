@@ -1,7 +1,7 @@
 package io.lakestream.pipelines.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lakestream.pipelines.query.StreamingQueryBuilder;
+import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.checkpoint.RestorableSnapshot;

@@ -4,20 +4,21 @@ import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
-import io.lakestream.connectors.kafka.FromJson;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.sink.CommitRecordListener;
+import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.Watermarks;
 import io.lakestream.operators.window.WindowAggregate;
 import io.lakestream.operators.window.WindowAggregationBuilder;
 import io.lakestream.operators.window.WindowSpec;
+import io.lakestream.pipelines.KafkaRecordValue;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.OrdersDemo;
-import io.lakestream.pipelines.query.Dataflow;
-import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.runtime.Dataflow;
+import io.lakestream.runtime.Trigger;
 import io.lakestream.state.query.OutputMode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -87,6 +88,7 @@ public final class AdClicksPerWindow implements Pipeline {
                       WatermarkStrategy.noWatermarks(),
                       "clicks-kafka")
                   .uid("clicks-kafka"),
+              KafkaRecordValue.INSTANCE,
               new ClickJson(),
               TypeInformation.of(Click.class),
               "parse-clicks");

@@ -1,21 +1,22 @@
 package io.lakestream.pipelines.silver;
 
 import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.sink.EpochFunction;
 import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
-import io.lakestream.connectors.kafka.FromJson;
 import io.lakestream.connectors.kafka.KafkaRecord;
+import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.operators.dedup.DeduplicationBuilder;
+import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.Watermarks;
+import io.lakestream.pipelines.KafkaRecordValue;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.Order;
 import io.lakestream.pipelines.demo.OrderJson;
 import io.lakestream.pipelines.demo.OrdersTopic;
-import io.lakestream.pipelines.query.Dataflow;
-import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.runtime.Dataflow;
+import io.lakestream.runtime.Trigger;
 import io.lakestream.state.query.QueryContext;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
@@ -119,7 +120,11 @@ public final class OrdersSilver implements Pipeline {
       EpochFunction function) {
     SingleOutputStreamOperator<Order> orders =
         FromJson.fromJson(
-            records, OrderJson.schemaOnly(), TypeInformation.of(Order.class), "parse-orders");
+            records,
+            KafkaRecordValue.INSTANCE,
+            OrderJson.schemaOnly(),
+            TypeInformation.of(Order.class),
+            "parse-orders");
     DataStream<Order> watermarked =
         Watermarks.withWatermark(
             tap.apply(orders), order -> order.orderTsMillis, WATERMARK_DELAY, "orders-watermark");

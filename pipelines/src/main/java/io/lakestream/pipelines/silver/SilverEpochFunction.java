@@ -5,7 +5,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
-import io.lakestream.connectors.delta.sink.EpochFunction;
+import io.lakestream.connectors.sink.EpochFunction;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,12 +9,12 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
-import io.lakestream.pipelines.query.StreamingQuery;
-import io.lakestream.pipelines.query.StreamingQueryBuilder;
-import io.lakestream.pipelines.query.Trigger;
+import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.runtime.StreamingQueryBuilder;
+import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
-import io.lakestream.testkit.s3.S3Server;
 import io.lakestream.testkit.s3.S3ServerExtension;
+import io.lakestream.testkit.s3.S3aSettings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -47,25 +47,10 @@ class OrdersBronzeFromFilesITCase {
 
   @TempDir Path dir;
 
-  private static Map<String, String> s3a(S3Server server) {
-    Map<String, String> conf = new TreeMap<>();
-    conf.put("fs.s3a.endpoint", server.endpoint().toString());
-    conf.put("fs.s3a.endpoint.region", "us-east-1");
-    conf.put("fs.s3a.path.style.access", "true");
-    conf.put("fs.s3a.connection.ssl.enabled", "false");
-    conf.put(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    conf.put("fs.s3a.access.key", server.accessKey());
-    conf.put("fs.s3a.secret.key", server.secretKey());
-    conf.put("fs.s3a.attempts.maximum", "3");
-    conf.put("fs.s3a.retry.limit", "3");
-    return conf;
-  }
-
   /** One test's prefixes in the bucket, its files and the rows they hold. */
   private final class Landing {
     final String prefix;
-    final Map<String, String> conf = s3a(S3.server());
+    final Map<String, String> conf = S3aSettings.of(S3.server());
     final TreeMap<Long, String> expected = new TreeMap<>();
     private final FileSystem fs;
 

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.sink.EpochFunction;
+import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.Order;
-import io.lakestream.pipelines.query.StreamingQuery;
-import io.lakestream.pipelines.query.StreamingQueryBuilder;
-import io.lakestream.pipelines.query.Trigger;
 import io.lakestream.pipelines.silver.OrderEvents.Event;
+import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.runtime.StreamingQueryBuilder;
+import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Files;

@@ -1,0 +1,421 @@
+package io.lakestream.connectors.delta.merge;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.defaults.internal.logstore.LogStoreProvider;
+import io.delta.kernel.engine.Engine;
+import io.delta.storage.LogStore;
+import io.lakestream.connectors.delta.DeltaChangeDataWriter;
+import io.lakestream.connectors.delta.DeltaCommitConflictException;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.delta.DeltaWrittenFile;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes a {@link DeltaMerge} batch per epoch as ONE Delta table version, exactly once per {@code
+ * (appId, epoch)}: copy-on-write (files with an updated or deleted row are rewritten whole, inserts
+ * go to new files), and on a table with {@code delta.enableChangeDataFeed=true} change data files
+ * under {@code _change_data/} with {@code update_preimage}, {@code update_postimage}, {@code
+ * delete} and {@code insert} rows (a batch that only inserts writes none: its add actions are its
+ * change feed, as the Delta protocol reads a version without cdc actions).
+ *
+ * <p>The commit is written by lakestream, not Delta Kernel (Kernel 4.4 refuses removes with
+ * dataChange on CDF tables and cannot write cdc actions): the version's JSON ({@link
+ * MergeCommitFile}) is written put-if-absent through the log store Kernel's engine uses for the
+ * table's scheme ({@code S3ConditionalPutLogStore} on {@code s3a://}), so exactly one writer gets
+ * each version.
+ *
+ * <p>Exactly once: before planning, the snapshot's {@code txn} version for {@code appId} is read;
+ * if it is {@code >= epoch} nothing is written ({@code ALREADY_COMMITTED}). Epochs must come in
+ * increasing order per appId.
+ *
+ * <p>Optimistic concurrency: if another writer wrote the version first, its actions are checked
+ * ({@link ConcurrentCommitCheck}). Without a conflict the batch is rebased on it (written as the
+ * next version, unchanged, since it still reads and removes exactly what it planned); if the winner
+ * carries this epoch's txn, the result is {@code ALREADY_COMMITTED}; on a conflict {@link
+ * DeltaCommitConflictException} names the winning version and why, and nothing is committed: {@link
+ * #commit} plans the batch again on the new version (a few times), else the caller retries the
+ * whole epoch (a streaming query does so after restoring its checkpoint). Either way the other
+ * writer's commit stands. After {@code maxAttempts} lost races without conflict, also {@link
+ * DeltaCommitConflictException}.
+ *
+ * <p>Refused with a {@link DeltaTableException} naming the property: tables with column mapping,
+ * row tracking, in-commit timestamps, or {@code delta.appendOnly=true}; data files with deletion
+ * vectors. Flink-free; serializable (the merge and table travel, engines are made per JVM).
+ */
+public final class DeltaMergeCommit implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaMergeCommit.class);
+  private static final String ENGINE_INFO = "lakestream";
+
+  /** Default bound on commit attempts when other writers keep winning without conflict. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 10;
+
+  private final DeltaMerge merge;
+  private final String appId;
+  private final int maxAttempts;
+  private transient Runnable afterPlanning;
+
+  /**
+   * How often {@link #commit} plans a batch again on the latest version after a conflicting
+   * concurrent commit, before it gives up with {@link DeltaCommitConflictException}.
+   */
+  public static final int MAX_REPLANS = 3;
+
+  /** Commits {@code merge} batches for the application {@code appId}. */
+  public DeltaMergeCommit(DeltaMerge merge, String appId) {
+    this(merge, appId, DEFAULT_MAX_ATTEMPTS);
+  }
+
+  /**
+   * @param maxAttempts commit attempts when other writers keep winning without conflict (>= 1)
+   */
+  public DeltaMergeCommit(DeltaMerge merge, String appId, int maxAttempts) {
+    this.merge = Objects.requireNonNull(merge, "merge");
+    this.appId = Objects.requireNonNull(appId, "appId");
+    if (appId.isBlank()) {
+      throw new IllegalArgumentException("appId must not be blank");
+    }
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
+    }
+    this.maxAttempts = maxAttempts;
+  }
+
+  public String appId() {
+    return appId;
+  }
+
+  /**
+   * Merges {@code sourceRows} as epoch {@code epoch}: {@link #prepare} then {@link
+   * #commitPrepared}; on a conflict with a concurrent commit, plans the batch again on the new
+   * version (the other writer's commit stands, this MERGE applies after it), up to {@link
+   * #MAX_REPLANS} times. Files of a discarded plan stay unreferenced until VACUUM.
+   *
+   * @throws DuplicateMergeKeyException see {@link DeltaMerge}
+   * @throws DeltaCommitConflictException see the class comment
+   * @throws DeltaTableException if the table cannot be read or written, or is refused
+   */
+  public DeltaMergeResult commit(long epoch, List<Object[]> sourceRows) throws IOException {
+    for (int replan = 1; ; replan++) {
+      PreparedMerge prepared = prepare(epoch, sourceRows);
+      if (afterPlanning != null) {
+        afterPlanning.run();
+      }
+      try {
+        return commitPrepared(prepared);
+      } catch (DeltaCommitConflictException e) {
+        if (replan > MAX_REPLANS) {
+          throw e;
+        }
+        LOG.info(
+            "{}: MERGE epoch {} of app {} conflicts with a concurrent commit; planning it again on"
+                + " the latest version ({} of {} re-plans): {}",
+            merge.table().path(),
+            epoch,
+            appId,
+            replan,
+            MAX_REPLANS,
+            e.getMessage());
+      }
+    }
+  }
+
+  /** Test hook: runs between planning and committing in {@link #commit}. */
+  void afterPlanning(Runnable hook) {
+    this.afterPlanning = hook;
+  }
+
+  /**
+   * Plans the batch on the latest snapshot and writes its data and change data files, without
+   * committing. Creates the table if missing (or checks its schema against the declaration).
+   *
+   * @throws DuplicateMergeKeyException see {@link DeltaMerge}
+   * @throws IllegalArgumentException if a source row does not fit the table (names row and column)
+   * @throws DeltaTableException if the table cannot be read or written, or is refused
+   */
+  public PreparedMerge prepare(long epoch, List<Object[]> sourceRows) throws IOException {
+    DeltaTable table = merge.table();
+    table.ensureExists(merge.schema());
+    Engine engine = table.engine();
+    Snapshot snapshot =
+        table
+            .latestSnapshot()
+            .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+    Optional<Long> done = snapshot.getLatestTransactionVersion(engine, appId);
+    if (done.isPresent() && done.get() >= epoch) {
+      LOG.info(
+          "{}: MERGE epoch {} of app {} is already committed (txn version {}), skipping",
+          table.path(),
+          epoch,
+          appId,
+          done.get());
+      return new PreparedMerge(
+          epoch,
+          null,
+          List.of(),
+          0,
+          0,
+          DeltaMergeResult.Status.ALREADY_COMMITTED,
+          snapshot.getVersion());
+    }
+    Map<String, String> properties = snapshot.getTableProperties();
+    checkTable(properties);
+    MergePlan plan = new MergePlanner(merge).plan(snapshot, sourceRows);
+    if (plan.changesNothing()) {
+      return new PreparedMerge(
+          epoch, plan, List.of(), 0, 0, DeltaMergeResult.Status.NO_CHANGE, snapshot.getVersion());
+    }
+    if (!plan.removed().isEmpty() && isTrue(properties, "delta.appendOnly")) {
+      throw refused("delta.appendOnly=true", "the table only accepts appends");
+    }
+    DeltaTableWriter writer = new DeltaTableWriter(table, merge.schema());
+    List<DeltaWrittenFile> dataFiles = new ArrayList<>();
+    for (List<Object[]> rows : plan.rewrittenRows()) {
+      dataFiles.addAll(writer.write(rows)); // one rewrite per removed file keeps its key range
+    }
+    dataFiles.addAll(writer.write(plan.insertedRows()));
+    boolean cdc =
+        isTrue(properties, "delta.enableChangeDataFeed")
+            && plan.rowsUpdated() + plan.rowsDeleted() > 0;
+    List<DeltaWrittenFile> changeFiles =
+        cdc
+            ? new DeltaChangeDataWriter(table, merge.schema())
+                .write(plan.changeRows(), plan.changeTypes())
+            : List.of();
+    long now = System.currentTimeMillis();
+    MergeCommitFile file = new MergeCommitFile(root(engine));
+    file.commitInfo(
+            now,
+            plan.readVersion(),
+            ENGINE_INFO,
+            parameters(),
+            metrics(plan, dataFiles, changeFiles, sourceRows.size()))
+        .txn(appId, epoch, now);
+    for (TargetFile removed : plan.removed()) {
+      file.remove(removed, now);
+    }
+    dataFiles.forEach(file::add);
+    changeFiles.forEach(file::cdc);
+    return new PreparedMerge(
+        epoch,
+        plan,
+        file.lines(),
+        dataFiles.size(),
+        changeFiles.size(),
+        DeltaMergeResult.Status.COMMITTED,
+        snapshot.getVersion());
+  }
+
+  /**
+   * Commits a prepared batch as the next version (see the class comment for races and conflicts).
+   *
+   * @throws DeltaCommitConflictException see the class comment
+   * @throws DeltaTableException if the commit file cannot be written or a winning commit read
+   */
+  public DeltaMergeResult commitPrepared(PreparedMerge prepared) throws IOException {
+    if (prepared.status != DeltaMergeResult.Status.COMMITTED) {
+      return prepared.result(prepared.status, prepared.seenVersion, 0);
+    }
+    DeltaTable table = merge.table();
+    Engine engine = table.engine();
+    String root = root(engine);
+    Configuration conf = table.hadoopConfiguration();
+    org.apache.hadoop.fs.Path rootPath = new org.apache.hadoop.fs.Path(root);
+    LogStore logStore = LogStoreProvider.getLogStore(conf, rootPath.toUri().getScheme());
+    ConcurrentCommitCheck check =
+        new ConcurrentCommitCheck(
+            root, prepared.plan.removed(), prepared.plan.keyRanges(), appId, prepared.epoch);
+    long version = prepared.plan.readVersion() + 1;
+    for (int attempt = 1; attempt <= maxAttempts; ) {
+      org.apache.hadoop.fs.Path commitFile = logFile(rootPath, version);
+      try {
+        logStore.write(commitFile, prepared.actions.iterator(), false, conf);
+      } catch (FileAlreadyExistsException lost) {
+        ConcurrentCommitCheck.Outcome outcome = check.check(read(logStore, commitFile, conf));
+        switch (outcome.verdict()) {
+          case ALREADY_COMMITTED:
+            LOG.info(
+                "{}: version {} already holds MERGE epoch {} of app {}",
+                table.path(),
+                version,
+                prepared.epoch,
+                appId);
+            return prepared.result(DeltaMergeResult.Status.ALREADY_COMMITTED, version, attempt);
+          case CONFLICT:
+            throw new DeltaCommitConflictException(
+                "MERGE epoch "
+                    + prepared.epoch
+                    + " of app "
+                    + appId
+                    + " into "
+                    + table.path()
+                    + " (planned on version "
+                    + prepared.plan.readVersion()
+                    + ") conflicts with version "
+                    + version
+                    + ", which another writer committed first: "
+                    + outcome.reason()
+                    + ". Nothing was committed for the epoch (its files stay unreferenced until"
+                    + " VACUUM); run the epoch again (a streaming query does so after restoring"
+                    + " its last checkpoint), it will be planned on the new version.",
+                lost);
+          default:
+            LOG.info(
+                "{}: MERGE epoch {} lost version {} to a non-conflicting commit, rebasing",
+                table.path(),
+                prepared.epoch,
+                version);
+            version++;
+            attempt++;
+            continue;
+        }
+      }
+      LOG.debug(
+          "{}: committed MERGE epoch {} as version {}", table.path(), prepared.epoch, version);
+      checkpointIfDue(engine, version);
+      return prepared.result(DeltaMergeResult.Status.COMMITTED, version, attempt);
+    }
+    throw new DeltaCommitConflictException(
+        "MERGE epoch "
+            + prepared.epoch
+            + " of app "
+            + appId
+            + " could not be committed to "
+            + table.path()
+            + " after "
+            + maxAttempts
+            + " attempts: other writers kept committing first. Nothing was committed; run the"
+            + " epoch again.",
+        null);
+  }
+
+  /**
+   * This commit as the function of a foreachBatch sink (the Delta connector's {@code
+   * ForeachBatchSinkBuilder}): each epoch's rows become one MERGE version, a replayed epoch is
+   * skipped; failures propagate.
+   */
+  public io.lakestream.connectors.sink.EpochFunction asEpochFunction() {
+    return (epoch, rows) -> commit(epoch, rows);
+  }
+
+  private void checkTable(Map<String, String> properties) throws DeltaTableException {
+    String mode = properties.getOrDefault("delta.columnMapping.mode", "none");
+    if (!"none".equalsIgnoreCase(mode)) {
+      throw refused(
+          "delta.columnMapping.mode=" + mode, "the MERGE reads and writes columns by their names");
+    }
+    if (isTrue(properties, "delta.enableRowTracking")) {
+      throw refused("delta.enableRowTracking=true", "the MERGE does not assign row ids");
+    }
+    if (isTrue(properties, "delta.enableInCommitTimestamps")) {
+      throw refused(
+          "delta.enableInCommitTimestamps=true", "the MERGE does not write in-commit timestamps");
+    }
+  }
+
+  private DeltaTableException refused(String property, String why) {
+    return new DeltaTableException(
+        "Cannot MERGE into the Delta table at "
+            + merge.table().path()
+            + ": it has "
+            + property
+            + " and "
+            + why
+            + ". Merge into a table without that property.");
+  }
+
+  private static boolean isTrue(Map<String, String> properties, String key) {
+    String v = properties.get(key);
+    return v != null && v.trim().toLowerCase(Locale.ROOT).equals("true");
+  }
+
+  private Map<String, String> parameters() {
+    Map<String, String> p = new LinkedHashMap<>();
+    List<String> predicate = new ArrayList<>();
+    for (String key : merge.keyColumns()) {
+      predicate.add("target." + key + " = source." + key);
+    }
+    p.put("predicate", "[\"" + String.join(" AND ", predicate) + "\"]");
+    p.put("clauses", merge.describeClauses());
+    merge.orderingColumn().ifPresent(c -> p.put("lastByOrderingColumn", c));
+    return p;
+  }
+
+  private static Map<String, Long> metrics(
+      MergePlan plan,
+      List<DeltaWrittenFile> dataFiles,
+      List<DeltaWrittenFile> changeFiles,
+      int sourceRows) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("numSourceRows", (long) sourceRows);
+    m.put("numTargetRowsInserted", plan.rowsInserted());
+    m.put("numTargetRowsUpdated", plan.rowsUpdated());
+    m.put("numTargetRowsDeleted", plan.rowsDeleted());
+    m.put("numTargetRowsCopied", plan.rowsCopied());
+    m.put("numOutputRows", (long) plan.newRowCount());
+    m.put("numTargetFilesAdded", (long) dataFiles.size());
+    m.put("numTargetFilesRemoved", (long) plan.removed().size());
+    m.put("numTargetChangeFilesAdded", (long) changeFiles.size());
+    m.put("numTargetBytesAdded", dataFiles.stream().mapToLong(DeltaWrittenFile::size).sum());
+    m.put("numTargetBytesRemoved", plan.removed().stream().mapToLong(TargetFile::size).sum());
+    return m;
+  }
+
+  private String root(Engine engine) {
+    return Table.forPath(engine, merge.table().path()).getPath(engine);
+  }
+
+  private static org.apache.hadoop.fs.Path logFile(org.apache.hadoop.fs.Path root, long version) {
+    return new org.apache.hadoop.fs.Path(
+        new org.apache.hadoop.fs.Path(root, "_delta_log"), String.format("%020d.json", version));
+  }
+
+  private static List<String> read(
+      LogStore logStore, org.apache.hadoop.fs.Path file, Configuration conf) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (io.delta.storage.CloseableIterator<String> it = logStore.read(file, conf)) {
+      it.forEachRemaining(lines::add);
+    }
+    return lines;
+  }
+
+  /** Writes a checkpoint every {@code delta.checkpointInterval} (default 10) versions. */
+  private void checkpointIfDue(Engine engine, long version) {
+    DeltaTable table = merge.table();
+    try {
+      Snapshot snapshot = table.latestSnapshot().orElseThrow();
+      int interval =
+          Integer.parseInt(
+              snapshot.getTableProperties().getOrDefault("delta.checkpointInterval", "10").trim());
+      if (interval > 0 && version % interval == 0) {
+        Table.forPath(engine, table.path()).checkpoint(engine, version);
+      }
+    } catch (Exception e) {
+      LOG.warn(
+          "{}: checkpoint after MERGE version {} failed (the commit stands): {}",
+          table.path(),
+          version,
+          e.toString());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DeltaMergeCommit[" + merge + ", appId=" + appId + "]";
+  }
+}

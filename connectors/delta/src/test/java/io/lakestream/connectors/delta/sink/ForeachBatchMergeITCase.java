@@ -1,0 +1,196 @@
+package io.lakestream.connectors.delta.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.delta.merge.DeltaMerge;
+import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
+import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.sink.EpochFunction;
+import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.state.Locations;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A streaming MERGE per epoch through the foreachBatch sink, with a task failing mid-epoch and the
+ * epoch function crashing right after a MERGE commit (before Flink records the epoch): the target
+ * ends equal to the reference model (per key, the row with the greatest sequence number), and every
+ * epoch the table holds is one version with the query's txn.
+ */
+class ForeachBatchMergeITCase {
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .build());
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+  static final long ROWS = 3_000;
+  static final long KEYS = 400;
+  static final AtomicBoolean TASK_FAILED = new AtomicBoolean();
+  static final AtomicBoolean FUNCTION_CRASHED = new AtomicBoolean();
+  static final AtomicInteger CALLS = new AtomicInteger();
+
+  static final DeltaTableSchema SCHEMA =
+      DeltaTableSchema.builder()
+          .column("key", DeltaColumnType.LONG, false)
+          .column("val", DeltaColumnType.STRING)
+          .column("seq", DeltaColumnType.LONG, false)
+          .property("delta.enableChangeDataFeed", "true")
+          .build();
+
+  @TempDir Path dir;
+
+  @Test
+  void streamingMergeEndsEqualToTheModelDespiteFailures() throws Exception {
+    QueryContext query =
+        new QueryContext(
+            "qid",
+            "merge-it",
+            "run",
+            "merge-it-qid",
+            dir.resolve("chk").toUri().toString(),
+            false,
+            false,
+            OutputMode.APPEND);
+    DeltaTable target = DeltaTable.forPath(Locations.absolute(dir.resolve("silver").toString()));
+    DeltaMergeCommit merge =
+        new DeltaMergeCommit(
+            DeltaMerge.into(target, SCHEMA, "key")
+                .whenMatchedUpdateAll((s, t) -> (Long) s[2] > (Long) t[2])
+                .whenNotMatchedInsertAll()
+                .lastByOrderingColumn("seq")
+                .build(),
+            query.appId());
+    EpochFunction function = merge.asEpochFunction();
+    EpochFunction crashOnce =
+        (epoch, rows) -> {
+          function.call(epoch, rows);
+          if (CALLS.incrementAndGet() >= 2 && FUNCTION_CRASHED.compareAndSet(false, true)) {
+            throw new IllegalStateException("injected crash after the MERGE of epoch " + epoch);
+          }
+        };
+    EpochSink<Long, DeltaWrittenFile> sink =
+        ForeachBatchSinkBuilder.<Long>forStaging(
+                Locations.absolute(dir.resolve("chk/staging").toString()),
+                SCHEMA,
+                id -> new Object[] {id % KEYS, "v" + id, id})
+            .function(crashOnce)
+            .query(query)
+            .sinkName("merge")
+            .maxRowsPerFile(300)
+            .build();
+
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(300));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(2);
+    env.fromSource(
+            RateSourceBuilder.rate("ids", id -> id, Types.LONG)
+                .rows(ROWS)
+                .rowsPerSecond(200)
+                .numPartitions(2)
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "ids")
+        .uid("ids")
+        .map(new FailOnceAfterTwoCalls())
+        .uid("fail-once")
+        .sinkTo(sink)
+        .uid("merge");
+
+    Map<Long, List<Object>> model = new TreeMap<>();
+    for (long id = 0; id < ROWS; id++) {
+      model.put(id % KEYS, List.of(id % KEYS, "v" + id, id));
+    }
+    var job = env.executeAsync("foreach-batch-merge");
+    DeltaTableReader reader = new DeltaTableReader(target);
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (System.nanoTime() < deadline && !contents(target, reader).equals(model)) {
+      Thread.sleep(300);
+    }
+    Thread.sleep(1_000); // a duplicate commit, if any, would land now
+    job.cancel().get();
+
+    assertThat(TASK_FAILED)
+        .as("task failure injected; epoch function calls: %s", CALLS.get())
+        .isTrue();
+    assertThat(FUNCTION_CRASHED).isTrue();
+    assertThat(contents(target, reader)).isEqualTo(model);
+    assertThat(reader.readLatest()).hasSize((int) KEYS);
+    long lastEpoch =
+        target
+            .latestSnapshot()
+            .orElseThrow()
+            .getLatestTransactionVersion(target.engine(), query.appId())
+            .orElseThrow();
+    assertThat(lastEpoch).isPositive();
+    // one version per epoch: the epoch replayed after the crash was not merged again
+    List<Long> epochs = new java.util.ArrayList<>();
+    try (var logFiles = java.nio.file.Files.list(dir.resolve("silver/_delta_log"))) {
+      for (Path file : logFiles.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+        for (String line : java.nio.file.Files.readAllLines(file)) {
+          var txn = JSON.readTree(line).get("txn");
+          if (txn != null) {
+            epochs.add(txn.get("version").asLong());
+          }
+        }
+      }
+    }
+    assertThat(epochs).doesNotHaveDuplicates().isSorted().contains(lastEpoch);
+    assertThat(epochs.size()).isGreaterThanOrEqualTo(3);
+  }
+
+  private static Map<Long, List<Object>> contents(DeltaTable table, DeltaTableReader reader)
+      throws java.io.IOException {
+    Map<Long, List<Object>> out = new TreeMap<>();
+    if (table.latestSnapshot().isEmpty()) {
+      return out;
+    }
+    for (Object[] row : reader.readLatest()) {
+      out.put((Long) row[0], List.of(row));
+    }
+    return out;
+  }
+
+  /** Throws once, mid-epoch, after the epoch function has run once. */
+  static final class FailOnceAfterTwoCalls implements MapFunction<Long, Long> {
+    @Override
+    public Long map(Long value) {
+      if (CALLS.get() >= 1 && TASK_FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected task failure mid-epoch at row " + value);
+      }
+      return value;
+    }
+  }
+}

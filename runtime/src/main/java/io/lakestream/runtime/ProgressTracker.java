@@ -1,0 +1,264 @@
+package io.lakestream.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.state.checkpoint.EpochLog;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds one progress report per committed epoch from the checkpoint location's epoch log (the
+ * sinks' commit records and the sources' offsets), writes it to {@code progress/N}, logs it as one
+ * JSON line (logger {@code io.lakestream.progress.json}) and as a one-line summary (logger {@code
+ * io.lakestream.progress}), and hands it to the listener callback. The {@code stateOperators} come
+ * from a {@link StateOperatorProgress}; the watermark from the sinks' commit records, else from the
+ * stateful operators' input watermark.
+ *
+ * <p>Not thread-safe: driven by one scheduler thread.
+ */
+final class ProgressTracker {
+  private static final Logger SUMMARY = LoggerFactory.getLogger("io.lakestream.progress");
+  private static final Logger PROGRESS_JSON =
+      LoggerFactory.getLogger("io.lakestream.progress.json");
+  private static final Logger LOG = LoggerFactory.getLogger(ProgressTracker.class);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** How long an epoch waits for a slow sink's record before it is reported without it. */
+  private static final Duration WAIT_FOR_RECORDS = Duration.ofSeconds(30);
+
+  private static final int RETAIN_EPOCHS = 100;
+
+  interface Sink {
+    void progress(QueryProgress progress);
+
+    void idle();
+  }
+
+  private final EpochLog log;
+  private final String queryId;
+  private final String runId;
+  private final String name;
+  private final int sinkCount;
+  private final int sourceCount;
+  private final Duration idleAfter;
+  private final Sink out;
+
+  private StateOperatorProgress stateOperators = StateOperatorProgress.none();
+  private final Deque<QueryProgress> recent = new ArrayDeque<>();
+  private final Map<String, Long> lastTotals = new HashMap<>();
+  private final Map<Long, Instant> firstSeen = new HashMap<>();
+  private long lastEpoch;
+  private Instant lastCommitAt;
+  private Instant lastProgressAt = Instant.now();
+  private boolean idleReported;
+  private boolean lastHadData;
+
+  ProgressTracker(
+      EpochLog log,
+      String queryId,
+      String runId,
+      String name,
+      long restoredEpoch,
+      int sinkCount,
+      int sourceCount,
+      Duration idleAfter,
+      Sink out)
+      throws IOException {
+    this.log = log;
+    this.queryId = queryId;
+    this.runId = runId;
+    this.name = name;
+    this.sinkCount = sinkCount;
+    this.sourceCount = sourceCount;
+    this.idleAfter = idleAfter;
+    this.out = out;
+    List<Long> reported = log.progressEpochs();
+    // Epochs up to the restored snapshot belong to earlier runs, reported or not.
+    lastEpoch = Math.max(restoredEpoch, reported.isEmpty() ? 0 : reported.get(reported.size() - 1));
+    for (JsonNode source : log.readOffsets(lastEpoch).values()) {
+      lastTotals.put(source.path("source").asText(), source.path("totalOffset").asLong());
+    }
+  }
+
+  /** Where the {@code stateOperators} of each report come from (default: none). */
+  synchronized void stateOperators(StateOperatorProgress stateOperators) {
+    this.stateOperators = stateOperators;
+  }
+
+  /** Reports every epoch whose records are complete. */
+  synchronized void poll(boolean final_) throws IOException {
+    List<Long> epochs = log.committedEpochs();
+    for (int i = 0; i < epochs.size(); i++) {
+      long epoch = epochs.get(i);
+      if (epoch <= lastEpoch) {
+        continue;
+      }
+      boolean later = laterEpochComplete(epochs, i);
+      Instant seen = firstSeen.computeIfAbsent(epoch, e -> Instant.now());
+      boolean waited = Duration.between(seen, Instant.now()).compareTo(WAIT_FOR_RECORDS) > 0;
+      Map<String, JsonNode> commits = log.readCommits(epoch);
+      Map<String, JsonNode> offsets = log.readOffsets(epoch);
+      boolean complete = commits.size() >= sinkCount && offsets.size() >= sourceCount;
+      if (!complete && !later && !waited && !final_) {
+        return;
+      }
+      report(epoch, commits, offsets);
+      firstSeen.remove(epoch);
+    }
+    if (!idleReported && Duration.between(lastProgressAt, Instant.now()).compareTo(idleAfter) > 0) {
+      idleReported = true;
+      out.idle();
+    }
+  }
+
+  /**
+   * Whether an epoch after {@code epochs[i]} has records from every sink and source: sinks commit
+   * in order, so a record still missing for epoch i will not come.
+   */
+  private boolean laterEpochComplete(List<Long> epochs, int i) throws IOException {
+    for (int j = epochs.size() - 1; j > i; j--) {
+      long epoch = epochs.get(j);
+      if (log.readCommits(epoch).size() >= sinkCount
+          && log.readOffsets(epoch).size() >= sourceCount) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void report(long epoch, Map<String, JsonNode> commits, Map<String, JsonNode> offsets)
+      throws IOException {
+    ObjectNode p = MAPPER.createObjectNode();
+    p.put("id", queryId);
+    p.put("runId", runId);
+    p.put("name", name);
+    p.put("timestamp", Instant.now().toString());
+    p.put("batchId", epoch);
+
+    Instant committedAt = null;
+    String watermark = null;
+    long outputRows = 0;
+    ArrayNode sinks = MAPPER.createArrayNode();
+    List<String> descriptions = new ArrayList<>();
+    for (JsonNode commit : commits.values()) {
+      outputRows += commit.path("numOutputRows").asLong();
+      descriptions.add(commit.path("description").asText());
+      sinks.add(commit);
+      Instant at = Instant.parse(commit.path("committedAt").asText());
+      committedAt = committedAt == null || at.isAfter(committedAt) ? at : committedAt;
+      String wm = commit.path("watermark").isTextual() ? commit.path("watermark").asText() : null;
+      if (wm != null && (watermark == null || wm.compareTo(watermark) < 0)) {
+        watermark = wm;
+      }
+    }
+    long durationMs =
+        lastCommitAt == null || committedAt == null
+            ? 0
+            : Math.max(0, Duration.between(lastCommitAt, committedAt).toMillis());
+
+    long inputRows = 0;
+    ArrayNode sources = MAPPER.createArrayNode();
+    for (JsonNode offset : offsets.values()) {
+      String source = offset.path("source").asText();
+      long total = offset.path("totalOffset").asLong();
+      Long previous = lastTotals.put(source, total);
+      long rows = previous == null ? total : Math.max(0, total - previous);
+      inputRows += rows;
+      ObjectNode s = sources.addObject();
+      s.put("description", source);
+      s.set("startOffset", previous == null ? null : MAPPER.valueToTree(previous));
+      s.set("endOffset", offset.path("offsets"));
+      if (offset.has("endOffsets")) {
+        s.set("latestOffset", offset.path("endOffsets"));
+      }
+      if (offset.has("metrics")) {
+        s.set("metrics", offset.path("metrics")); // e.g. Kafka's avg/max/minOffsetsBehindLatest
+      }
+      s.put("numInputRows", rows);
+      s.put("inputRowsPerSecond", rate(rows, durationMs));
+      s.put("processedRowsPerSecond", rate(rows, durationMs));
+    }
+    p.put("numInputRows", inputRows);
+    p.put("inputRowsPerSecond", rate(inputRows, durationMs));
+    p.put("processedRowsPerSecond", rate(inputRows, durationMs));
+    ObjectNode duration = p.putObject("durationMs");
+    duration.put("triggerExecution", durationMs);
+    stateOperators.refresh();
+    if (watermark == null && stateOperators.watermark().isPresent()) {
+      watermark = Instant.ofEpochMilli(stateOperators.watermark().getAsLong()).toString();
+    }
+    ObjectNode eventTime = p.putObject("eventTime");
+    if (watermark != null) {
+      eventTime.put("watermark", watermark);
+    }
+    p.set("stateOperators", stateOperators.report(MAPPER, epoch));
+    p.set("sources", sources);
+    ObjectNode sink = p.putObject("sink");
+    sink.put("description", String.join(", ", descriptions));
+    sink.put("numOutputRows", outputRows);
+    sink.set("sinks", sinks);
+
+    QueryProgress progress = new QueryProgress(p);
+    try {
+      log.writeProgress(epoch, p);
+      if (epoch % 20 == 0) {
+        log.prune(RETAIN_EPOCHS);
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not write progress of epoch {}", epoch, e);
+    }
+    PROGRESS_JSON.info("{}", p);
+    SUMMARY.info(
+        "{} epoch {}: {} input rows ({} rows/s), {} output rows, watermark {}",
+        name,
+        epoch,
+        inputRows,
+        Math.round(rate(inputRows, durationMs)),
+        outputRows,
+        watermark == null ? "-" : watermark);
+    lastEpoch = epoch;
+    lastCommitAt = committedAt == null ? lastCommitAt : committedAt;
+    lastHadData = inputRows > 0 || outputRows > 0;
+    if (lastHadData) {
+      lastProgressAt = Instant.now();
+      idleReported = false;
+    }
+    recent.addLast(progress);
+    while (recent.size() > 100) {
+      recent.removeFirst();
+    }
+    out.progress(progress);
+  }
+
+  private static double rate(long rows, long millis) {
+    return millis == 0 ? 0.0 : rows * 1000.0 / millis;
+  }
+
+  synchronized Optional<QueryProgress> last() {
+    return Optional.ofNullable(recent.peekLast());
+  }
+
+  synchronized List<QueryProgress> recent() {
+    return new ArrayList<>(recent);
+  }
+
+  synchronized boolean lastHadData() {
+    return lastHadData;
+  }
+
+  synchronized boolean idle() {
+    return idleReported;
+  }
+}

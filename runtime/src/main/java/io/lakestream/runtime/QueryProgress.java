@@ -1,0 +1,29 @@
+package io.lakestream.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * One epoch's progress, in the JSON shape of Structured Streaming's {@code StreamingQueryProgress}:
+ * {@code id, runId, name, timestamp, batchId, numInputRows, inputRowsPerSecond,
+ * processedRowsPerSecond, durationMs, eventTime.watermark, stateOperators, sources, sink}.
+ */
+public record QueryProgress(JsonNode json) {
+
+  public long batchId() {
+    return json.path("batchId").asLong();
+  }
+
+  public long numInputRows() {
+    return json.path("numInputRows").asLong();
+  }
+
+  /** Rows all sinks committed in this epoch. */
+  public long numOutputRows() {
+    return json.path("sink").path("numOutputRows").asLong();
+  }
+
+  @Override
+  public String toString() {
+    return json.toString();
+  }
+}

@@ -1,0 +1,58 @@
+package io.lakestream.runtime;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A started query, like Structured Streaming's {@code StreamingQuery}. Obtained from {@link
+ * StreamingQueryBuilder#start()}.
+ */
+public interface StreamingQuery {
+
+  /** The query id, stable across runs on the same checkpoint location. */
+  String id();
+
+  /** This run's id. */
+  String runId();
+
+  String name();
+
+  /** The sink transaction app id of this query. */
+  String appId();
+
+  /** Blocks until the query ends; throws {@link StreamingQueryException} if it failed. */
+  void awaitTermination() throws StreamingQueryException, InterruptedException;
+
+  /**
+   * Blocks at most {@code timeout}; returns whether the query ended.
+   *
+   * @throws StreamingQueryException if it failed
+   */
+  boolean awaitTermination(Duration timeout) throws StreamingQueryException, InterruptedException;
+
+  /**
+   * Stops the query with a savepoint in its checkpoint location (no drain: open windows and the
+   * watermark are kept), so the next run resumes exactly there. Blocks until stopped.
+   */
+  void stop() throws StreamingQueryException, InterruptedException;
+
+  /**
+   * Cancels the job without a savepoint, like a crash of the cluster: the next run resumes from the
+   * last completed checkpoint, and sinks replay or skip the epochs after it. Blocks until ended.
+   */
+  void cancel() throws InterruptedException;
+
+  boolean isActive();
+
+  /** The most recent progress, if any epoch has committed in this run. */
+  Optional<QueryProgress> lastProgress();
+
+  /** Recent progress reports, oldest first (at most 100). */
+  List<QueryProgress> recentProgress();
+
+  QueryStatus status();
+
+  /** The failure that ended the query, if it failed. */
+  Optional<StreamingQueryException> exception();
+}

@@ -1,0 +1,144 @@
+package io.lakestream.runtime;
+
+import io.lakestream.state.Locations;
+import io.lakestream.state.StateBackendSettings;
+import io.lakestream.state.query.OutputMode;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * Configures and starts a query, like Structured Streaming's {@code DataStreamWriter}:
+ *
+ * <pre>{@code
+ * StreamingQuery q = StreamingQueryBuilder.of(dataflow)
+ *     .queryName("orders_bronze")
+ *     .checkpointLocation("s3://lake/_checkpoints/orders_bronze")
+ *     .trigger(Trigger.processingTime(Duration.ofSeconds(30)))
+ *     .start();
+ * }</pre>
+ *
+ * {@link #start()} validates everything before submitting and fails with a message naming what to
+ * change: an unknown trigger, a checkpoint location in use by another run, nested in a source or
+ * table, or incompatible with the changed query (the restart matrix).
+ */
+public final class StreamingQueryBuilder {
+  private final Dataflow dataflow;
+  private String queryName;
+  private URI checkpointLocation;
+  private Trigger trigger = Trigger.unspecified();
+  private OutputMode outputMode = OutputMode.APPEND;
+  private StateBackendSettings state = StateBackendSettings.defaults();
+  private int parallelism = 1;
+  private final List<QueryListener> listeners = new ArrayList<>();
+  private final Configuration flinkConfiguration = new Configuration();
+  private String restoreFrom;
+
+  private StreamingQueryBuilder(Dataflow dataflow) {
+    this.dataflow = Objects.requireNonNull(dataflow, "dataflow");
+  }
+
+  public static StreamingQueryBuilder of(Dataflow dataflow) {
+    return new StreamingQueryBuilder(dataflow);
+  }
+
+  public StreamingQueryBuilder queryName(String name) {
+    this.queryName = name;
+    return this;
+  }
+
+  /** A local path or a URI such as {@code s3://bucket/_checkpoints/q}. */
+  public StreamingQueryBuilder checkpointLocation(String location) {
+    return checkpointLocation(toUri(location));
+  }
+
+  public StreamingQueryBuilder checkpointLocation(URI location) {
+    this.checkpointLocation = location;
+    return this;
+  }
+
+  public StreamingQueryBuilder trigger(Trigger trigger) {
+    this.trigger = Objects.requireNonNull(trigger, "trigger");
+    return this;
+  }
+
+  public StreamingQueryBuilder outputMode(OutputMode mode) {
+    this.outputMode = Objects.requireNonNull(mode, "outputMode");
+    return this;
+  }
+
+  public StreamingQueryBuilder stateBackend(StateBackendSettings settings) {
+    this.state = Objects.requireNonNull(settings, "stateBackend");
+    return this;
+  }
+
+  public StreamingQueryBuilder parallelism(int parallelism) {
+    this.parallelism = parallelism;
+    return this;
+  }
+
+  public StreamingQueryBuilder listener(QueryListener listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
+    return this;
+  }
+
+  /** Extra Flink settings (restart strategy, memory); the trigger and state settings win. */
+  public StreamingQueryBuilder flinkConfiguration(Configuration conf) {
+    flinkConfiguration.addAll(conf);
+    return this;
+  }
+
+  /**
+   * Restores this snapshot (a savepoint or retained checkpoint of this query) instead of the newest
+   * one. When a later run already committed epochs after it, those epochs are replayed exactly as
+   * they were committed (sinks skip them), so every input row still lands once; if that cannot be
+   * guaranteed (their source positions are no longer recorded) the start is refused. Newer
+   * checkpoints of the abandoned run are deleted and its newer savepoints moved to {@code
+   * abandoned/<run id>/} in the checkpoint location.
+   */
+  public StreamingQueryBuilder restoreFrom(String snapshotPath) {
+    this.restoreFrom = snapshotPath;
+    return this;
+  }
+
+  /** Checks the settings; fails with {@link IllegalArgumentException} naming the bad one. */
+  public void sanityCheck() {
+    if (queryName == null || !queryName.matches("[A-Za-z0-9_][A-Za-z0-9_.-]*")) {
+      throw new IllegalArgumentException(
+          "queryName is required and may contain letters, digits, '_', '.', '-'; was " + queryName);
+    }
+    if (checkpointLocation == null) {
+      throw new IllegalArgumentException(
+          "checkpointLocation is required: give every query its own directory on durable"
+              + " storage, e.g. s3://bucket/_checkpoints/"
+              + queryName);
+    }
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be >= 1, was " + parallelism);
+    }
+  }
+
+  /** Validates, prepares the checkpoint location and submits the job. */
+  public StreamingQuery start() throws Exception {
+    sanityCheck();
+    return QueryLauncher.start(
+        new QueryExecution.Settings(
+            dataflow,
+            queryName,
+            checkpointLocation,
+            trigger,
+            outputMode,
+            state,
+            parallelism,
+            List.copyOf(listeners),
+            flinkConfiguration,
+            restoreFrom == null ? null : Locations.absolute(restoreFrom)));
+  }
+
+  /** A path without a scheme is a local path, made absolute (see {@link Locations}). */
+  public static URI toUri(String location) {
+    return URI.create(Locations.absolute(location));
+  }
+}

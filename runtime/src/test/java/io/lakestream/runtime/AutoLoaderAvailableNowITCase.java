@@ -1,0 +1,121 @@
+package io.lakestream.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
+import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
+import io.lakestream.state.StateBackendSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.flink.types.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Auto Loader to Delta with the availableNow trigger: a burst of files is ingested in epochs of at
+ * most maxFilesPerTrigger files, then the run stops by itself; the next run ingests only the files
+ * that arrived since, each exactly once, and a run with nothing new reads nothing.
+ */
+class AutoLoaderAvailableNowITCase {
+  private static final int ROWS_PER_FILE = 10;
+  private static final DeltaTableSchema SCHEMA =
+      DeltaTableSchema.builder()
+          .column("id", DeltaColumnType.LONG, false)
+          .column("name", DeltaColumnType.STRING)
+          .column("date", DeltaColumnType.STRING)
+          .build();
+
+  @TempDir Path dir;
+
+  private void writeFiles(int from, int to) throws IOException {
+    for (int f = from; f < to; f++) {
+      Path file =
+          dir.resolve(String.format("landing/date=2026-11-%02d/f-%03d.json", 1 + f / 10, f));
+      Files.createDirectories(file.getParent());
+      List<String> lines = new ArrayList<>();
+      for (long id = (long) f * ROWS_PER_FILE; id < (f + 1L) * ROWS_PER_FILE; id++) {
+        lines.add("{\"id\":" + id + ",\"name\":\"row-" + id + "\"}");
+      }
+      Files.write(file, lines);
+    }
+  }
+
+  private StreamingQuery start() throws Exception {
+    String out = dir.resolve("bronze").toUri().toString();
+    Dataflow dataflow =
+        (env, query) ->
+            AutoLoaderBuilder.forPath(dir.resolve("landing").toString())
+                .name("landing-files")
+                .options(
+                    Map.of(
+                        "cloudFiles.format", "json",
+                        "cloudFiles.schemaLocation", dir.resolve("schema").toString(),
+                        "cloudFiles.inferColumnTypes", "true",
+                        "cloudFiles.maxFilesPerTrigger", "5"))
+                .query(query)
+                .build()
+                .stream(env)
+                .sinkTo(
+                    DeltaSinkBuilder.<Row>forTable(
+                            out,
+                            SCHEMA,
+                            r -> new Object[] {r.getField(0), r.getField(1), r.getField(2)})
+                        .query(query)
+                        .sinkName("bronze")
+                        .build())
+                .uid("bronze");
+    return StreamingQueryBuilder.of(dataflow)
+        .queryName("landing-bronze")
+        .checkpointLocation(dir.resolve("checkpoint").toString())
+        .trigger(Trigger.availableNow())
+        .parallelism(2)
+        .stateBackend(StateBackendSettings.defaults())
+        .start();
+  }
+
+  private List<Long> bronzeIds() throws IOException {
+    return new DeltaTableReader(DeltaTable.forPath(dir.resolve("bronze").toUri().toString()))
+        .readLatest().stream().map(r -> (Long) r[0]).sorted().collect(Collectors.toList());
+  }
+
+  private static List<QueryProgress> withInput(StreamingQuery q) {
+    return q.recentProgress().stream().filter(p -> p.numInputRows() > 0).toList();
+  }
+
+  @Test
+  void burstIngestedInBoundedEpochsThenTheRunStops() throws Exception {
+    writeFiles(0, 23);
+
+    StreamingQuery first = start();
+    first.awaitTermination();
+    assertThat(bronzeIds()).isEqualTo(LongStream.range(0, 230).boxed().toList());
+    // the source's input count is files admitted: at most 5 per epoch, so at least 5 epochs
+    assertThat(withInput(first)).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(withInput(first))
+        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(5));
+    assertThat(withInput(first).stream().mapToLong(QueryProgress::numInputRows).sum())
+        .isEqualTo(23);
+
+    writeFiles(23, 27);
+    StreamingQuery second = start();
+    second.awaitTermination();
+    assertThat(bronzeIds()).isEqualTo(LongStream.range(0, 270).boxed().toList());
+    assertThat(withInput(second).stream().mapToLong(QueryProgress::numInputRows).sum())
+        .isEqualTo(4);
+
+    StreamingQuery third = start();
+    third.awaitTermination();
+    assertThat(withInput(third)).as("no new files: nothing read").isEmpty();
+    assertThat(bronzeIds()).hasSize(270);
+  }
+}

@@ -1,0 +1,139 @@
+package io.lakestream.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.EpochLog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProgressTrackerTest {
+  @TempDir Path dir;
+
+  private final List<QueryProgress> reported = new ArrayList<>();
+  private final AtomicInteger idle = new AtomicInteger();
+
+  private EpochLog log() {
+    return new CheckpointLocation(dir.toUri()).epochs();
+  }
+
+  private ProgressTracker tracker(long restoredEpoch, Duration idleAfter) throws Exception {
+    return new ProgressTracker(
+        log(),
+        "query-id",
+        "run-id",
+        "orders",
+        restoredEpoch,
+        1,
+        1,
+        idleAfter,
+        new ProgressTracker.Sink() {
+          @Override
+          public void progress(QueryProgress progress) {
+            reported.add(progress);
+          }
+
+          @Override
+          public void idle() {
+            idle.incrementAndGet();
+          }
+        });
+  }
+
+  private void epoch(long epoch, long totalOffset, long outputRows, Instant committedAt)
+      throws Exception {
+    Map<String, Object> offsets = new LinkedHashMap<>();
+    offsets.put("source", "numbers");
+    offsets.put("offsets", Map.of("partition-0", totalOffset));
+    offsets.put("totalOffset", totalOffset);
+    offsets.put("endOffsets", Map.of("partition-0", 1000));
+    offsets.put("metrics", Map.of("maxOffsetsBehindLatest", 1000 - totalOffset));
+    log().writeOffsets(epoch, "numbers", offsets);
+    Map<String, Object> commit = new LinkedHashMap<>();
+    commit.put("sink", "counts");
+    commit.put("description", "json-lines /t");
+    commit.put("numOutputRows", outputRows);
+    commit.put("watermark", "2026-01-01T00:00:0" + epoch + "Z");
+    commit.put("committedAt", committedAt.toString());
+    log().writeCommit(epoch, "counts", commit);
+  }
+
+  @Test
+  void reportsEachEpochInTheStructuredStreamingShape() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
+    epoch(1, 100, 100, t0);
+    epoch(2, 250, 150, t0.plusMillis(500));
+    tracker.poll(false);
+
+    assertThat(reported).extracting(QueryProgress::batchId).containsExactly(1L, 2L);
+    JsonNode p = reported.get(1).json();
+    assertThat(p.path("id").asText()).isEqualTo("query-id");
+    assertThat(p.path("runId").asText()).isEqualTo("run-id");
+    assertThat(p.path("name").asText()).isEqualTo("orders");
+    assertThat(p.path("numInputRows").asLong()).isEqualTo(150);
+    assertThat(p.path("inputRowsPerSecond").asDouble()).isEqualTo(300.0);
+    assertThat(p.path("processedRowsPerSecond").asDouble()).isEqualTo(300.0);
+    assertThat(p.path("durationMs").path("triggerExecution").asLong()).isEqualTo(500);
+    assertThat(p.path("eventTime").path("watermark").asText()).isEqualTo("2026-01-01T00:00:02Z");
+    assertThat(p.path("stateOperators").isArray()).isTrue();
+    JsonNode source = p.path("sources").get(0);
+    assertThat(source.path("description").asText()).isEqualTo("numbers");
+    assertThat(source.path("startOffset").asLong()).isEqualTo(100);
+    assertThat(source.path("endOffset").path("partition-0").asLong()).isEqualTo(250);
+    assertThat(source.path("latestOffset").path("partition-0").asLong()).isEqualTo(1000);
+    assertThat(source.path("metrics").path("maxOffsetsBehindLatest").asLong()).isEqualTo(750);
+    assertThat(p.path("sink").path("numOutputRows").asLong()).isEqualTo(150);
+    assertThat(log().readProgress(2)).isPresent();
+  }
+
+  @Test
+  void waitsForTheRecordsOfAnEpochUnlessALaterOneExists() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    Map<String, Object> commit = new LinkedHashMap<>();
+    commit.put("sink", "counts");
+    commit.put("numOutputRows", 5);
+    commit.put("committedAt", Instant.now().toString());
+    log().writeCommit(1, "counts", commit);
+    tracker.poll(false);
+    assertThat(reported).as("offsets of epoch 1 not yet written").isEmpty();
+
+    epoch(2, 10, 5, Instant.now());
+    tracker.poll(false);
+    assertThat(reported).extracting(QueryProgress::batchId).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void epochsOfEarlierRunsAreNotReportedAgainAndInputCountsContinue() throws Exception {
+    Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
+    epoch(1, 100, 100, t0);
+    tracker(0, Duration.ofHours(1)).poll(false);
+    epoch(2, 100, 0, t0.plusSeconds(1));
+    reported.clear();
+
+    ProgressTracker nextRun = tracker(2, Duration.ofHours(1));
+    epoch(3, 160, 60, t0.plusSeconds(2));
+    nextRun.poll(false);
+
+    assertThat(reported).extracting(QueryProgress::batchId).containsExactly(3L);
+    assertThat(reported.get(0).numInputRows()).isEqualTo(60);
+  }
+
+  @Test
+  void saysIdleOnceWhenNoDataArrives() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofMillis(50));
+    Thread.sleep(100);
+    tracker.poll(false);
+    tracker.poll(false);
+    assertThat(idle).hasValue(1);
+  }
+}
