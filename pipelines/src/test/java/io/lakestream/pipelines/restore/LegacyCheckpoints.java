@@ -226,7 +226,9 @@ final class LegacyCheckpoints {
     try (Stream<Path> epochs = Files.list(checkpointLocation.resolve("commits"))) {
       for (Path epoch : epochs.toList()) {
         long id = Long.parseLong(epoch.getFileName().toString());
-        String detail = MAPPER.readTree(epoch.resolve(sink).toFile()).path("detail").asText("");
+        Path record = epoch.resolve(sink);
+        String detail =
+            Files.exists(record) ? MAPPER.readTree(record.toFile()).path("detail").asText("") : "";
         if (id > afterEpoch && detail.startsWith("version=")) {
           epochByVersion.put(Long.parseLong(detail.substring("version=".length())), id);
         }
