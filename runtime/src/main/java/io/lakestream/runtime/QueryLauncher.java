@@ -5,12 +5,12 @@ import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.LocationNesting;
 import io.lakestream.state.checkpoint.QueryLease;
-import io.lakestream.state.checkpoint.ReplayPlan;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
 import io.lakestream.state.query.IncompatibleRestartException;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.QueryFingerprint;
 import io.lakestream.state.query.QueryMetadata;
+import io.lakestream.state.query.ReplayPlan;
 import io.lakestream.state.query.RestartCompatibility;
 import io.lakestream.state.query.SinkKind;
 import io.lakestream.state.query.SinkSpec;
@@ -311,7 +311,7 @@ final class QueryLauncher {
     if (!committedEpochs.isEmpty()) {
       last = Math.max(last, committedEpochs.get(committedEpochs.size() - 1));
     }
-    return ReplayPlan.read(location.epochs(), snapshot.get().checkpointId(), last);
+    return location.epochs().replayPlan(snapshot.get().checkpointId(), last);
   }
 
   /**
