@@ -67,18 +67,31 @@ final class QueryExecution implements StreamingQuery {
   /**
    * The restarted query's new metadata, written once this run has completed a snapshot: until then
    * the location's snapshots still belong to the previous program, and a run that fails to start
-   * must not leave the location described as something it never ran.
+   * must not leave the location described as something it never ran. Null once written (or when the
+   * start wrote it: a new query).
    */
-  volatile QueryMetadata pendingMetadata;
+  private volatile QueryMetadata pendingMetadata;
 
-  private long restoredEpoch;
+  private final long restoredEpoch;
 
+  /**
+   * @param lease the location's lease, held by this run; released when the run ends
+   * @param pendingMetadata the metadata to write once this run has completed a snapshot, or null
+   * @param restoredEpoch the epoch of the snapshot the run restores (0: none)
+   */
   QueryExecution(
-      Settings settings, QueryContext context, CheckpointLocation location, QueryLease lease) {
+      Settings settings,
+      QueryContext context,
+      CheckpointLocation location,
+      QueryLease lease,
+      QueryMetadata pendingMetadata,
+      long restoredEpoch) {
     this.settings = settings;
     this.context = context;
     this.location = location;
     this.lease = lease;
+    this.pendingMetadata = pendingMetadata;
+    this.restoredEpoch = restoredEpoch;
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -88,13 +101,9 @@ final class QueryExecution implements StreamingQuery {
             });
   }
 
-  void submit(
-      StreamExecutionEnvironment env,
-      StreamGraph graph,
-      QueryFingerprint fp,
-      Optional<Long> restoredEpoch)
+  /** Submits {@code graph} (built into {@code env}, with fingerprint {@code fp}) and watches it. */
+  void submit(StreamExecutionEnvironment env, StreamGraph graph, QueryFingerprint fp)
       throws Exception {
-    this.restoredEpoch = restoredEpoch.orElse(0L);
     Set<String> sources = new TreeSet<>();
     for (SourceSpec source : fp.sources()) {
       sources.add(EpochLog.fileName(source.name()));
@@ -106,10 +115,11 @@ final class QueryExecution implements StreamingQuery {
             context.queryId(),
             context.runId(),
             context.queryName(),
-            restoredEpoch.orElse(0L),
+            restoredEpoch,
             fp.sinks().size(),
             sources.size(),
             Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
+            () -> stateOperators,
             new ProgressTracker.Sink() {
               @Override
               public void progress(QueryProgress p) {
@@ -140,7 +150,6 @@ final class QueryExecution implements StreamingQuery {
           new StateOperatorProgress(
               new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
               StateOperatorProgress.MIN_READ_INTERVAL);
-      progress.stateOperators(stateOperators);
     } else {
       LOG.warn(
           "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
