@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -109,31 +110,7 @@ final class QueryExecution implements StreamingQuery {
       sources.add(EpochLog.fileName(source.name()));
     }
     Duration poll = TriggerSettings.pollInterval(settings.trigger());
-    progress =
-        new ProgressTracker(
-            location.epochs(),
-            context.queryId(),
-            context.runId(),
-            context.queryName(),
-            restoredEpoch,
-            fp.sinks().size(),
-            sources.size(),
-            Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
-            () -> stateOperators,
-            new ProgressTracker.Sink() {
-              @Override
-              public void progress(QueryProgress p) {
-                statusMessage =
-                    p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
-                notifyListeners(l -> l.onQueryProgress(QueryExecution.this, p));
-              }
-
-              @Override
-              public void idle() {
-                statusMessage = "Waiting for data to arrive";
-                notifyListeners(l -> l.onQueryIdle(QueryExecution.this));
-              }
-            });
+    progress = progressTracker(fp.sinks().size(), sources.size(), poll);
     if (context.availableNow()) {
       availableNow =
           new AvailableNowController(
@@ -144,18 +121,7 @@ final class QueryExecution implements StreamingQuery {
               Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())));
     }
     job = env.executeAsync(graph);
-    Optional<URI> rest = StateOperatorMetrics.restAddress(env.getConfiguration());
-    if (rest.isPresent()) {
-      stateOperators =
-          new StateOperatorProgress(
-              new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
-              StateOperatorProgress.MIN_READ_INTERVAL);
-    } else {
-      LOG.warn(
-          "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
-              + " SSL; progress reports no stateOperators",
-          name());
-    }
+    stateOperators = stateOperatorProgress(env.getConfiguration());
     statusMessage = "Running";
     LOG.info("Query '{}' run {} submitted as Flink job {}", name(), runId(), job.getJobID());
     notifyListeners(l -> l.onQueryStarted(this));
@@ -168,6 +134,51 @@ final class QueryExecution implements StreamingQuery {
         QueryLease.HEARTBEAT.toMillis(),
         TimeUnit.MILLISECONDS);
     job.getJobExecutionResult().whenComplete(this::onJobEnd);
+  }
+
+  private ProgressTracker progressTracker(int sinks, int sources, Duration poll)
+      throws java.io.IOException {
+    return new ProgressTracker(
+        location.epochs(),
+        context.queryId(),
+        context.runId(),
+        context.queryName(),
+        restoredEpoch,
+        sinks,
+        sources,
+        Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
+        () -> stateOperators,
+        new ProgressTracker.Sink() {
+          @Override
+          public void progress(QueryProgress p) {
+            statusMessage =
+                p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
+            notifyListeners(l -> l.onQueryProgress(QueryExecution.this, p));
+          }
+
+          @Override
+          public void idle() {
+            statusMessage = "Waiting for data to arrive";
+            notifyListeners(l -> l.onQueryIdle(QueryExecution.this));
+          }
+        });
+  }
+
+  /**
+   * The state operators' metrics of the submitted job, read from Flink's REST API if it has one.
+   */
+  private StateOperatorProgress stateOperatorProgress(ReadableConfig conf) {
+    Optional<URI> rest = StateOperatorMetrics.restAddress(conf);
+    if (rest.isEmpty()) {
+      LOG.warn(
+          "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
+              + " SSL; progress reports no stateOperators",
+          name());
+      return StateOperatorProgress.none();
+    }
+    return new StateOperatorProgress(
+        new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
+        StateOperatorProgress.MIN_READ_INTERVAL);
   }
 
   /**
