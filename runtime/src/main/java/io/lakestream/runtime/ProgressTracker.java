@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * sinks' commit records and the sources' offsets), writes it to {@code progress/N}, logs it as one
  * JSON line (logger {@code io.lakestream.progress.json}) and as a one-line summary (logger {@code
  * io.lakestream.progress}), and hands it to the listener callback. The {@code stateOperators} come
- * from a {@link StateOperatorProgress}; the watermark from the sinks' commit records, else from the
- * stateful operators' input watermark.
+ * from the {@link StateOperatorProgress} its supplier gives at each report; the watermark from the
+ * sinks' commit records, else from the stateful operators' input watermark.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
@@ -55,7 +56,7 @@ final class ProgressTracker {
   private final Duration idleAfter;
   private final Sink out;
 
-  private StateOperatorProgress stateOperators = StateOperatorProgress.none();
+  private final Supplier<StateOperatorProgress> stateOperators;
   private final Deque<QueryProgress> recent = new ArrayDeque<>();
   private final Map<String, Long> lastTotals = new HashMap<>();
   private final Map<Long, Instant> firstSeen = new HashMap<>();
@@ -74,6 +75,7 @@ final class ProgressTracker {
       int sinkCount,
       int sourceCount,
       Duration idleAfter,
+      Supplier<StateOperatorProgress> stateOperators,
       Sink out)
       throws IOException {
     this.log = log;
@@ -83,6 +85,7 @@ final class ProgressTracker {
     this.sinkCount = sinkCount;
     this.sourceCount = sourceCount;
     this.idleAfter = idleAfter;
+    this.stateOperators = stateOperators;
     this.out = out;
     List<Long> reported = log.progressEpochs();
     // Epochs up to the restored snapshot belong to earlier runs, reported or not.
@@ -90,11 +93,6 @@ final class ProgressTracker {
     for (JsonNode source : log.readOffsets(lastEpoch).values()) {
       lastTotals.put(source.path("source").asText(), source.path("totalOffset").asLong());
     }
-  }
-
-  /** Where the {@code stateOperators} of each report come from (default: none). */
-  synchronized void stateOperators(StateOperatorProgress stateOperators) {
-    this.stateOperators = stateOperators;
   }
 
   /** Reports every epoch whose records are complete. */
@@ -195,15 +193,16 @@ final class ProgressTracker {
     p.put("processedRowsPerSecond", rate(inputRows, durationMs));
     ObjectNode duration = p.putObject("durationMs");
     duration.put("triggerExecution", durationMs);
-    stateOperators.refresh();
-    if (watermark == null && stateOperators.watermark().isPresent()) {
-      watermark = Instant.ofEpochMilli(stateOperators.watermark().getAsLong()).toString();
+    StateOperatorProgress operators = stateOperators.get();
+    operators.refresh();
+    if (watermark == null && operators.watermark().isPresent()) {
+      watermark = Instant.ofEpochMilli(operators.watermark().getAsLong()).toString();
     }
     ObjectNode eventTime = p.putObject("eventTime");
     if (watermark != null) {
       eventTime.put("watermark", watermark);
     }
-    p.set("stateOperators", stateOperators.report(MAPPER, epoch));
+    p.set("stateOperators", operators.report(MAPPER, epoch));
     p.set("sources", sources);
     ObjectNode sink = p.putObject("sink");
     sink.put("description", String.join(", ", descriptions));

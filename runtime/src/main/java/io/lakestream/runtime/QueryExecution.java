@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -67,18 +68,31 @@ final class QueryExecution implements StreamingQuery {
   /**
    * The restarted query's new metadata, written once this run has completed a snapshot: until then
    * the location's snapshots still belong to the previous program, and a run that fails to start
-   * must not leave the location described as something it never ran.
+   * must not leave the location described as something it never ran. Null once written (or when the
+   * start wrote it: a new query).
    */
-  volatile QueryMetadata pendingMetadata;
+  private volatile QueryMetadata pendingMetadata;
 
-  private long restoredEpoch;
+  private final long restoredEpoch;
 
+  /**
+   * @param lease the location's lease, held by this run; released when the run ends
+   * @param pendingMetadata the metadata to write once this run has completed a snapshot, or null
+   * @param restoredEpoch the epoch of the snapshot the run restores (0: none)
+   */
   QueryExecution(
-      Settings settings, QueryContext context, CheckpointLocation location, QueryLease lease) {
+      Settings settings,
+      QueryContext context,
+      CheckpointLocation location,
+      QueryLease lease,
+      QueryMetadata pendingMetadata,
+      long restoredEpoch) {
     this.settings = settings;
     this.context = context;
     this.location = location;
     this.lease = lease;
+    this.pendingMetadata = pendingMetadata;
+    this.restoredEpoch = restoredEpoch;
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -88,42 +102,15 @@ final class QueryExecution implements StreamingQuery {
             });
   }
 
-  void submit(
-      StreamExecutionEnvironment env,
-      StreamGraph graph,
-      QueryFingerprint fp,
-      Optional<Long> restoredEpoch)
+  /** Submits {@code graph} (built into {@code env}, with fingerprint {@code fp}) and watches it. */
+  void submit(StreamExecutionEnvironment env, StreamGraph graph, QueryFingerprint fp)
       throws Exception {
-    this.restoredEpoch = restoredEpoch.orElse(0L);
     Set<String> sources = new TreeSet<>();
     for (SourceSpec source : fp.sources()) {
       sources.add(EpochLog.fileName(source.name()));
     }
     Duration poll = TriggerSettings.pollInterval(settings.trigger());
-    progress =
-        new ProgressTracker(
-            location.epochs(),
-            context.queryId(),
-            context.runId(),
-            context.queryName(),
-            restoredEpoch.orElse(0L),
-            fp.sinks().size(),
-            sources.size(),
-            Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
-            new ProgressTracker.Sink() {
-              @Override
-              public void progress(QueryProgress p) {
-                statusMessage =
-                    p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
-                notifyListeners(l -> l.onQueryProgress(QueryExecution.this, p));
-              }
-
-              @Override
-              public void idle() {
-                statusMessage = "Waiting for data to arrive";
-                notifyListeners(l -> l.onQueryIdle(QueryExecution.this));
-              }
-            });
+    progress = progressTracker(fp.sinks().size(), sources.size(), poll);
     if (context.availableNow()) {
       availableNow =
           new AvailableNowController(
@@ -134,19 +121,7 @@ final class QueryExecution implements StreamingQuery {
               Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())));
     }
     job = env.executeAsync(graph);
-    Optional<URI> rest = StateOperatorMetrics.restAddress(env.getConfiguration());
-    if (rest.isPresent()) {
-      stateOperators =
-          new StateOperatorProgress(
-              new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
-              StateOperatorProgress.MIN_READ_INTERVAL);
-      progress.stateOperators(stateOperators);
-    } else {
-      LOG.warn(
-          "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
-              + " SSL; progress reports no stateOperators",
-          name());
-    }
+    stateOperators = stateOperatorProgress(env.getConfiguration());
     statusMessage = "Running";
     LOG.info("Query '{}' run {} submitted as Flink job {}", name(), runId(), job.getJobID());
     notifyListeners(l -> l.onQueryStarted(this));
@@ -159,6 +134,51 @@ final class QueryExecution implements StreamingQuery {
         QueryLease.HEARTBEAT.toMillis(),
         TimeUnit.MILLISECONDS);
     job.getJobExecutionResult().whenComplete(this::onJobEnd);
+  }
+
+  private ProgressTracker progressTracker(int sinks, int sources, Duration poll)
+      throws java.io.IOException {
+    return new ProgressTracker(
+        location.epochs(),
+        context.queryId(),
+        context.runId(),
+        context.queryName(),
+        restoredEpoch,
+        sinks,
+        sources,
+        Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
+        () -> stateOperators,
+        new ProgressTracker.Sink() {
+          @Override
+          public void progress(QueryProgress p) {
+            statusMessage =
+                p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
+            notifyListeners(l -> l.onQueryProgress(QueryExecution.this, p));
+          }
+
+          @Override
+          public void idle() {
+            statusMessage = "Waiting for data to arrive";
+            notifyListeners(l -> l.onQueryIdle(QueryExecution.this));
+          }
+        });
+  }
+
+  /**
+   * The state operators' metrics of the submitted job, read from Flink's REST API if it has one.
+   */
+  private StateOperatorProgress stateOperatorProgress(ReadableConfig conf) {
+    Optional<URI> rest = StateOperatorMetrics.restAddress(conf);
+    if (rest.isEmpty()) {
+      LOG.warn(
+          "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
+              + " SSL; progress reports no stateOperators",
+          name());
+      return StateOperatorProgress.none();
+    }
+    return new StateOperatorProgress(
+        new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
+        StateOperatorProgress.MIN_READ_INTERVAL);
   }
 
   /**

@@ -36,6 +36,7 @@ class ProgressTrackerTest {
         1,
         1,
         idleAfter,
+        StateOperatorProgress::none,
         new ProgressTracker.Sink() {
           @Override
           public void progress(QueryProgress progress) {

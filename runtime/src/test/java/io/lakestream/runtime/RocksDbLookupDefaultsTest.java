@@ -13,7 +13,7 @@ class RocksDbLookupDefaultsTest {
   @Test
   void rocksDbQueriesGetBloomFiltersWithPartitionedIndexFilters() {
     Configuration conf = new Configuration();
-    QueryLauncher.rocksDbLookupDefaults(StateBackendSettings.defaults(), conf);
+    FlinkSettings.rocksDbLookupDefaults(StateBackendSettings.defaults(), conf);
     assertThat(conf.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isTrue();
     assertThat(conf.get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS)).isTrue();
   }
@@ -22,20 +22,20 @@ class RocksDbLookupDefaultsTest {
   void whatTheUserSetIsKeptAndNeitherIsSetAlone() {
     Configuration bloomOff = new Configuration();
     bloomOff.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, false);
-    QueryLauncher.rocksDbLookupDefaults(StateBackendSettings.defaults(), bloomOff);
+    FlinkSettings.rocksDbLookupDefaults(StateBackendSettings.defaults(), bloomOff);
     assertThat(bloomOff.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isFalse();
     assertThat(bloomOff.contains(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS)).isFalse();
 
     Configuration partitionedOff = new Configuration();
     partitionedOff.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, false);
-    QueryLauncher.rocksDbLookupDefaults(StateBackendSettings.defaults(), partitionedOff);
+    FlinkSettings.rocksDbLookupDefaults(StateBackendSettings.defaults(), partitionedOff);
     assertThat(partitionedOff.contains(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isFalse();
   }
 
   @Test
   void heapStateIsLeftAlone() {
     Configuration conf = new Configuration();
-    QueryLauncher.rocksDbLookupDefaults(
+    FlinkSettings.rocksDbLookupDefaults(
         StateBackendSettings.defaults().withBackend(StateBackendSettings.Backend.HASHMAP), conf);
     assertThat(conf.toMap()).isEmpty();
   }

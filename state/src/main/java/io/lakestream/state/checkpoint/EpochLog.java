@@ -1,9 +1,12 @@
 package io.lakestream.state.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.state.query.ReplayPlan;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +22,8 @@ import org.apache.flink.core.fs.Path;
  *
  * <p>Source enumerators and sink committers write their part when a checkpoint completes; the query
  * runner reads them to build progress. These files are for people and progress only: correctness
- * never depends on them (positions live in Flink state, commits in the sink).
+ * never depends on them (positions live in Flink state, commits in the sink), except that a rewind
+ * replays committed epochs from the positions recorded here ({@link #replayPlan}).
  */
 public final class EpochLog implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -73,6 +77,96 @@ public final class EpochLog implements Serializable {
   /** Epochs with a progress report, ascending. */
   public List<Long> progressEpochs() throws IOException {
     return numberedChildren("progress");
+  }
+
+  /**
+   * The plan for restoring epoch {@code restoredEpoch} when epochs up to {@code lastEpoch} were
+   * completed by the abandoned run: the positions recorded in {@code offsets/N} for the epochs in
+   * between, and the critical epochs (the last one, and the last each sink committed). {@link
+   * ReplayPlan#NONE} when {@code lastEpoch <= restoredEpoch}.
+   *
+   * @throws ReplayNotPossibleException if a position record needed for an exact replay is missing
+   */
+  public ReplayPlan replayPlan(long restoredEpoch, long lastEpoch) throws IOException {
+    if (lastEpoch <= restoredEpoch) {
+      return ReplayPlan.NONE;
+    }
+    Map<String, TreeMap<Long, Map<String, Long>>> ends = recordedEnds(restoredEpoch, lastEpoch);
+    TreeSet<Long> critical = criticalEpochs(restoredEpoch, lastEpoch);
+    for (long epoch : critical) {
+      requireEnds(ends, epoch, restoredEpoch, lastEpoch);
+    }
+    return ReplayPlan.of(restoredEpoch, lastEpoch, critical, ends);
+  }
+
+  /** Per source, per epoch in {@code (after, upTo]}, the position of each split at its end. */
+  private Map<String, TreeMap<Long, Map<String, Long>>> recordedEnds(long after, long upTo)
+      throws IOException {
+    Map<String, TreeMap<Long, Map<String, Long>>> ends = new HashMap<>();
+    for (long epoch : offsetEpochs()) {
+      if (epoch <= after || epoch > upTo) {
+        continue;
+      }
+      for (Map.Entry<String, JsonNode> source : readOffsets(epoch).entrySet()) {
+        JsonNode offsets = source.getValue().path("offsets");
+        String name = source.getValue().path("source").asText(source.getKey());
+        Map<String, Long> splits = new TreeMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = offsets.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> split = it.next();
+          splits.put(split.getKey(), split.getValue().asLong());
+        }
+        ends.computeIfAbsent(name, n -> new TreeMap<>()).put(epoch, splits);
+      }
+    }
+    return ends;
+  }
+
+  /** {@code upTo} and the last epoch in {@code (after, upTo]} each sink committed. */
+  private TreeSet<Long> criticalEpochs(long after, long upTo) throws IOException {
+    TreeSet<Long> critical = new TreeSet<>();
+    critical.add(upTo);
+    Map<String, Long> lastCommitBySink = new HashMap<>();
+    for (long epoch : committedEpochs()) {
+      if (epoch > after && epoch <= upTo) {
+        for (String sink : readCommits(epoch).keySet()) {
+          lastCommitBySink.merge(sink, epoch, Math::max);
+        }
+      }
+    }
+    critical.addAll(lastCommitBySink.values());
+    return critical;
+  }
+
+  private static void requireEnds(
+      Map<String, TreeMap<Long, Map<String, Long>>> ends,
+      long epoch,
+      long restoredEpoch,
+      long lastEpoch) {
+    List<String> missing = new ArrayList<>();
+    for (Map.Entry<String, TreeMap<Long, Map<String, Long>>> source : ends.entrySet()) {
+      if (!source.getValue().containsKey(epoch)) {
+        missing.add(source.getKey());
+      }
+    }
+    if (ends.isEmpty() || !missing.isEmpty()) {
+      throw new ReplayNotPossibleException(
+          "Cannot restore epoch "
+              + restoredEpoch
+              + " exactly once: epochs "
+              + (restoredEpoch + 1)
+              + ".."
+              + lastEpoch
+              + " were already committed by a later run, and the source positions at the end of"
+              + " epoch "
+              + epoch
+              + " are not recorded"
+              + (missing.isEmpty() ? "" : " for " + missing)
+              + " (offsets/"
+              + epoch
+              + " in the checkpoint location; only the newest 100 epochs are kept). Restore the"
+              + " newest snapshot instead (omit the restore option), or start a new query on a"
+              + " new checkpoint location.");
+    }
   }
 
   /** Marks {@code source} as having read everything available when run {@code runId} started. */

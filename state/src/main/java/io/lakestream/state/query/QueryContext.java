@@ -1,6 +1,5 @@
 package io.lakestream.state.query;
 
-import io.lakestream.state.checkpoint.ReplayPlan;
 import java.io.Serializable;
 import java.util.Objects;
 

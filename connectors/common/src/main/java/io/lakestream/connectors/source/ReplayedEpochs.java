@@ -1,6 +1,6 @@
 package io.lakestream.connectors.source;
 
-import io.lakestream.state.checkpoint.ReplayPlan;
+import io.lakestream.state.query.ReplayPlan;
 import java.util.Map;
 import java.util.NavigableSet;
 import org.slf4j.Logger;

@@ -127,16 +127,20 @@ public final class FileDiscoverySource
       throw new UncheckedIOException(
           "Auto Loader could not open the input path " + inputPath + ": " + e.getMessage(), e);
     }
-    S3EventQueue queue =
-        notifications == null || availableNow ? null : new S3EventQueue(notifications, inputPath);
-    return new FileDiscoveryEnumerator(
+    EpochPositions positions =
+        new EpochPositions(
+            query, name, p -> p.getOrDefault(FileDiscoveryEnumerator.FILES_ADMITTED, 0L));
+    if (notifications == null || availableNow) {
+      return FileDiscoveryEnumerator.listing(
+          context, checkpoint, run, lister, positions, System::currentTimeMillis);
+    }
+    return FileDiscoveryEnumerator.notifications(
         context,
         checkpoint,
         run,
         lister,
-        queue,
-        new EpochPositions(
-            query, name, p -> p.getOrDefault(FileDiscoveryEnumerator.FILES_ADMITTED, 0L)),
+        new S3EventQueue(notifications, inputPath),
+        positions,
         System::currentTimeMillis);
   }
 

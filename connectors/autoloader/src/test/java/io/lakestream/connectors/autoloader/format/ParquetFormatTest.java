@@ -8,7 +8,6 @@ import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
 import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
 import io.lakestream.connectors.autoloader.schema.SchemaHistory;
-import io.lakestream.connectors.autoloader.schema.SchemaInference;
 import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
 import io.lakestream.testkit.s3.S3ServerExtension;

@@ -3,9 +3,10 @@ package io.lakestream.connectors.autoloader.source.enumerator;
 import java.io.Serializable;
 
 /**
- * How the discovery enumerator lists and admits files.
+ * How the discovery enumerator lists and admits files (see {@link FileBatchAdmission}).
  *
- * @param maxFilesPerTrigger at most this many new files per epoch (hard)
+ * @param maxFilesPerTrigger at most this many new files per epoch (hard; at least 1, as {@code
+ *     AutoLoaderBuilder} requires)
  * @param maxBytesPerTrigger stop admitting in an epoch once this many bytes are admitted (soft: a
  *     file is never split); 0 = no limit
  * @param ignoreLimits ignore both limits (the once trigger)

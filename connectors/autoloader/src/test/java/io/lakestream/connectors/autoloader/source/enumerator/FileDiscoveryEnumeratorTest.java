@@ -47,7 +47,7 @@ class FileDiscoveryEnumeratorTest {
       DiscoverySettings settings)
       throws IOException {
     FileDiscoveryEnumerator enumerator =
-        new FileDiscoveryEnumerator(
+        FileDiscoveryEnumerator.listing(
             context,
             state,
             settings,

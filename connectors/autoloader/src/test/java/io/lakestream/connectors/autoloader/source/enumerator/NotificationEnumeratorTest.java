@@ -83,7 +83,7 @@ class NotificationEnumeratorTest {
     MockSplitEnumeratorContext<FileBatchSplit> context = new MockSplitEnumeratorContext<>(1);
     context.registerReader(new ReaderInfo(0, "localhost"));
     FileDiscoveryEnumerator enumerator =
-        new FileDiscoveryEnumerator(
+        FileDiscoveryEnumerator.notifications(
             context,
             DiscoveryState.initial(0), // includeExistingFiles=false: no initial listing
             new DiscoverySettings(100, 0, false, 7, 0, 0, -1, 1_000),

@@ -11,9 +11,9 @@ import io.lakestream.connectors.source.ReplayedEpochs;
 import io.lakestream.connectors.source.SplitCaughtUp;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
-import io.lakestream.state.checkpoint.ReplayPlan;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.ReplayPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -408,7 +408,7 @@ class SequenceReaderTest {
     log.writeOffsets(8, "numbers", offsets(20, 20));
     log.writeCommit(6, "sink", Map.of("epoch", 6));
     log.writeCommit(8, "sink", Map.of("epoch", 8));
-    return ReplayPlan.read(log, 5, 8);
+    return log.replayPlan(5, 8);
   }
 
   private static Map<String, Object> offsets(long p0, long p1) {
@@ -465,7 +465,7 @@ class SequenceReaderTest {
     log.writeOffsets(6, "numbers", offsets(15, 12));
     log.writeCommit(8, "sink", Map.of("epoch", 8));
 
-    assertThatThrownBy(() -> ReplayPlan.read(log, 5, 8))
+    assertThatThrownBy(() -> log.replayPlan(5, 8))
         .isInstanceOf(io.lakestream.state.checkpoint.ReplayNotPossibleException.class)
         .hasMessageContaining("Cannot restore epoch 5 exactly once")
         .hasMessageContaining("offsets/8")

@@ -1,11 +1,12 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.connectors.source.EpochQuota;
+import io.lakestream.connectors.source.WaitingReaders;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -17,9 +18,9 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * The work queue of a Delta source enumerator: the discovered files not yet admitted, the admitted
  * splits not yet handed out (returned ones first) and the readers waiting for work. Hands splits to
  * waiting readers, admitting discovered files in order while the epoch's {@link DeltaSourceLimits}
- * allow ({@code maxFilesPerTrigger}, and {@code maxBytesPerTrigger} as a soft limit: the file that
- * crosses it is admitted), and paces discovery ({@link #mayDiscoverAfter}, {@link
- * #discoverThrough}).
+ * allow ({@link EpochQuota}: {@code maxFilesPerTrigger}, and {@code maxBytesPerTrigger} as a soft
+ * limit: the file that crosses it is admitted), and paces discovery ({@link #mayDiscoverAfter},
+ * {@link #discoverThrough}).
  *
  * <p>Used from the enumerator's coordinator thread, except {@link #mayDiscoverAfter} which the
  * discovery worker calls. It holds no stream position: the enumerator moves its position in the
@@ -32,16 +33,14 @@ public final class FileAdmission<F, S extends SourceSplit> {
   /** Versions read per discovery round. */
   private static final int VERSIONS_PER_POLL = 100;
 
-  private final SplitEnumeratorContext<S> context;
   private final DeltaSourceLimits limits;
   private final ToLongFunction<F> size;
   private final Function<F, S> admit;
   private final Deque<S> pending;
   private final Deque<F> discovered = new ArrayDeque<>();
-  private final Set<Integer> waiting = new LinkedHashSet<>();
+  private final WaitingReaders<S> waiting;
+  private final EpochQuota quota;
   private volatile int discoveredCount;
-  private int filesThisEpoch;
-  private long bytesThisEpoch;
 
   /**
    * @param context the enumerator's context, to assign splits
@@ -56,11 +55,14 @@ public final class FileAdmission<F, S extends SourceSplit> {
       Collection<S> pending,
       ToLongFunction<F> size,
       Function<F, S> admit) {
-    this.context = context;
     this.limits = limits;
     this.size = size;
     this.admit = admit;
     this.pending = new ArrayDeque<>(pending);
+    this.waiting = new WaitingReaders<>(context);
+    this.quota =
+        new EpochQuota(
+            limits.maxFilesPerTrigger(), limits.maxBytesPerTrigger(), limits.ignoreLimits());
   }
 
   /**
@@ -94,40 +96,22 @@ public final class FileAdmission<F, S extends SourceSplit> {
 
   /** The readers waiting for work, in the order they asked. */
   public Set<Integer> waiting() {
-    return waiting;
+    return waiting.subtasks();
   }
 
   /** Hands splits to waiting readers, admitting discovered files while the limits allow. */
   public void assign() {
-    waiting.retainAll(context.registeredReaders().keySet());
-    while (!waiting.isEmpty()) {
-      S split = pending.isEmpty() ? admitNext() : pending.poll();
-      if (split == null) {
-        break;
-      }
-      int reader = waiting.iterator().next();
-      waiting.remove(reader);
-      context.assignSplit(split, reader);
-    }
+    waiting.assign(() -> pending.isEmpty() ? admitNext() : pending.poll());
   }
 
   /** The next discovered file if this epoch's limits allow it. */
   private S admitNext() {
-    if (discovered.isEmpty()) {
+    if (discovered.isEmpty() || !quota.hasRoom()) {
       return null;
-    }
-    if (!limits.ignoreLimits()) {
-      if (limits.maxFilesPerTrigger() > 0 && filesThisEpoch >= limits.maxFilesPerTrigger()) {
-        return null;
-      }
-      if (limits.maxBytesPerTrigger() > 0 && bytesThisEpoch >= limits.maxBytesPerTrigger()) {
-        return null;
-      }
     }
     F file = discovered.poll();
     discoveredCount = discovered.size();
-    filesThisEpoch++;
-    bytesThisEpoch += size.applyAsLong(file);
+    quota.count(size.applyAsLong(file));
     return admit.apply(file);
   }
 
@@ -138,7 +122,7 @@ public final class FileAdmission<F, S extends SourceSplit> {
 
   /** As many readers wait for work as the source has subtasks. */
   public boolean allReadersWaiting() {
-    return waiting.size() >= context.currentParallelism();
+    return waiting.all();
   }
 
   /** Splits a failed reader had, to hand out again first, in their order. */
@@ -156,7 +140,6 @@ public final class FileAdmission<F, S extends SourceSplit> {
 
   /** A new epoch starts (a checkpoint was taken): its limits count from zero. */
   public void startEpoch() {
-    filesThisEpoch = 0;
-    bytesThisEpoch = 0;
+    quota.startEpoch();
   }
 }

@@ -1,9 +1,12 @@
-package io.lakestream.connectors.autoloader.schema;
+package io.lakestream.connectors.autoloader.format;
 
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.discovery.FileListing;
-import io.lakestream.connectors.autoloader.format.FileFormat;
+import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
+import io.lakestream.connectors.autoloader.schema.ColumnType;
+import io.lakestream.connectors.autoloader.schema.RecordConverter;
+import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;

@@ -1,13 +1,8 @@
-package io.lakestream.state.checkpoint;
+package io.lakestream.state.query;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Set;
@@ -26,7 +21,7 @@ import java.util.TreeSet;
  * replayed epoch must end exactly where the original did, or rows would be committed twice or
  * never.
  *
- * <p>Immutable and serializable (it travels in the job graph inside the query context).
+ * <p>Immutable and serializable (it travels in the job graph inside the {@link QueryContext}).
  */
 public final class ReplayPlan implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -53,70 +48,23 @@ public final class ReplayPlan implements Serializable {
 
   /**
    * The plan for restoring epoch {@code restoredEpoch} when epochs up to {@code lastEpoch} were
-   * completed by the abandoned run.
+   * completed by the abandoned run (read from the epoch log by {@code EpochLog.replayPlan}).
    *
-   * @throws ReplayNotPossibleException if a position record needed for an exact replay is missing
+   * @param criticalEpochs the epochs where replayed epochs must end exactly where the originals did
+   * @param endsBySource per source, per original epoch, the position each split had reached at its
+   *     end
    */
-  public static ReplayPlan read(EpochLog log, long restoredEpoch, long lastEpoch)
-      throws IOException {
+  public static ReplayPlan of(
+      long restoredEpoch,
+      long lastEpoch,
+      Set<Long> criticalEpochs,
+      Map<String, ? extends Map<Long, Map<String, Long>>> endsBySource) {
     if (lastEpoch <= restoredEpoch) {
       return NONE;
     }
     Map<String, TreeMap<Long, Map<String, Long>>> ends = new HashMap<>();
-    for (long epoch : log.offsetEpochs()) {
-      if (epoch <= restoredEpoch || epoch > lastEpoch) {
-        continue;
-      }
-      for (Map.Entry<String, JsonNode> source : log.readOffsets(epoch).entrySet()) {
-        JsonNode offsets = source.getValue().path("offsets");
-        String name = source.getValue().path("source").asText(source.getKey());
-        Map<String, Long> splits = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = offsets.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> split = it.next();
-          splits.put(split.getKey(), split.getValue().asLong());
-        }
-        ends.computeIfAbsent(name, n -> new TreeMap<>()).put(epoch, splits);
-      }
-    }
-    TreeSet<Long> critical = new TreeSet<>();
-    critical.add(lastEpoch);
-    Map<String, Long> lastCommitBySink = new HashMap<>();
-    for (long epoch : log.committedEpochs()) {
-      if (epoch > restoredEpoch && epoch <= lastEpoch) {
-        for (String sink : log.readCommits(epoch).keySet()) {
-          lastCommitBySink.merge(sink, epoch, Math::max);
-        }
-      }
-    }
-    critical.addAll(lastCommitBySink.values());
-    for (long epoch : critical) {
-      List<String> missing = new ArrayList<>();
-      for (Map.Entry<String, TreeMap<Long, Map<String, Long>>> source : ends.entrySet()) {
-        if (!source.getValue().containsKey(epoch)) {
-          missing.add(source.getKey());
-        }
-      }
-      if (ends.isEmpty() || !missing.isEmpty()) {
-        throw new ReplayNotPossibleException(
-            "Cannot restore epoch "
-                + restoredEpoch
-                + " exactly once: epochs "
-                + (restoredEpoch + 1)
-                + ".."
-                + lastEpoch
-                + " were already committed by a later run, and the source positions at the end of"
-                + " epoch "
-                + epoch
-                + " are not recorded"
-                + (missing.isEmpty() ? "" : " for " + missing)
-                + " (offsets/"
-                + epoch
-                + " in the checkpoint location; only the newest 100 epochs are kept). Restore the"
-                + " newest snapshot instead (omit the restore option), or start a new query on a"
-                + " new checkpoint location.");
-      }
-    }
-    return new ReplayPlan(restoredEpoch, lastEpoch, critical, ends);
+    endsBySource.forEach((source, byEpoch) -> ends.put(source, new TreeMap<>(byEpoch)));
+    return new ReplayPlan(restoredEpoch, lastEpoch, criticalEpochs, ends);
   }
 
   public boolean isEmpty() {

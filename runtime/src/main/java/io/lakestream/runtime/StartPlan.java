@@ -1,0 +1,409 @@
+package io.lakestream.runtime;
+
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.CheckpointLocationException;
+import io.lakestream.state.checkpoint.LocationNesting;
+import io.lakestream.state.checkpoint.RestorableSnapshot;
+import io.lakestream.state.query.IncompatibleRestartException;
+import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.QueryFingerprint;
+import io.lakestream.state.query.QueryMetadata;
+import io.lakestream.state.query.ReplayPlan;
+import io.lakestream.state.query.RestartCompatibility;
+import io.lakestream.state.query.SinkKind;
+import io.lakestream.state.query.SinkSpec;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one start of a query does with its checkpoint location, decided from what the location
+ * holds, before anything runs and without a Flink job. In three steps: {@link #read} finds who the
+ * query is, which snapshot the run restores and which committed epochs it replays (a rewind); once
+ * the program is built, {@link #admit} checks it against the location (restart matrix, nesting,
+ * replaced sinks) and decides the metadata the location gets; {@link Admitted#prepareLocation} then
+ * makes the location ready (metadata of a new query, snapshots retired by a rewind, old checkpoints
+ * and savepoints deleted).
+ *
+ * <p>Every refusal happens in {@link #read} or {@link #admit}, before the location is changed, and
+ * says what to do: {@link CheckpointLocationException} when the location is inconsistent or a
+ * restore does not fit it (also {@code ReplayNotPossibleException}), {@link
+ * IncompatibleRestartException} when the program changed in a way its snapshot cannot follow,
+ * {@link IllegalArgumentException} when a new query's parallelism exceeds its max parallelism.
+ */
+final class StartPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(StartPlan.class);
+
+  /** Savepoints kept in a checkpoint location (newest first); older ones are deleted at start. */
+  static final int RETAINED_SAVEPOINTS = 5;
+
+  private final URI checkpointLocation;
+  private final CheckpointLocation location;
+  private final Optional<QueryMetadata> previous;
+  private final Optional<RestorableSnapshot> snapshot;
+  private final ReplayPlan replay;
+  private final String queryName;
+  private final String queryId;
+  private final String runId;
+  private final int parallelism;
+
+  private StartPlan(
+      URI checkpointLocation,
+      CheckpointLocation location,
+      Optional<QueryMetadata> previous,
+      Optional<RestorableSnapshot> snapshot,
+      ReplayPlan replay,
+      String queryName,
+      int parallelism) {
+    this.checkpointLocation = checkpointLocation;
+    this.location = location;
+    this.previous = previous;
+    this.snapshot = snapshot;
+    this.replay = replay;
+    this.queryName = queryName;
+    this.queryId = previous.map(QueryMetadata::queryId).orElse(UUID.randomUUID().toString());
+    this.runId = UUID.randomUUID().toString();
+    this.parallelism = parallelism;
+  }
+
+  /**
+   * Reads the checkpoint location and plans a run of {@code queryName} on it.
+   *
+   * @param restoreFrom the snapshot to restore instead of the newest one, or null
+   * @param maxParallelism the max parallelism the program is built with
+   * @throws CheckpointLocationException if {@code restoreFrom} holds no snapshot or the location no
+   *     metadata, if the location holds snapshots or epochs but no metadata, or epochs but no
+   *     snapshot, or if committed epochs cannot be replayed exactly
+   * @throws IllegalArgumentException if a new query's parallelism exceeds its max parallelism
+   */
+  static StartPlan read(
+      URI checkpointLocation,
+      String queryName,
+      String restoreFrom,
+      int parallelism,
+      int maxParallelism)
+      throws IOException {
+    CheckpointLocation location = new CheckpointLocation(checkpointLocation);
+    Optional<QueryMetadata> metadata = location.readMetadata();
+    List<Long> epochs = location.epochs().committedEpochs();
+    Optional<RestorableSnapshot> newest = location.newestSnapshot();
+    Optional<RestorableSnapshot> snapshot =
+        restoreFrom == null ? newest : Optional.of(location.snapshotAt(restoreFrom));
+    if (restoreFrom != null && metadata.isEmpty()) {
+      throw restoreIntoNewLocation(restoreFrom, location);
+    }
+    ReplayPlan replay = rewindPlan(location, snapshot, newest, epochs);
+    if (metadata.isEmpty() && (snapshot.isPresent() || !epochs.isEmpty())) {
+      throw metadataMissing(location);
+    }
+    if (metadata.isPresent() && snapshot.isEmpty() && !epochs.isEmpty()) {
+      throw snapshotsMissing(location, epochs.get(epochs.size() - 1));
+    }
+    if (metadata.isEmpty() && parallelism > maxParallelism) {
+      throw parallelismAboveMax(parallelism, maxParallelism);
+    }
+    StartPlan plan =
+        new StartPlan(
+            checkpointLocation, location, metadata, snapshot, replay, queryName, parallelism);
+    plan.warnIfRenamed();
+    return plan;
+  }
+
+  /** The location's query id (a new one for a new location). */
+  String queryId() {
+    return queryId;
+  }
+
+  /** A new id for this run. */
+  String runId() {
+    return runId;
+  }
+
+  /** The sink transaction app id: from the name the query had when it first ran, and its id. */
+  String appId() {
+    return QueryContext.appIdFor(originalName(), queryId);
+  }
+
+  /** The snapshot the run restores; empty when it starts from scratch. */
+  Optional<RestorableSnapshot> snapshot() {
+    return snapshot;
+  }
+
+  /** The epoch the run continues after (0 when it starts from scratch). */
+  long restoredEpoch() {
+    return snapshot.map(RestorableSnapshot::checkpointId).orElse(0L);
+  }
+
+  /** The committed epochs the run replays; {@link ReplayPlan#NONE} unless it rewinds. */
+  ReplayPlan replay() {
+    return replay;
+  }
+
+  /** Whether the location already belongs to the query (it has metadata). */
+  boolean resumes() {
+    return previous.isPresent();
+  }
+
+  CheckpointLocation location() {
+    return location;
+  }
+
+  /**
+   * Checks the built program against the location and decides the metadata it gets.
+   *
+   * @param fingerprint the program's fingerprint
+   * @param inputPaths the directories its sources read
+   * @param sourcesWithoutExactReplay its sources that cannot replay committed epochs exactly
+   * @throws IncompatibleRestartException if the run replays epochs a source cannot replay exactly,
+   *     the restart matrix refuses the change, or a sink is replaced while the snapshot is a
+   *     checkpoint
+   * @throws CheckpointLocationException if the location is inside an input path or a table
+   */
+  Admitted admit(
+      QueryFingerprint fingerprint, List<URI> inputPaths, List<String> sourcesWithoutExactReplay) {
+    requireExactReplay(sourcesWithoutExactReplay);
+    LocationNesting.check(checkpointLocation, inputPaths, tablePaths(fingerprint));
+    if (previous.isEmpty()) {
+      QueryMetadata first =
+          new QueryMetadata(
+              QueryMetadata.FORMAT_VERSION,
+              queryId,
+              queryName,
+              Instant.now().toString(),
+              runId,
+              fingerprint);
+      return new Admitted(this, first, false);
+    }
+    QueryFingerprint before = previous.get().fingerprint();
+    RestartCompatibility.check(before, fingerprint, parallelism);
+    boolean dropSinkState = dropsReplacedSinkState(before, fingerprint);
+    return new Admitted(this, previous.get().nextRun(runId, fingerprint), dropSinkState);
+  }
+
+  /**
+   * A program admitted to run on the location.
+   *
+   * @param plan the plan it was admitted by
+   * @param metadata the metadata the location gets for this run
+   * @param dropsReplacedSinkState the restore must drop the state of a replaced sink (no operator
+   *     of the new program claims it)
+   */
+  record Admitted(StartPlan plan, QueryMetadata metadata, boolean dropsReplacedSinkState) {
+
+    /**
+     * Makes the location ready for the run; call it holding the location's lease. A new location
+     * gets its metadata at once (its snapshots must never lack metadata); a rewind retires the
+     * snapshots of the abandoned run; checkpoints older than the restored snapshot and all but the
+     * newest {@value StartPlan#RETAINED_SAVEPOINTS} savepoints are deleted.
+     *
+     * @return the metadata to write once the run has completed a snapshot (a restart: until then
+     *     the location's snapshots belong to the previous program), or empty when it is written
+     */
+    Optional<QueryMetadata> prepareLocation() throws IOException {
+      Optional<QueryMetadata> pending = Optional.of(metadata);
+      if (plan.resumes()) {
+        plan.logResume();
+      } else {
+        plan.logNewQuery();
+        plan.location.writeMetadata(metadata);
+        pending = Optional.empty();
+      }
+      if (plan.snapshot.isPresent()) {
+        plan.retireSnapshots(plan.snapshot.get());
+      }
+      return pending;
+    }
+  }
+
+  private void retireSnapshots(RestorableSnapshot restored) throws IOException {
+    if (!replay.isEmpty()) {
+      LOG.warn(
+          "Query '{}' rewinds to epoch {} ({}): epochs {}..{} were committed by a later run;"
+              + " they are replayed exactly as committed (sinks skip them) and the later"
+              + " run's snapshots are retired",
+          queryName,
+          replay.restoredEpoch(),
+          restored.path(),
+          replay.restoredEpoch() + 1,
+          replay.lastEpoch());
+      location.abandonSnapshotsAfter(restored.checkpointId(), runId);
+    }
+    location.deleteCheckpointsOlderThan(restored.checkpointId());
+    location.pruneSavepoints(RETAINED_SAVEPOINTS, restored.path());
+  }
+
+  private void requireExactReplay(List<String> cannotReplay) {
+    if (replay.isEmpty() || cannotReplay.isEmpty()) {
+      return;
+    }
+    throw new IncompatibleRestartException(
+        List.of(
+            "restoring "
+                + snapshot.get().path()
+                + " would replay epochs "
+                + (replay.restoredEpoch() + 1)
+                + ".."
+                + replay.lastEpoch()
+                + " that a later run already committed, but sources "
+                + cannotReplay
+                + " cannot replay them exactly as committed, so rows could land twice or"
+                + " never. Restore the newest snapshot instead (omit --restore-from)"));
+  }
+
+  /**
+   * A sink the restart matrix lets the query replace (file to Kafka, a renamed only sink, a sink of
+   * another kind under the same uid) leaves state behind that the new program cannot take. Dropping
+   * it is safe only when restoring a savepoint: stopping with a savepoint committed every epoch, so
+   * nothing is pending in it.
+   */
+  private boolean dropsReplacedSinkState(QueryFingerprint before, QueryFingerprint after) {
+    Set<String> now = new TreeSet<>();
+    after.sinks().forEach(sink -> now.add(sink.name() + " " + sink.kind()));
+    List<String> replaced =
+        before.sinks().stream()
+            .filter(sink -> !now.contains(sink.name() + " " + sink.kind()))
+            .map(SinkSpec::name)
+            .toList();
+    if (replaced.isEmpty() || snapshot.isEmpty()) {
+      return false;
+    }
+    if (snapshot.get().kind() != RestorableSnapshot.Kind.SAVEPOINT) {
+      throw new IncompatibleRestartException(
+          List.of(
+              "sink "
+                  + replaced
+                  + " is replaced, but the newest snapshot is a checkpoint: its last epoch may"
+                  + " not be committed to the old sink yet. Stop the query with a savepoint first"
+                  + " (run it with --trigger availableNow, or StreamingQuery.stop()), then switch"
+                  + " the sink"));
+    }
+    LOG.warn(
+        "Sink {} is replaced: its state in savepoint {} is dropped (all its epochs are committed)",
+        replaced,
+        snapshot.get().path());
+    return true;
+  }
+
+  /**
+   * What the sources must replay when the restored snapshot is older than what a later run
+   * completed (its newest snapshot, or the last epoch a sink committed): see {@link ReplayPlan}.
+   */
+  private static ReplayPlan rewindPlan(
+      CheckpointLocation location,
+      Optional<RestorableSnapshot> snapshot,
+      Optional<RestorableSnapshot> newest,
+      List<Long> committedEpochs)
+      throws IOException {
+    if (snapshot.isEmpty()) {
+      return ReplayPlan.NONE;
+    }
+    long last = newest.map(RestorableSnapshot::checkpointId).orElse(-1L);
+    if (!committedEpochs.isEmpty()) {
+      last = Math.max(last, committedEpochs.get(committedEpochs.size() - 1));
+    }
+    return location.epochs().replayPlan(snapshot.get().checkpointId(), last);
+  }
+
+  private String originalName() {
+    return previous.map(QueryMetadata::queryName).orElse(queryName);
+  }
+
+  private void warnIfRenamed() {
+    if (!originalName().equals(queryName)) {
+      LOG.warn(
+          "Checkpoint location {} belongs to query '{}'; running it as '{}' keeps its identity"
+              + " and sink app id",
+          location,
+          originalName(),
+          queryName);
+    }
+  }
+
+  private void logResume() {
+    LOG.info(
+        "Query '{}' (id {}) resumes from {} on checkpoint location {}; sink app id {}",
+        queryName,
+        queryId,
+        snapshot
+            .map(sn -> sn.kind() + " " + sn.path() + " (epoch " + sn.checkpointId() + ")")
+            .orElse("the beginning (no epoch completed yet)"),
+        location,
+        appId());
+  }
+
+  private void logNewQuery() {
+    LOG.info(
+        "Query '{}' starts from scratch: new checkpoint location {} (query id {}). Sources"
+            + " begin at their starting positions; sink transactions use app id {}",
+        queryName,
+        location,
+        queryId,
+        appId());
+  }
+
+  private static List<URI> tablePaths(QueryFingerprint fingerprint) {
+    List<URI> paths = new ArrayList<>();
+    for (SinkSpec sink : fingerprint.sinks()) {
+      if (sink.kind() == SinkKind.FILE || sink.kind() == SinkKind.DELTA) {
+        paths.add(URI.create(sink.target()));
+      }
+    }
+    return paths;
+  }
+
+  private static CheckpointLocationException restoreIntoNewLocation(
+      String restoreFrom, CheckpointLocation location) {
+    return new CheckpointLocationException(
+        "Cannot restore "
+            + restoreFrom
+            + ": checkpoint location "
+            + location
+            + " has no metadata, so it does not belong to a query yet. Restore into the"
+            + " checkpoint location the snapshot was taken from.");
+  }
+
+  private static CheckpointLocationException metadataMissing(CheckpointLocation location) {
+    return new CheckpointLocationException(
+        "Checkpoint location "
+            + location
+            + " holds snapshots or epochs but no metadata file: it was damaged or not written by"
+            + " lakestream. Restore the metadata file, or use a new checkpoint location.");
+  }
+
+  private static CheckpointLocationException snapshotsMissing(
+      CheckpointLocation location, long lastEpoch) {
+    return new CheckpointLocationException(
+        "Checkpoint location "
+            + location
+            + " has committed epochs up to "
+            + lastEpoch
+            + " but no restorable checkpoint or savepoint (state/chk-N or savepoints/ with"
+            + " _metadata): they were deleted or never retained. Running now would silently"
+            + " start from scratch (sources from their starting positions, empty state)."
+            + " Restore the snapshot files, or start over deliberately with a new"
+            + " checkpoint location.");
+  }
+
+  /**
+   * RestartCompatibility reports this on a restart. Without this check a new query failed only at
+   * submission ("Failed to execute job"), after its metadata was written: raising the max
+   * parallelism was then refused as a restart change although nothing had ever run.
+   */
+  private static IllegalArgumentException parallelismAboveMax(int parallelism, int max) {
+    return new IllegalArgumentException(
+        "parallelism "
+            + parallelism
+            + " exceeds the max parallelism "
+            + max
+            + " of this new query: lower the parallelism, or raise the max parallelism now"
+            + " (it cannot change once the query has run)");
+  }
+}
