@@ -127,13 +127,15 @@ public interface OptionRule {
         });
   }
 
-  /** {@code required} must be given when {@code condition} is {@code value}. */
+  /** {@code required} must be given (and not blank) when {@code condition} is {@code value}. */
   static <T> OptionRule requiredWhen(Option<T> condition, T value, Option<?> required) {
     String setting = condition.key() + "=" + condition.type().format(value);
     return of(
         "`" + required.key() + "` is required with `" + setting + "`.",
         values -> {
-          if (Objects.equals(values.get(condition), value) && !values.contains(required)) {
+          Object given = values.get(required);
+          boolean missing = given == null || (given instanceof String text && text.isBlank());
+          if (Objects.equals(values.get(condition), value) && missing) {
             throw values
                 .catalog()
                 .failure(
