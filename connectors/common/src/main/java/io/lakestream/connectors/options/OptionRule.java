@@ -79,7 +79,12 @@ public interface OptionRule {
   static OptionRule together(String neither, Option<?>... options) {
     List<Option<?>> all = List.of(options);
     return of(
-        codes(all) + " go together: give all or none (none: " + neither + ").",
+        "Give "
+            + OptionType.listed(all.stream().map(o -> "`" + o.key() + "`").toList(), " and ")
+            + " together, or "
+            + (all.size() == 2 ? "neither " : "none of them ")
+            + neither
+            + ".",
         values -> {
           long given = all.stream().filter(values::contains).count();
           if (given != 0 && given != all.size()) {
@@ -103,7 +108,7 @@ public interface OptionRule {
     List<Option<?>> all = List.of(dependents);
     String setting = condition.key() + "=" + condition.type().format(value);
     return of(
-        codes(all) + " only " + when + " (`" + setting + "`).",
+        codes(all) + (all.size() == 1 ? " is" : " are") + " only used with `" + setting + "`.",
         values -> {
           if (Objects.equals(values.get(condition), value)) {
             return;

@@ -381,6 +381,12 @@ public final class OptionsCatalog {
     return failures.create(new OptionProblem(errorClass, option, label + " " + text));
   }
 
+  /** The catalog's id, e.g. {@code kafka-source}. */
+  @Override
+  public String toString() {
+    return id;
+  }
+
   private static String shown(Option<?> option, String text) {
     return option.isSecret() ? REDACTED : text;
   }

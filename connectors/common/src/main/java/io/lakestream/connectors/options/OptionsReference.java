@@ -70,7 +70,7 @@ public final class OptionsReference {
               + catalog.id()
               + ".md) | "
               + catalog.options().size()
-              + " options"
+              + (catalog.options().size() == 1 ? " option" : " options")
               + catalog.passThroughs().stream()
                   .map(p -> ", `" + p.prefix() + "*` pass-through")
                   .collect(Collectors.joining())
@@ -117,7 +117,7 @@ public final class OptionsReference {
             " | ",
             name,
             option.type().name() + (option.isSecret() ? " (secret)" : ""),
-            option.defaultText().map(d -> "`" + d + "`").orElse(""),
+            option.defaultText().map(d -> "`" + d + "`").orElse("(none)"),
             option.isRequired() ? "yes" : "no",
             escape(allowed(option)),
             escape(option.description()))
