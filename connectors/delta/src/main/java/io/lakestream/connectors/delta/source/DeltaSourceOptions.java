@@ -124,7 +124,7 @@ public final class DeltaSourceOptions {
   }
 
   /** {@code latest} or a version number >= 0. */
-  static boolean isVersionOrLatest(String text) {
+  private static boolean isVersionOrLatest(String text) {
     if (text.equals("latest")) {
       return true;
     }
