@@ -73,11 +73,12 @@ public final class OrdersBronzeFromFiles implements Pipeline {
     boolean mergeSchema = true;
     for (Map.Entry<String, String> e : options.sourceOptions().entrySet()) {
       String key = e.getKey();
-      if (key.equals(PATH)) {
+      if (key.equalsIgnoreCase(PATH)) {
         path = e.getValue();
-      } else if (key.equals(MERGE_SCHEMA)) {
+      } else if (key.equalsIgnoreCase(MERGE_SCHEMA)) {
         mergeSchema = parseBoolean(e.getValue());
-      } else if (key.startsWith("cloudFiles.")) {
+      } else if (key.regionMatches(true, 0, "cloudFiles.", 0, "cloudFiles.".length())) {
+        loaderOptions.keySet().removeIf(key::equalsIgnoreCase); // keys ignore case
         loaderOptions.put(key, e.getValue());
       } else if (key.startsWith("fs.")) {
         hadoopConf.put(key, e.getValue());

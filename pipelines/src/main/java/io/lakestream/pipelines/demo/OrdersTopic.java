@@ -31,15 +31,22 @@ public final class OrdersTopic {
    * The topic with the pipeline's source options.
    *
    * @param pipeline the pipeline's name, for the error message
-   * @throws IllegalArgumentException if no {@code kafka.bootstrap.servers} is given or an option is
-   *     unknown or invalid
+   * @throws IllegalArgumentException if no {@code kafka.bootstrap.servers} is given
+   * @throws io.lakestream.api.error.LakestreamException if an option is unknown or invalid
    */
   public static OrdersTopic of(PipelineOptions options, String pipeline) {
     Map<String, String> sourceOptions = new LinkedHashMap<>();
     sourceOptions.put("subscribe", "orders");
     sourceOptions.put("startingOffsets", "earliest");
-    sourceOptions.putAll(options.sourceOptions());
-    if (!sourceOptions.containsKey("kafka.bootstrap.servers")) {
+    // option keys ignore case: a user's StartingOffsets replaces the default startingOffsets
+    options
+        .sourceOptions()
+        .forEach(
+            (key, value) -> {
+              sourceOptions.keySet().removeIf(key::equalsIgnoreCase);
+              sourceOptions.put(key, value);
+            });
+    if (sourceOptions.keySet().stream().noneMatch("kafka.bootstrap.servers"::equalsIgnoreCase)) {
       throw new IllegalArgumentException(
           "pipeline "
               + pipeline

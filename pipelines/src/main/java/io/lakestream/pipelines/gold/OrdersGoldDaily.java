@@ -127,17 +127,24 @@ public final class OrdersGoldDaily implements Pipeline {
    * The dataflow with {@code tap} applied to the order changes before the aggregate and {@code
    * wrap} to the gold MERGE function (tests use them to inject failures).
    *
-   * @throws IllegalArgumentException for a bad option or a silver table that cannot feed gold
+   * @throws IllegalArgumentException for a silver table that cannot feed gold
+   * @throws io.lakestream.api.error.LakestreamException for a bad option
    */
   public static Dataflow dataflow(
       PipelineOptions options,
       UnaryOperator<DataStream<OrderChange>> tap,
       UnaryOperator<EpochFunction> wrap) {
     Map<String, String> sourceOptions = new LinkedHashMap<>();
-    sourceOptions.putAll(options.sourceOptions());
+    String givenPath = null;
+    for (Map.Entry<String, String> option : options.sourceOptions().entrySet()) {
+      if (option.getKey().equalsIgnoreCase(PATH_OPTION)) { // option keys ignore case
+        givenPath = option.getValue();
+      } else {
+        sourceOptions.put(option.getKey(), option.getValue());
+      }
+    }
     String silverPath =
-        Locations.absolute(sourceOptions.getOrDefault(PATH_OPTION, options.path("orders_silver")));
-    sourceOptions.remove(PATH_OPTION);
+        Locations.absolute(givenPath != null ? givenPath : options.path("orders_silver"));
     DeltaTableSchema gold = goldSchema(silverAmountType(silverPath));
     try { // fails before the job starts on a bad option or a silver table without the feed
       DeltaCdfSourceBuilder.forTable(silverPath).name(SOURCE_UID).options(sourceOptions).build();

@@ -3,6 +3,7 @@ package io.lakestream.pipelines.autoloader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
 import java.nio.file.Path;
@@ -48,7 +49,8 @@ class OrdersBronzeFromFilesTest {
         .hasMessageContaining("unknown option 'subscribe'")
         .hasMessageContaining("cloudFiles.*");
     assertThatThrownBy(() -> dataflow(Map.of("path", "/x", "cloudFiles.bogus", "1")))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("cloudFiles.bogus")
         .hasMessageContaining("cloudFiles.schemaLocation");
   }

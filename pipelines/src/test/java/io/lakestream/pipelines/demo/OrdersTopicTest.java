@@ -3,6 +3,7 @@ package io.lakestream.pipelines.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.pipelines.PipelineOptions;
 import java.net.URI;
 import java.util.Map;
@@ -31,7 +32,9 @@ class OrdersTopicTest {
                             "kafka.bootstrap.servers", "127.0.0.1:9092",
                             "startingOffsets", "yesterday")),
                     "bronze"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class,
+            e -> assertThat(e.errorClass()).isEqualTo("INVALID_OPTION_VALUE"))
         .hasMessageContaining("startingOffsets");
   }
 

@@ -3,6 +3,7 @@ package io.lakestream.pipelines.gold;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -68,11 +69,14 @@ class OrdersGoldOptionsTest {
     silver(OrdersGoldDaily.SILVER_SCHEMA);
     assertThatThrownBy(
             () -> new OrdersGoldDaily().dataflow(options(Map.of("startingVersion", "first"))))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class,
+            e -> assertThat(e.errorClass()).isEqualTo("INVALID_OPTION_VALUE"))
         .hasMessageContaining("startingVersion");
     assertThatThrownBy(
             () -> new OrdersGoldDaily().dataflow(options(Map.of("maxFilesPerTrigr", "1"))))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Delta CDF source option 'maxFilesPerTrigr'")
         .hasMessageContaining("maxFilesPerTrigger");
   }

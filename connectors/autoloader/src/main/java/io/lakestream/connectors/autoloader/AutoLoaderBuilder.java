@@ -14,6 +14,7 @@ import io.lakestream.connectors.autoloader.schema.SchemaHistory;
 import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
+import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import io.lakestream.state.Locations;
 import java.io.IOException;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.ConfigOption;
 
 /**
  * Builds an {@link AutoLoader} stream from Databricks-compatible {@code cloudFiles.*} options
@@ -43,7 +43,9 @@ import org.apache.flink.configuration.ConfigOption;
  *
  * <p>{@link #build()} runs {@link #sanityCheck()}, then resolves the schema: the given one, else
  * the newest in the schema history, else one inferred from a sample and recorded as {@code
- * _schemas/0}. Fails with {@link IllegalArgumentException} naming the option for bad options, a
+ * _schemas/0}. Fails with a {@link io.lakestream.api.error.LakestreamException} naming the option
+ * for bad options (keys ignore case; see {@link
+ * io.lakestream.connectors.options.OptionErrorClass}), with {@link IllegalArgumentException} for a
  * schema or checkpoint location inside the input path, and with {@link SchemaInferenceException}
  * when there is nothing to infer from.
  */
@@ -71,64 +73,31 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
   }
 
   /**
-   * Checks options and locations; fails with {@link IllegalArgumentException} naming the bad one.
+   * Checks the options against {@link AutoLoaderOptions#CATALOG} and with the schema ({@link
+   * io.lakestream.api.error.LakestreamException} naming the option), and the locations ({@link
+   * IllegalArgumentException}: a missing name, state inside the input path, notifications off S3).
    */
   public void sanityCheck() {
-    checkOptions("Auto Loader stream", "Auto Loader", AutoLoaderOptions.all());
-    String format = options.get(AutoLoaderOptions.FORMAT);
-    if (format == null) {
-      throw new IllegalArgumentException(
-          "Auto Loader needs option cloudFiles.format (json, csv or parquet) for " + path);
-    }
-    FileFormat.of(format);
-    if (options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER) < 1) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.maxFilesPerTrigger must be >= 1, was "
-              + options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER));
-    }
-    options
-        .getOptional(AutoLoaderOptions.MAX_BYTES_PER_TRIGGER)
-        .filter(m -> m.getBytes() < 1)
-        .ifPresent(
-            m -> {
-              throw new IllegalArgumentException(
-                  "Auto Loader option cloudFiles.maxBytesPerTrigger must be at least 1 byte");
-            });
-    String incremental = options.get(AutoLoaderOptions.USE_INCREMENTAL_LISTING);
-    if (!List.of("auto", "true", "false").contains(incremental)) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.useIncrementalListing must be auto, true or false, was '"
-              + incremental
-              + "'");
-    }
+    checkOptions("Auto Loader stream", AutoLoaderOptions.CATALOG);
     SchemaEvolutionMode mode = mode();
     if (givenSchema != null) {
       AutoLoaderSchema.parseColumns(givenSchema);
       if (mode == SchemaEvolutionMode.ADD_NEW_COLUMNS) {
-        throw new IllegalArgumentException(
-            "Auto Loader option cloudFiles.schemaEvolutionMode=addNewColumns needs an inferred"
-                + " schema kept in cloudFiles.schemaLocation; with a given schema use rescue,"
-                + " failOnNewColumns or none");
+        throw AutoLoaderOptions.CATALOG.conflict(
+            "option cloudFiles.schemaEvolutionMode=addNewColumns needs an inferred schema kept in"
+                + " cloudFiles.schemaLocation; with a given schema use rescue, failOnNewColumns or"
+                + " none");
       }
     } else if (options.get(AutoLoaderOptions.SCHEMA_LOCATION) == null) {
-      throw new IllegalArgumentException(
-          "Auto Loader needs option cloudFiles.schemaLocation to keep the inferred schema of "
+      throw AutoLoaderOptions.CATALOG.failure(
+          OptionErrorClass.MISSING_OPTION,
+          AutoLoaderOptions.SCHEMA_LOCATION.key(),
+          "needs option cloudFiles.schemaLocation to keep the inferred schema of "
               + path
               + " (or give a schema). Put it outside the input path, e.g. next to the query's"
               + " checkpoint location.");
     }
-    options
-        .getOptional(AutoLoaderOptions.SCHEMA_HINTS)
-        .ifPresent(
-            hints -> {
-              try {
-                AutoLoaderSchema.parseColumns(hints);
-              } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                    "Auto Loader option cloudFiles.schemaHints='" + hints + "': " + e.getMessage(),
-                    e);
-              }
-            });
+    options.convert(AutoLoaderOptions.SCHEMA_HINTS, AutoLoaderSchema::parseColumns);
     notInsideInput("cloudFiles.schemaLocation", options.get(AutoLoaderOptions.SCHEMA_LOCATION));
     if (query != null) {
       notInsideInput("checkpointLocation", query.checkpointLocation());
@@ -139,33 +108,10 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
 
   /** The file notification settings, or null without cloudFiles.useNotifications. */
   private NotificationSettings notificationSettings() {
-    String queueUrl = options.get(AutoLoaderOptions.QUEUE_URL);
-    String accessKey = options.get(AutoLoaderOptions.AWS_ACCESS_KEY);
-    String secretKey = options.get(AutoLoaderOptions.AWS_SECRET_KEY);
     if (!options.get(AutoLoaderOptions.USE_NOTIFICATIONS)) {
-      for (ConfigOption<String> o :
-          List.of(
-              AutoLoaderOptions.QUEUE_URL,
-              AutoLoaderOptions.REGION,
-              AutoLoaderOptions.SQS_ENDPOINT,
-              AutoLoaderOptions.AWS_ACCESS_KEY,
-              AutoLoaderOptions.AWS_SECRET_KEY)) {
-        if (options.contains(o)) {
-          throw new IllegalArgumentException(
-              "Auto Loader option "
-                  + o.key()
-                  + " is only used in file notification mode: set cloudFiles.useNotifications=true"
-                  + " or remove it");
-        }
-      }
       return null;
     }
-    if (queueUrl == null || queueUrl.isBlank()) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.useNotifications=true needs cloudFiles.queueUrl, the URL"
-              + " of the SQS queue that receives the s3:ObjectCreated:* events of "
-              + path);
-    }
+    String queueUrl = options.get(AutoLoaderOptions.QUEUE_URL);
     String scheme = URI.create(path).getScheme();
     if (!List.of("s3a", "s3", "s3n").contains(scheme)) {
       throw new IllegalArgumentException(
@@ -178,45 +124,30 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
       region = NotificationSettings.regionOf(queueUrl);
     }
     if (region == null) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.region is needed: the queue URL "
+      throw AutoLoaderOptions.CATALOG.failure(
+          OptionErrorClass.MISSING_OPTION,
+          AutoLoaderOptions.REGION.key(),
+          "option cloudFiles.region is needed: the queue URL "
               + queueUrl
               + " (cloudFiles.queueUrl) names no AWS region");
     }
-    if ((accessKey == null) != (secretKey == null)) {
-      throw new IllegalArgumentException(
-          "Auto Loader options cloudFiles.awsAccessKey and cloudFiles.awsSecretKey go together:"
-              + " give both, or neither to use the AWS default credentials chain");
-    }
     return new NotificationSettings(
-        queueUrl, region, options.get(AutoLoaderOptions.SQS_ENDPOINT), accessKey, secretKey, 0);
+        queueUrl,
+        region,
+        options.get(AutoLoaderOptions.SQS_ENDPOINT),
+        options.get(AutoLoaderOptions.AWS_ACCESS_KEY),
+        options.get(AutoLoaderOptions.AWS_SECRET_KEY),
+        0);
   }
 
   /** The cleaner for cloudFiles.cleanSource, or null for OFF. */
   private SourceCleaner cleanSourceSettings() {
     CleanSourceMode mode = CleanSourceMode.of(options.get(AutoLoaderOptions.CLEAN_SOURCE));
     String destination = options.get(AutoLoaderOptions.CLEAN_SOURCE_MOVE_DESTINATION);
-    if (mode != CleanSourceMode.MOVE && destination != null) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.cleanSource.moveDestination is only used with"
-              + " cloudFiles.cleanSource=MOVE (cleanSource is "
-              + mode
-              + ")");
-    }
-    if (options.get(AutoLoaderOptions.CLEAN_SOURCE_RETENTION).isNegative()) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.cleanSource.retentionDuration must not be negative");
-    }
     if (mode == CleanSourceMode.OFF) {
       return null;
     }
     if (mode == CleanSourceMode.MOVE) {
-      if (destination == null || destination.isBlank()) {
-        throw new IllegalArgumentException(
-            "Auto Loader option cloudFiles.cleanSource=MOVE needs"
-                + " cloudFiles.cleanSource.moveDestination, a directory outside the input path "
-                + path);
-      }
       destination = Locations.absolute(destination);
       notInsideInput("cloudFiles.cleanSource.moveDestination", destination);
       URI input = URI.create(comparable(path));
@@ -274,7 +205,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
   /**
    * Checks the options and resolves the schema.
    *
-   * @throws IllegalArgumentException for a bad option or location
+   * @throws io.lakestream.api.error.LakestreamException for a bad option
+   * @throws IllegalArgumentException for a bad location
    * @throws SchemaInferenceException if there is no schema and nothing to infer it from
    */
   public AutoLoader build() {
@@ -312,10 +244,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     DiscoverySettings settings =
         new DiscoverySettings(
             options.get(AutoLoaderOptions.MAX_FILES_PER_TRIGGER),
-            options
-                .getOptional(AutoLoaderOptions.MAX_BYTES_PER_TRIGGER)
-                .map(m -> m.getBytes())
-                .orElse(0L),
+            options.getOptional(AutoLoaderOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
             false,
             switch (options.get(AutoLoaderOptions.USE_INCREMENTAL_LISTING)) {
               case "true" -> 0;
@@ -372,7 +301,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
                   inferTypes,
                   hints,
                   options.get(AutoLoaderOptions.SAMPLE_NUM_FILES),
-                  options.get(AutoLoaderOptions.SAMPLE_NUM_BYTES).getBytes())
+                  options.get(AutoLoaderOptions.SAMPLE_NUM_BYTES))
               .infer(partitions, false);
       if (!history.record(0, inferred)) {
         return history.latest().orElseThrow();

@@ -1,126 +1,130 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionRule;
+import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.MemorySize;
 
 /**
  * Auto Loader options, named as in Databricks ({@code
- * spark.readStream.format("cloudFiles").option(...)}).
+ * spark.readStream.format("cloudFiles").option(...)}). {@link #CATALOG} checks them (keys ignore
+ * case); see {@code docs/options/autoloader.md}.
  */
 public final class AutoLoaderOptions {
   private AutoLoaderOptions() {}
 
-  public static final ConfigOption<String> FORMAT =
-      ConfigOptions.key("cloudFiles.format")
-          .stringType()
-          .noDefaultValue()
+  public static final Option<String> FORMAT =
+      Option.key("cloudFiles.format")
+          .choiceType("json", "csv", "parquet")
+          .required()
           .withDescription(
               "Format of the input files: json (one object per line), csv (header) or parquet (column"
                   + " types from the files).");
 
-  public static final ConfigOption<String> SCHEMA_LOCATION =
-      ConfigOptions.key("cloudFiles.schemaLocation")
+  public static final Option<String> SCHEMA_LOCATION =
+      Option.key("cloudFiles.schemaLocation")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "Where the inferred schema and its evolutions are kept (_schemas/0, _schemas/1, ...)."
                   + " Required unless a schema is given. Must not be inside the input path.");
 
-  public static final ConfigOption<Boolean> INCLUDE_EXISTING_FILES =
-      ConfigOptions.key("cloudFiles.includeExistingFiles")
+  public static final Option<Boolean> INCLUDE_EXISTING_FILES =
+      Option.key("cloudFiles.includeExistingFiles")
           .booleanType()
           .defaultValue(true)
           .withDescription(
               "Whether files already in the input path when the stream first starts are ingested."
                   + " Only read on the first start; a restarted stream keeps its choice.");
 
-  public static final ConfigOption<Integer> MAX_FILES_PER_TRIGGER =
-      ConfigOptions.key("cloudFiles.maxFilesPerTrigger")
+  public static final Option<Integer> MAX_FILES_PER_TRIGGER =
+      Option.key("cloudFiles.maxFilesPerTrigger")
           .intType()
           .defaultValue(1000)
+          .atLeast(1)
           .withDescription("At most this many new files are admitted per epoch (>= 1).");
 
-  public static final ConfigOption<MemorySize> MAX_BYTES_PER_TRIGGER =
-      ConfigOptions.key("cloudFiles.maxBytesPerTrigger")
-          .memoryType()
+  public static final Option<Long> MAX_BYTES_PER_TRIGGER =
+      Option.key("cloudFiles.maxBytesPerTrigger")
+          .byteSizeType()
           .noDefaultValue()
+          .check(bytes -> bytes >= 1, "be at least 1 byte")
           .withDescription(
               "Soft limit of file bytes admitted per epoch, e.g. '10g': the file that crosses it is"
                   + " still admitted whole (a file is never split).");
 
-  public static final ConfigOption<Duration> MAX_FILE_AGE =
-      ConfigOptions.key("cloudFiles.maxFileAge")
+  public static final Option<Duration> MAX_FILE_AGE =
+      Option.key("cloudFiles.maxFileAge")
           .durationType()
           .noDefaultValue()
           .withDescription(
               "Files whose modification time is older than this when they are listed are not"
                   + " ingested, e.g. '90 d'.");
 
-  public static final ConfigOption<String> USE_INCREMENTAL_LISTING =
-      ConfigOptions.key("cloudFiles.useIncrementalListing")
-          .stringType()
+  public static final Option<String> USE_INCREMENTAL_LISTING =
+      Option.key("cloudFiles.useIncrementalListing")
+          .choiceType("auto", "true", "false")
           .defaultValue("auto")
           .withDescription(
               "auto: list after the last seen key, with a full listing after every 7 incremental"
                   + " ones; true: only incremental listings (plus cloudFiles.backfillInterval);"
                   + " false: every listing is a full listing.");
 
-  public static final ConfigOption<Duration> BACKFILL_INTERVAL =
-      ConfigOptions.key("cloudFiles.backfillInterval")
+  public static final Option<Duration> BACKFILL_INTERVAL =
+      Option.key("cloudFiles.backfillInterval")
           .durationType()
           .noDefaultValue()
           .withDescription(
               "Run a full listing this often to catch files an incremental listing missed"
                   + " (written out of lexical key order), e.g. '1 d'.");
 
-  public static final ConfigOption<Boolean> INFER_COLUMN_TYPES =
-      ConfigOptions.key("cloudFiles.inferColumnTypes")
+  public static final Option<Boolean> INFER_COLUMN_TYPES =
+      Option.key("cloudFiles.inferColumnTypes")
           .booleanType()
           .defaultValue(false)
           .withDescription(
               "Infer BIGINT/DOUBLE/BOOLEAN columns; without it every inferred column is STRING.");
 
-  public static final ConfigOption<String> SCHEMA_HINTS =
-      ConfigOptions.key("cloudFiles.schemaHints")
+  public static final Option<String> SCHEMA_HINTS =
+      Option.key("cloudFiles.schemaHints")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "Types for some columns, overriding inference, e.g. 'id BIGINT, amount"
                   + " DECIMAL(12,2)'.");
 
-  public static final ConfigOption<String> SCHEMA_EVOLUTION_MODE =
-      ConfigOptions.key("cloudFiles.schemaEvolutionMode")
-          .stringType()
+  public static final Option<String> SCHEMA_EVOLUTION_MODE =
+      Option.key("cloudFiles.schemaEvolutionMode")
+          .choiceType("addNewColumns", "rescue", "failOnNewColumns", "none")
           .noDefaultValue()
+          .withDefaultText("addNewColumns; none with a given schema")
           .withDescription(
               "addNewColumns (default for an inferred schema), rescue, failOnNewColumns or none"
                   + " (default for a given schema).");
 
-  public static final ConfigOption<String> PARTITION_COLUMNS =
-      ConfigOptions.key("cloudFiles.partitionColumns")
+  public static final Option<String> PARTITION_COLUMNS =
+      Option.key("cloudFiles.partitionColumns")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "Comma-separated partition columns taken from name=value directories; without it"
                   + " they are inferred from the sampled files.");
 
-  public static final ConfigOption<Integer> SAMPLE_NUM_FILES =
-      ConfigOptions.key("spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles")
+  public static final Option<Integer> SAMPLE_NUM_FILES =
+      Option.key("spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles")
           .intType()
           .defaultValue(1000)
           .withDescription("Schema inference samples at most this many of the newest files.");
 
-  public static final ConfigOption<MemorySize> SAMPLE_NUM_BYTES =
-      ConfigOptions.key("spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes")
-          .memoryType()
-          .defaultValue(MemorySize.parse("50g"))
+  public static final Option<Long> SAMPLE_NUM_BYTES =
+      Option.key("spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes")
+          .byteSizeType()
+          .defaultValue(50L << 30)
           .withDescription("Schema inference samples at most this many bytes of the newest files.");
 
-  public static final ConfigOption<Boolean> USE_NOTIFICATIONS =
-      ConfigOptions.key("cloudFiles.useNotifications")
+  public static final Option<Boolean> USE_NOTIFICATIONS =
+      Option.key("cloudFiles.useNotifications")
           .booleanType()
           .defaultValue(false)
           .withDescription(
@@ -128,53 +132,55 @@ public final class AutoLoaderOptions {
                   + " SQS queue cloudFiles.queueUrl instead of listing the input path (s3a:// only);"
                   + " full listings still run every cloudFiles.backfillInterval.");
 
-  public static final ConfigOption<String> QUEUE_URL =
-      ConfigOptions.key("cloudFiles.queueUrl")
+  public static final Option<String> QUEUE_URL =
+      Option.key("cloudFiles.queueUrl")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "URL of the SQS queue receiving the input bucket's s3:ObjectCreated:* events"
                   + " (directly or through SNS). Required with cloudFiles.useNotifications.");
 
-  public static final ConfigOption<String> REGION =
-      ConfigOptions.key("cloudFiles.region")
+  public static final Option<String> REGION =
+      Option.key("cloudFiles.region")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "AWS region of the queue; by default the one in an AWS queue URL"
                   + " (sqs.<region>.amazonaws.com).");
 
-  public static final ConfigOption<String> SQS_ENDPOINT =
-      ConfigOptions.key("cloudFiles.sqsEndpoint")
+  public static final Option<String> SQS_ENDPOINT =
+      Option.key("cloudFiles.sqsEndpoint")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "SQS endpoint override, e.g. a VPC endpoint or a local SQS-API server for tests.");
 
-  public static final ConfigOption<String> AWS_ACCESS_KEY =
-      ConfigOptions.key("cloudFiles.awsAccessKey")
+  public static final Option<String> AWS_ACCESS_KEY =
+      Option.key("cloudFiles.awsAccessKey")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription(
               "Access key for the queue (with cloudFiles.awsSecretKey); without it the AWS default"
                   + " credentials chain is used. Never logged.");
 
-  public static final ConfigOption<String> AWS_SECRET_KEY =
-      ConfigOptions.key("cloudFiles.awsSecretKey")
+  public static final Option<String> AWS_SECRET_KEY =
+      Option.key("cloudFiles.awsSecretKey")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription("Secret of cloudFiles.awsAccessKey. Never logged.");
 
-  public static final ConfigOption<String> CLEAN_SOURCE =
-      ConfigOptions.key("cloudFiles.cleanSource")
-          .stringType()
+  public static final Option<String> CLEAN_SOURCE =
+      Option.key("cloudFiles.cleanSource")
+          .choiceType("OFF", "DELETE", "MOVE")
           .defaultValue("OFF")
           .withDescription(
               "OFF, DELETE or MOVE: what to do with an input file once the epoch that read it is"
                   + " committed and cloudFiles.cleanSource.retentionDuration passed.");
 
-  public static final ConfigOption<String> CLEAN_SOURCE_MOVE_DESTINATION =
-      ConfigOptions.key("cloudFiles.cleanSource.moveDestination")
+  public static final Option<String> CLEAN_SOURCE_MOVE_DESTINATION =
+      Option.key("cloudFiles.cleanSource.moveDestination")
           .stringType()
           .noDefaultValue()
           .withDescription(
@@ -182,15 +188,47 @@ public final class AutoLoaderOptions {
                   + " Required for MOVE; same file system (bucket) as the input, outside the input"
                   + " path.");
 
-  public static final ConfigOption<Duration> CLEAN_SOURCE_RETENTION =
-      ConfigOptions.key("cloudFiles.cleanSource.retentionDuration")
+  public static final Option<Duration> CLEAN_SOURCE_RETENTION =
+      Option.key("cloudFiles.cleanSource.retentionDuration")
           .durationType()
           .defaultValue(Duration.ofDays(30))
+          .notNegative()
           .withDescription(
               "How long after its commit a processed file is deleted or moved, e.g. '30 d'.");
 
-  /** Every option, for validation messages. */
-  public static List<ConfigOption<?>> all() {
+  /** Every option of Auto Loader, and the rules between them. */
+  public static final OptionsCatalog CATALOG =
+      OptionsCatalog.builder("autoloader", "Auto Loader")
+          .summary(
+              "Options of `AutoLoaderBuilder.option(key, value)`, named as in Databricks Auto"
+                  + " Loader (`spark.readStream.format(\"cloudFiles\").option(...)`). The schema"
+                  + " itself is given with `AutoLoaderBuilder.schema(ddl)`.")
+          .options(all())
+          .rule(
+              OptionRule.onlyWhen(
+                  USE_NOTIFICATIONS,
+                  true,
+                  "in file notification mode",
+                  QUEUE_URL,
+                  REGION,
+                  SQS_ENDPOINT,
+                  AWS_ACCESS_KEY,
+                  AWS_SECRET_KEY))
+          .rule(OptionRule.requiredWhen(USE_NOTIFICATIONS, true, QUEUE_URL))
+          .rule(
+              OptionRule.together(
+                  "to use the AWS default credentials chain", AWS_ACCESS_KEY, AWS_SECRET_KEY))
+          .rule(
+              OptionRule.onlyWhen(
+                  CLEAN_SOURCE,
+                  "MOVE",
+                  "with cloudFiles.cleanSource=MOVE",
+                  CLEAN_SOURCE_MOVE_DESTINATION))
+          .rule(OptionRule.requiredWhen(CLEAN_SOURCE, "MOVE", CLEAN_SOURCE_MOVE_DESTINATION))
+          .build();
+
+  /** Every option, in the reference's order. */
+  public static List<Option<?>> all() {
     return List.of(
         FORMAT,
         SCHEMA_LOCATION,

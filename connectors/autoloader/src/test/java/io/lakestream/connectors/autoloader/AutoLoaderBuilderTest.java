@@ -3,6 +3,7 @@ package io.lakestream.connectors.autoloader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
@@ -32,7 +33,8 @@ class AutoLoaderBuilderTest {
   @Test
   void unknownOptionIsRefusedListingTheValidOnes() {
     assertThatThrownBy(() -> builder().option("cloudFiles.maxFilesPerTriger", "5").sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Auto Loader option 'cloudFiles.maxFilesPerTriger'")
         .hasMessageContaining("cloudFiles.maxFilesPerTrigger")
         .hasMessageContaining("cloudFiles.schemaEvolutionMode");

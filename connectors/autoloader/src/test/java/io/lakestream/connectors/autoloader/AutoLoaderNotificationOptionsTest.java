@@ -1,8 +1,10 @@
 package io.lakestream.connectors.autoloader;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,8 @@ class AutoLoaderNotificationOptionsTest {
   @Test
   void notificationModeNeedsAQueueAnS3PathAndARegion() {
     assertThatThrownBy(() -> s3().sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("MISSING_OPTION"))
         .hasMessageContaining("cloudFiles.useNotifications=true needs cloudFiles.queueUrl");
     assertThatThrownBy(
             () ->

@@ -1,24 +1,24 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.state.Locations;
 import io.lakestream.state.query.QueryContext;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 
 /**
  * The part every source builder shares: a location, a name (the source's uid and its name in
  * offsets records), string options under their Spark or Databricks names, the query the source runs
  * in and Hadoop settings. Setters only record; {@link #checkOptions} (called from a builder's
- * {@code sanityCheck()}) checks the name and the options and fills {@link #options}.
+ * {@code sanityCheck()}) checks the name, then the options against the source's {@link
+ * OptionsCatalog}, and fills {@link #options}.
  *
- * <p>Fails with {@link IllegalArgumentException}: for a missing name, for an unknown option (the
- * message lists the valid ones) and for a value its {@link ConfigOption} cannot parse (the message
- * names the option and repeats its description).
+ * <p>Fails with {@link IllegalArgumentException} for a missing name, and with the catalog's {@link
+ * io.lakestream.api.error.LakestreamException} ({@link
+ * io.lakestream.connectors.options.OptionErrorClass}) for an unknown option (naming the closest
+ * valid one), a value that does not parse or is out of range, or options that conflict.
  *
  * @param <B> the concrete builder, returned by the setters
  */
@@ -26,10 +26,10 @@ public abstract class CheckedOptionsBuilder<B extends CheckedOptionsBuilder<B>> 
   /** The location read, made absolute. */
   protected final String path;
 
-  /** The typed options, filled by {@link #checkOptions}. */
-  protected final Configuration options = new Configuration();
+  /** The typed options, set by {@link #checkOptions}. */
+  protected OptionValues options;
 
-  private final Map<String, String> rawOptions = new TreeMap<>();
+  private final Map<String, String> rawOptions = new LinkedHashMap<>();
 
   /** The name set with {@link #name}, or null. */
   protected String name;
@@ -60,7 +60,7 @@ public abstract class CheckedOptionsBuilder<B extends CheckedOptionsBuilder<B>> 
     return self();
   }
 
-  /** One option by its Spark (or Databricks) name; checked in {@code build()}. */
+  /** One option by its Spark (or Databricks) name, in any case; checked in {@code build()}. */
   public B option(String key, String value) {
     rawOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
     return self();
@@ -85,43 +85,19 @@ public abstract class CheckedOptionsBuilder<B extends CheckedOptionsBuilder<B>> 
   }
 
   /**
-   * Checks the name and that every option is one of {@code valid} with a value it parses, then adds
-   * them to {@link #options}.
+   * Checks the name and validates the options against {@code catalog}, setting {@link #options}.
    *
    * @param subject what is built, for the missing-name message, e.g. {@code "Delta source"}
-   * @param label the options' owner in messages, e.g. {@code "Delta source"} gives {@code "Unknown
-   *     Delta source option ..."}
-   * @param valid every option the builder knows
-   * @throws IllegalArgumentException for a missing name, an unknown option or a bad value
+   * @param catalog every option the builder knows
+   * @throws IllegalArgumentException for a missing name
+   * @throws io.lakestream.api.error.LakestreamException for a bad option (see {@link
+   *     OptionsCatalog#validate})
    */
-  protected final void checkOptions(String subject, String label, List<ConfigOption<?>> valid) {
+  protected final OptionValues checkOptions(String subject, OptionsCatalog catalog) {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(subject + " for " + path + " needs a name (its uid)");
     }
-    TreeSet<String> keys = new TreeSet<>();
-    valid.forEach(o -> keys.add(o.key()));
-    for (String key : rawOptions.keySet()) {
-      if (!keys.contains(key)) {
-        throw new IllegalArgumentException(
-            "Unknown " + label + " option '" + key + "' for " + path + "; valid options: " + keys);
-      }
-    }
-    Configuration conf = Configuration.fromMap(rawOptions);
-    for (ConfigOption<?> option : valid) {
-      try {
-        conf.get(option);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            label
-                + " option "
-                + option.key()
-                + "='"
-                + rawOptions.get(option.key())
-                + "' is invalid: "
-                + option.description(),
-            e);
-      }
-    }
-    options.addAll(conf);
+    options = catalog.validate(rawOptions, "for " + path);
+    return options;
   }
 }

@@ -1,97 +1,98 @@
 package io.lakestream.connectors.lakebase;
 
-import static org.apache.flink.configuration.ConfigOptions.key;
-
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 
 /**
- * The options of the Lakebase sink, named as in Databricks' Lakebase sink (keys are matched
- * case-insensitively, as Spark does). {@link #parse(Map, PasswordProvider, String)} validates them
- * all before any connection: an unknown option, a missing required one or a bad value fails with
- * {@link LakebaseSinkException#INVALID_OPTIONS}, naming the option and listing the valid ones. The
- * message never contains a password.
+ * The options of the Lakebase sink, named as in Databricks' Lakebase sink, declared in {@link
+ * #CATALOG} (keys ignore case, as Spark's do; see {@code docs/options/lakebase-sink.md}). {@link
+ * #parse(Map, PasswordProvider, String)} validates them all before any connection: an unknown
+ * option (the message names the closest valid one and lists them all), a missing required one or a
+ * bad value fails with {@link LakebaseSinkException#INVALID_OPTIONS}. The message never contains a
+ * password.
  */
 public final class LakebaseSinkOptions {
 
   /** Default database of a Lakebase instance. */
   public static final String DEFAULT_DATABASE = "databricks_postgres";
 
-  public static final ConfigOption<String> DBTABLE =
-      key("dbtable")
+  public static final Option<String> DBTABLE =
+      Option.key("dbtable")
           .stringType()
-          .noDefaultValue()
+          .required()
           .withDescription(
-              "Required. Target table as schema.table (schema defaults to public); simple"
+              "Target table as schema.table (schema defaults to public); simple"
                   + " identifiers only (letter or underscore, then letters, digits, underscores).");
 
-  public static final ConfigOption<String> ENDPOINT =
-      key("endpoint")
+  public static final Option<String> ENDPOINT =
+      Option.key("endpoint")
           .stringType()
-          .noDefaultValue()
+          .required()
           .withDescription(
-              "Required. The PostgreSQL/Lakebase host (host or host:port) or a full"
+              "The PostgreSQL/Lakebase host (host or host:port) or a full"
                   + " jdbc:postgresql:// URL without credentials.");
 
-  public static final ConfigOption<String> DATABASE =
-      key("database")
+  public static final Option<String> DATABASE =
+      Option.key("database")
           .stringType()
           .noDefaultValue()
+          .check(
+              PostgresIdentifiers::isSimple,
+              "be a simple identifier (letter or underscore, then letters, digits, underscores)")
           .withDescription(
-              "Optional. The database; defaults to the endpoint URL's, else "
-                  + DEFAULT_DATABASE
-                  + ".");
+              "The database; defaults to the endpoint URL's, else " + DEFAULT_DATABASE + ".");
 
-  public static final ConfigOption<String> USER =
-      key("user").stringType().noDefaultValue().withDescription("Required. The database user.");
+  public static final Option<String> USER =
+      Option.key("user").stringType().required().withDescription("The database user.");
 
-  public static final ConfigOption<String> PASSWORD =
-      key("password")
+  public static final Option<String> PASSWORD =
+      Option.key("password")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription(
-              "Optional. A fixed password. Prefer passwordfile or a PasswordProvider for"
+              "A fixed password. Prefer passwordfile or a PasswordProvider for"
                   + " short-lived tokens.");
 
-  public static final ConfigOption<String> PASSWORD_FILE =
-      key("passwordfile")
+  public static final Option<String> PASSWORD_FILE =
+      Option.key("passwordfile")
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "Optional. A file whose first line is the password, read again on every"
+              "A file whose first line is the password, read again on every"
                   + " (re)connect (for OAuth tokens refreshed in place).");
 
-  public static final ConfigOption<String> UPSERT_KEY =
-      key("upsertkey")
+  public static final Option<String> UPSERT_KEY =
+      Option.key("upsertkey")
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "Optional. Comma-separated key columns, e.g. id or user_id,event_type; must equal"
+              "Comma-separated key columns, e.g. id or user_id,event_type; must equal"
                   + " the table's primary key. Inferred from the primary key if omitted; without"
                   + " any key the sink inserts.");
 
-  public static final ConfigOption<Integer> BATCH_SIZE =
-      key("batchsize")
+  public static final Option<Integer> BATCH_SIZE =
+      Option.key("batchsize")
           .intType()
           .defaultValue(1000)
-          .withDescription("Optional. Maximum rows per database transaction.");
+          .atLeast(1)
+          .withDescription("Maximum rows per database transaction.");
 
-  public static final ConfigOption<Duration> BATCH_INTERVAL =
-      key("batchinterval")
+  public static final Option<Duration> BATCH_INTERVAL =
+      Option.key("batchinterval")
           .durationType()
           .defaultValue(Duration.ofMillis(100))
+          .withDefaultText("100 ms; 30 ms with the realTime trigger")
+          .notNegative()
           .withDescription(
-              "Optional. Maximum time a row waits in the buffer before a flush, e.g. \"50"
+              "Maximum time a row waits in the buffer before a flush, e.g. \"50"
                   + " milliseconds\"; 0 flushes every row. Default 100 ms, 30 ms in a query"
                   + " with the realTime trigger.");
 
@@ -105,41 +106,45 @@ public final class LakebaseSinkOptions {
    */
   public static final Duration REAL_TIME_BATCH_INTERVAL = Duration.ofMillis(30);
 
-  public static final ConfigOption<String> CHECKPOINT_LOCATION =
-      key("checkpointLocation")
+  public static final Option<String> CHECKPOINT_LOCATION =
+      Option.key("checkpointLocation")
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "Required. The query's checkpoint location (given here or by the query context).");
+              "The query's checkpoint location; required unless the sink runs in a query, whose"
+                  + " checkpoint location it uses (then it must be the same).");
 
-  public static final ConfigOption<Integer> MAX_RETRIES =
-      key("maxretries")
+  public static final Option<Integer> MAX_RETRIES =
+      Option.key("maxretries")
           .intType()
           .defaultValue(10)
+          .atLeast(0)
           .withDescription(
-              "Optional. Retries of a batch after a transient error (connection loss, deadlock,"
+              "Retries of a batch after a transient error (connection loss, deadlock,"
                   + " serialization failure, too many connections, admin shutdown) before the"
                   + " query fails.");
 
-  public static final ConfigOption<Duration> RETRY_BACKOFF =
-      key("retrybackoff")
+  public static final Option<Duration> RETRY_BACKOFF =
+      Option.key("retrybackoff")
           .durationType()
           .defaultValue(Duration.ofMillis(100))
+          .notNegative()
           .withDescription(
-              "Optional. Wait before the first retry; it doubles on every retry, up to 5 s (or"
+              "Wait before the first retry; it doubles on every retry, up to 5 s (or"
                   + " this value when larger).");
 
-  public static final ConfigOption<Integer> TASKS_PER_CONNECTION =
-      key("tasksPerConnection")
+  public static final Option<Integer> TASKS_PER_CONNECTION =
+      Option.key("tasksPerConnection")
           .intType()
           .defaultValue(1)
+          .atLeast(1)
           .withDescription(
-              "Optional. How many sink tasks of one TaskManager share a database connection"
+              "How many sink tasks of one TaskManager share a database connection"
                   + " (their flushes then take turns). 1, the default, gives each task its own"
                   + " connection; raise it when the database allows few connections.");
 
-  /** Every option, by lower-cased key. */
-  public static final List<ConfigOption<?>> ALL =
+  /** Every option. */
+  public static final List<Option<?>> ALL =
       List.of(
           DBTABLE,
           ENDPOINT,
@@ -155,11 +160,29 @@ public final class LakebaseSinkOptions {
           RETRY_BACKOFF,
           TASKS_PER_CONNECTION);
 
+  /**
+   * Every option of the Lakebase sink; its errors are {@link LakebaseSinkException}s of class
+   * {@link LakebaseSinkException#INVALID_OPTIONS}.
+   */
+  public static final OptionsCatalog CATALOG =
+      OptionsCatalog.builder("lakebase-sink", "Lakebase sink")
+          .summary(
+              "Options of `LakebaseSinkBuilder.option(key, value)`, named as in Databricks'"
+                  + " Lakebase (JDBC streaming) sink. Every option error has the error class"
+                  + " `JDBC_STREAMING_SINK_INVALID_OPTIONS`; a password can also come from a"
+                  + " `PasswordProvider` set on the builder.")
+          .options(ALL)
+          .failures(
+              problem ->
+                  new LakebaseSinkException(
+                      LakebaseSinkException.INVALID_OPTIONS, problem.message()))
+          .build();
+
   private LakebaseSinkOptions() {}
 
   /** The valid option keys, sorted. */
   public static List<String> validKeys() {
-    return ALL.stream().map(ConfigOption::key).sorted().collect(Collectors.toList());
+    return List.copyOf(CATALOG.validKeys());
   }
 
   /**
@@ -177,166 +200,105 @@ public final class LakebaseSinkOptions {
   }
 
   /**
-   * Validates {@code options} and resolves them for a query that may run in realTime mode, where
-   * option batchinterval defaults to {@link #REAL_TIME_BATCH_INTERVAL}.
+   * Validates {@code options} against {@link #CATALOG} and resolves them for a query that may run
+   * in realTime mode, where option batchinterval defaults to {@link #REAL_TIME_BATCH_INTERVAL}.
    *
    * @param realTime whether the query runs with the realTime trigger
-   * @throws LakebaseSinkException ({@link LakebaseSinkException#INVALID_OPTIONS}) naming the option
+   * @throws LakebaseSinkException ({@link LakebaseSinkException#INVALID_OPTIONS}) naming the
+   *     option, or {@link LakebaseSinkException#INVALID_UPSERT_KEY} for a malformed upsertkey
    */
   public static LakebaseSinkConfig parse(
       Map<String, String> options,
       PasswordProvider passwordProvider,
       String queryCheckpointLocation,
       boolean realTime) {
-    Map<String, String> byKey = new LinkedHashMap<>();
-    List<String> unknown = new ArrayList<>();
-    for (Map.Entry<String, String> entry : options.entrySet()) {
-      Optional<ConfigOption<?>> option = find(entry.getKey());
-      if (option.isEmpty()) {
-        unknown.add(entry.getKey());
-        continue;
-      }
-      String previous = byKey.put(option.get().key(), entry.getValue());
-      if (previous != null) {
-        throw invalid("option " + option.get().key() + " is given twice (keys ignore case)");
-      }
-    }
-    if (!unknown.isEmpty()) {
-      throw invalid(
-          "unrecognized option(s) "
-              + new TreeSet<>(unknown)
-              + "; valid options are "
-              + validKeys());
-    }
-    Configuration conf = Configuration.fromMap(byKey);
-    String dbtable = required(conf, DBTABLE);
-    PostgresTableName table = PostgresIdentifiers.parseTable(dbtable);
-    String endpoint = required(conf, ENDPOINT);
-    String user = required(conf, USER);
-    String database = conf.get(DATABASE);
-    if (database != null && !PostgresIdentifiers.isSimple(database)) {
-      throw invalid("option database '" + database + "' is not a simple identifier");
-    }
-    int secrets =
-        (passwordProvider != null ? 1 : 0)
-            + (conf.get(PASSWORD) != null ? 1 : 0)
-            + (conf.get(PASSWORD_FILE) != null ? 1 : 0);
-    if (secrets > 1) {
-      throw invalid(
-          "give the password one way only: option password, option passwordfile, or a"
+    OptionValues values = CATALOG.validate(options);
+    PostgresTableName table = PostgresIdentifiers.parseTable(values.get(DBTABLE));
+    PostgresEndpoint endpoint =
+        PostgresEndpoint.resolve(
+            values.get(ENDPOINT),
+            values.get(DATABASE),
+            DEFAULT_DATABASE,
+            values.get(USER),
+            password(values, passwordProvider));
+    Duration interval =
+        realTime && !values.contains(BATCH_INTERVAL)
+            ? REAL_TIME_BATCH_INTERVAL
+            : values.get(BATCH_INTERVAL);
+    return new LakebaseSinkConfig(
+        endpoint,
+        table,
+        upsertKey(values.get(UPSERT_KEY)),
+        values.get(BATCH_SIZE),
+        interval,
+        checkpointLocation(values.get(CHECKPOINT_LOCATION), queryCheckpointLocation),
+        values.get(MAX_RETRIES),
+        values.get(RETRY_BACKOFF),
+        values.get(TASKS_PER_CONNECTION));
+  }
+
+  private static PasswordProvider password(OptionValues values, PasswordProvider provider) {
+    int ways =
+        (provider != null ? 1 : 0)
+            + (values.contains(PASSWORD) ? 1 : 0)
+            + (values.contains(PASSWORD_FILE) ? 1 : 0);
+    if (ways > 1) {
+      throw CATALOG.conflict(
+          "needs the password given one way only: option password, option passwordfile, or a"
               + " PasswordProvider");
     }
-    PasswordProvider password =
-        passwordProvider != null
-            ? passwordProvider
-            : conf.get(PASSWORD_FILE) != null
-                ? PasswordProvider.fromFile(conf.get(PASSWORD_FILE))
-                : PasswordProvider.of(conf.get(PASSWORD));
-    PostgresEndpoint resolved =
-        PostgresEndpoint.resolve(endpoint, database, DEFAULT_DATABASE, user, password);
+    return provider != null
+        ? provider
+        : values.contains(PASSWORD_FILE)
+            ? PasswordProvider.fromFile(values.get(PASSWORD_FILE))
+            : PasswordProvider.of(values.get(PASSWORD));
+  }
 
-    List<String> upsertKey = null;
-    String keyText = conf.get(UPSERT_KEY);
-    if (keyText != null) {
-      upsertKey = Arrays.stream(keyText.split(",", -1)).map(String::trim).toList();
-      if (upsertKey.stream().anyMatch(String::isEmpty)) {
-        throw new LakebaseSinkException(
-            LakebaseSinkException.INVALID_UPSERT_KEY,
-            "option upsertkey '"
-                + keyText
-                + "' has an empty column name; give comma-separated column names, e.g."
-                + " user_id,event_type");
+  /** The columns of option upsertkey, or empty when it is not given. */
+  private static List<String> upsertKey(String keyText) {
+    if (keyText == null) {
+      return List.of();
+    }
+    List<String> upsertKey = Arrays.stream(keyText.split(",", -1)).map(String::trim).toList();
+    if (upsertKey.stream().anyMatch(String::isEmpty)) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.INVALID_UPSERT_KEY,
+          "option upsertkey '"
+              + keyText
+              + "' has an empty column name; give comma-separated column names, e.g."
+              + " user_id,event_type");
+    }
+    if (new TreeSet<>(upsertKey).size() != upsertKey.size()) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.INVALID_UPSERT_KEY,
+          "option upsertkey '" + keyText + "' names a column twice");
+    }
+    return upsertKey;
+  }
+
+  private static String checkpointLocation(String given, String query) {
+    if (given == null || given.isBlank()) {
+      if (query == null || query.isBlank()) {
+        throw CATALOG.failure(
+            OptionErrorClass.MISSING_OPTION,
+            CHECKPOINT_LOCATION.key(),
+            "option checkpointLocation is required: a directory unique to this query (or run the"
+                + " sink inside a query, whose checkpoint location it uses)");
       }
-      if (new TreeSet<>(upsertKey).size() != upsertKey.size()) {
-        throw new LakebaseSinkException(
-            LakebaseSinkException.INVALID_UPSERT_KEY,
-            "option upsertkey '" + keyText + "' names a column twice");
-      }
+      return query;
     }
-    int batchSize = value(conf, BATCH_SIZE);
-    if (batchSize < 1) {
-      throw invalid("option batchsize must be >= 1, was " + batchSize);
-    }
-    Duration interval =
-        realTime && !conf.contains(BATCH_INTERVAL)
-            ? REAL_TIME_BATCH_INTERVAL
-            : value(conf, BATCH_INTERVAL);
-    if (interval.isNegative()) {
-      throw invalid("option batchinterval must not be negative, was " + interval);
-    }
-    String checkpoint = conf.get(CHECKPOINT_LOCATION);
-    if (checkpoint == null || checkpoint.isBlank()) {
-      checkpoint = queryCheckpointLocation;
-    } else if (queryCheckpointLocation != null
-        && !stripSlash(checkpoint).equals(stripSlash(queryCheckpointLocation))) {
-      throw invalid(
+    if (query != null && !stripSlash(given).equals(stripSlash(query))) {
+      throw CATALOG.conflict(
           "option checkpointLocation '"
-              + checkpoint
+              + given
               + "' differs from the query's checkpoint location '"
-              + queryCheckpointLocation
+              + query
               + "'; leave it out or give the same one");
     }
-    if (checkpoint == null || checkpoint.isBlank()) {
-      throw invalid(
-          "option checkpointLocation is required: a directory unique to this query (or run the"
-              + " sink inside a query, whose checkpoint location it uses)");
-    }
-    int maxRetries = value(conf, MAX_RETRIES);
-    if (maxRetries < 0) {
-      throw invalid("option maxretries must be >= 0, was " + maxRetries);
-    }
-    Duration backoff = value(conf, RETRY_BACKOFF);
-    if (backoff.isNegative()) {
-      throw invalid("option retrybackoff must not be negative, was " + backoff);
-    }
-    int tasksPerConnection = value(conf, TASKS_PER_CONNECTION);
-    if (tasksPerConnection < 1) {
-      throw invalid("option tasksPerConnection must be >= 1, was " + tasksPerConnection);
-    }
-    return new LakebaseSinkConfig(
-        resolved,
-        table,
-        upsertKey == null ? List.of() : upsertKey,
-        batchSize,
-        interval,
-        checkpoint,
-        maxRetries,
-        backoff,
-        tasksPerConnection);
-  }
-
-  private static Optional<ConfigOption<?>> find(String key) {
-    String lower = key.trim().toLowerCase(Locale.ROOT);
-    return ALL.stream().filter(o -> o.key().toLowerCase(Locale.ROOT).equals(lower)).findFirst();
-  }
-
-  private static String required(Configuration conf, ConfigOption<String> option) {
-    String value = conf.get(option);
-    if (value == null || value.isBlank()) {
-      throw invalid("option " + option.key() + " is required: " + option.description());
-    }
-    return value;
-  }
-
-  private static <V> V value(Configuration conf, ConfigOption<V> option) {
-    try {
-      return conf.get(option);
-    } catch (IllegalArgumentException e) {
-      throw invalid(
-          "option "
-              + option.key()
-              + " has an invalid value '"
-              + conf.toMap().get(option.key())
-              + "': "
-              + option.description());
-    }
+    return given;
   }
 
   private static String stripSlash(String path) {
     return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-  }
-
-  private static LakebaseSinkException invalid(String message) {
-    return new LakebaseSinkException(LakebaseSinkException.INVALID_OPTIONS, message);
   }
 }

@@ -11,7 +11,9 @@
  * upsertkey}, {@code batchsize} (1000), {@code batchinterval} (100 ms; 30 ms in a realTime query),
  * {@code checkpointLocation} (required; the query's), {@code maxretries} (10), {@code retrybackoff}
  * (100 ms), {@code tasksPerConnection} (1). Keys ignore case. Anything unrecognized fails with
- * {@code JDBC_STREAMING_SINK_INVALID_OPTIONS}, listing the valid options.
+ * {@code JDBC_STREAMING_SINK_INVALID_OPTIONS}, naming the closest valid option and listing them all
+ * (the options catalog {@link io.lakestream.connectors.lakebase.LakebaseSinkOptions#CATALOG};
+ * reference: {@code docs/options/lakebase-sink.md}).
  *
  * <h2>Behaviour</h2>
  *

@@ -5,6 +5,7 @@ import io.lakestream.connectors.delta.DeltaCompleteCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochSink;
@@ -112,18 +113,21 @@ public final class DeltaSinkBuilder<T> {
   }
 
   /**
-   * Sets an option by its Spark name (see {@link DeltaSinkOptions}), e.g. {@code
+   * Sets an option by its Spark name, in any case (see {@link DeltaSinkOptions}), e.g. {@code
    * option("mergeSchema", "true")}.
    *
-   * @throws IllegalArgumentException for an unknown key (the message lists the valid ones) or an
-   *     invalid value
+   * @throws io.lakestream.api.error.LakestreamException for an unknown key (naming the closest
+   *     valid one) or an invalid value; see {@link DeltaSinkOptions#CATALOG}
    */
   public DeltaSinkBuilder<T> option(String key, String value) {
-    var option = DeltaSinkOptions.find(Objects.requireNonNull(key, "key"));
-    if (option == DeltaSinkOptions.MERGE_SCHEMA) {
-      return mergeSchema(DeltaSinkOptions.parseBoolean(option, value));
+    OptionValues values =
+        DeltaSinkOptions.CATALOG.validate(
+            Map.of(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key)),
+            "for " + path);
+    if (values.contains(DeltaSinkOptions.MERGE_SCHEMA)) {
+      mergeSchema(values.get(DeltaSinkOptions.MERGE_SCHEMA));
     }
-    throw new IllegalStateException("option " + option.key() + " has no setter");
+    return this;
   }
 
   /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */

@@ -1,19 +1,19 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionsCatalog;
 import java.util.List;
-import java.util.Locale;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 
 /**
  * The string options of the Delta sink, under Spark's names, for {@link
- * DeltaSinkBuilder#option(String, String)}. Keys are matched ignoring case, as Spark does.
+ * DeltaSinkBuilder#option(String, String)}. {@link #CATALOG} checks them (keys ignore case, as
+ * Spark's do); see {@code docs/options/delta-sink.md}.
  */
 public final class DeltaSinkOptions {
 
   /** Spark's {@code mergeSchema}: add new nullable declared columns to an existing table. */
-  public static final ConfigOption<Boolean> MERGE_SCHEMA =
-      ConfigOptions.key("mergeSchema")
+  public static final Option<Boolean> MERGE_SCHEMA =
+      Option.key("mergeSchema")
           .booleanType()
           .defaultValue(false)
           .withDescription(
@@ -25,32 +25,18 @@ public final class DeltaSinkOptions {
                   + " delta.columnMapping.mode=name, existing ones are switched to it when a column"
                   + " is added. When false, any difference from the table's schema is an error.");
 
-  /** All options, for error messages. */
-  public static final List<ConfigOption<?>> ALL = List.of(MERGE_SCHEMA);
+  /** All options. */
+  public static final List<Option<?>> ALL = List.of(MERGE_SCHEMA);
+
+  /** Every option of the Delta sink. */
+  public static final OptionsCatalog CATALOG =
+      OptionsCatalog.builder("delta-sink", "Delta sink")
+          .summary(
+              "Options of `DeltaSinkBuilder.option(key, value)`, named as in Spark's Delta writer"
+                  + " (`df.writeStream.format(\"delta\").option(...)`). The sink's other settings"
+                  + " (`maxRowsPerFile`, `maxBufferedBytes`, `hadoopConf`) are builder methods.")
+          .options(ALL)
+          .build();
 
   private DeltaSinkOptions() {}
-
-  /** The option with {@code key} (ignoring case). */
-  static ConfigOption<?> find(String key) {
-    for (ConfigOption<?> option : ALL) {
-      if (option.key().toLowerCase(Locale.ROOT).equals(key.trim().toLowerCase(Locale.ROOT))) {
-        return option;
-      }
-    }
-    throw new IllegalArgumentException(
-        "Unknown Delta sink option '"
-            + key
-            + "'; valid options: "
-            + ALL.stream().map(ConfigOption::key).toList());
-  }
-
-  /** Parses a boolean option value strictly ({@code true} or {@code false}, any case). */
-  static boolean parseBoolean(ConfigOption<?> option, String value) {
-    String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-    if (v.equals("true") || v.equals("false")) {
-      return Boolean.parseBoolean(v);
-    }
-    throw new IllegalArgumentException(
-        "Delta sink option " + option.key() + " must be true or false, was '" + value + "'");
-  }
 }

@@ -22,7 +22,6 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -30,10 +29,11 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 
 /**
- * Builds a {@link DeltaSource} from Spark-compatible options ({@link DeltaSourceOptions}). {@link
- * #build()} runs {@link #sanityCheck()} (unknown options and bad values fail with {@link
- * IllegalArgumentException} naming the option), then reads the table's schema: the latest one for a
- * stream, the chosen version's for a bounded read.
+ * Builds a {@link DeltaSource} from Spark-compatible options ({@link DeltaSourceOptions}; keys
+ * ignore case). {@link #build()} runs {@link #sanityCheck()} (unknown options and bad values fail
+ * with a {@link io.lakestream.api.error.LakestreamException} naming the option, see {@link
+ * io.lakestream.connectors.options.OptionErrorClass}), then reads the table's schema: the latest
+ * one for a stream, the chosen version's for a bounded read.
  *
  * <pre>{@code
  * DeltaSource source = DeltaSourceBuilder.forTable("s3a://lake/orders")
@@ -53,66 +53,19 @@ public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceB
     return new DeltaSourceBuilder(path);
   }
 
-  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  /**
+   * Checks the name ({@link IllegalArgumentException}) and the options against {@link
+   * DeltaSourceOptions#CATALOG} ({@link io.lakestream.api.error.LakestreamException} naming the
+   * option).
+   */
   public void sanityCheck() {
-    checkOptions("Delta source", "Delta source", DeltaSourceOptions.all());
-    String starting = options.get(DeltaSourceOptions.STARTING_VERSION);
-    if (starting != null && !starting.equals("latest")) {
-      try {
-        if (Long.parseLong(starting) < 0) {
-          throw new NumberFormatException();
-        }
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            "Delta source option startingVersion must be a version number >= 0 or 'latest', was '"
-                + starting
-                + "'");
-      }
-    }
-    if (options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER) < 1) {
-      throw new IllegalArgumentException(
-          "Delta source option maxFilesPerTrigger must be >= 1, was "
-              + options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER));
-    }
-    if (options.getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).isPresent()
-        && options.get(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).getBytes() < 1) {
-      throw new IllegalArgumentException(
-          "Delta source option maxBytesPerTrigger must be at least 1 byte");
-    }
-    if (options.get(DeltaSourceOptions.POLL_INTERVAL).toMillis() < 1) {
-      throw new IllegalArgumentException("Delta source option pollInterval must be >= 1 ms");
-    }
-    boolean version = options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent();
-    boolean timestamp = options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent();
-    if (version && timestamp) {
-      throw new IllegalArgumentException(
-          "Delta source options versionAsOf and timestampAsOf cannot both be set: choose one");
-    }
-    if ((version || timestamp) && starting != null) {
-      throw new IllegalArgumentException(
-          "Delta source option startingVersion is for streaming reads; versionAsOf/timestampAsOf"
-              + " make a bounded read of one version. Set only one of them.");
-    }
-    if (version && options.get(DeltaSourceOptions.VERSION_AS_OF) < 0) {
-      throw new IllegalArgumentException("Delta source option versionAsOf must be >= 0");
-    }
-    if (timestamp) {
-      try {
-        Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF));
-      } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException(
-            "Delta source option timestampAsOf must be an ISO-8601 instant such as"
-                + " 2024-05-01T10:00:00Z, was '"
-                + options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)
-                + "'");
-      }
-    }
+    checkOptions("Delta source", DeltaSourceOptions.CATALOG);
   }
 
   /**
    * Checks the options and reads the table's schema.
    *
-   * @throws IllegalArgumentException for a bad option
+   * @throws io.lakestream.api.error.LakestreamException for a bad option
    * @throws UncheckedIOException (cause {@link DeltaTableException}) if there is no table, the
    *     chosen version or timestamp is not in its history, or {@code startingVersion} is past the
    *     latest version
@@ -170,10 +123,7 @@ public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceB
           startingVersion,
           bounded,
           options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER),
-          options
-              .getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER)
-              .map(m -> m.getBytes())
-              .orElse(0L),
+          options.getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
           options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
           options.get(DeltaSourceOptions.IGNORE_DELETES),
           options.get(DeltaSourceOptions.POLL_INTERVAL).toMillis(),

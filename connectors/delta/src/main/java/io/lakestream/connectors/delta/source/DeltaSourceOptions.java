@@ -1,45 +1,51 @@
 package io.lakestream.connectors.delta.source;
 
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionRule;
+import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.MemorySize;
 
 /**
  * The Delta source's options, named as in Spark's Delta streaming source ({@code
  * spark.readStream.format("delta").option(...)}), plus {@code versionAsOf}/{@code timestampAsOf}
- * for a bounded (batch) read of one version.
+ * for a bounded (batch) read of one version. {@link #CATALOG} checks them (keys ignore case); see
+ * {@code docs/options/delta-source.md}.
  */
 public final class DeltaSourceOptions {
   private DeltaSourceOptions() {}
 
-  public static final ConfigOption<String> STARTING_VERSION =
-      ConfigOptions.key("startingVersion")
+  public static final Option<String> STARTING_VERSION =
+      Option.key("startingVersion")
           .stringType()
           .noDefaultValue()
+          .check(DeltaSourceOptions::isVersionOrLatest, "be a version number >= 0 or 'latest'")
           .withDescription(
               "Version to start reading changes from (inclusive), or 'latest' for only versions"
                   + " committed after the query starts. Without it, the table's current snapshot"
                   + " is read first, then every later version. Applies to a new query only.");
 
-  public static final ConfigOption<Integer> MAX_FILES_PER_TRIGGER =
-      ConfigOptions.key("maxFilesPerTrigger")
+  public static final Option<Integer> MAX_FILES_PER_TRIGGER =
+      Option.key("maxFilesPerTrigger")
           .intType()
           .defaultValue(1000)
+          .atLeast(1)
           .withDescription("At most this many data files are admitted per epoch (>= 1).");
 
-  public static final ConfigOption<MemorySize> MAX_BYTES_PER_TRIGGER =
-      ConfigOptions.key("maxBytesPerTrigger")
-          .memoryType()
+  public static final Option<Long> MAX_BYTES_PER_TRIGGER =
+      Option.key("maxBytesPerTrigger")
+          .byteSizeType()
           .noDefaultValue()
+          .check(bytes -> bytes >= 1, "be at least 1 byte")
           .withDescription(
               "Soft limit of data file bytes admitted per epoch (the file that crosses it is"
                   + " still admitted), e.g. '512m'. With maxFilesPerTrigger, whichever is hit"
                   + " first ends the epoch's admission.");
 
-  public static final ConfigOption<Boolean> SKIP_CHANGE_COMMITS =
-      ConfigOptions.key("skipChangeCommits")
+  public static final Option<Boolean> SKIP_CHANGE_COMMITS =
+      Option.key("skipChangeCommits")
           .booleanType()
           .defaultValue(false)
           .withDescription(
@@ -47,36 +53,65 @@ public final class DeltaSourceOptions {
                   + " overwrite) entirely, including the rows they add. Without it such a version"
                   + " fails the query.");
 
-  public static final ConfigOption<Boolean> IGNORE_DELETES =
-      ConfigOptions.key("ignoreDeletes")
+  public static final Option<Boolean> IGNORE_DELETES =
+      Option.key("ignoreDeletes")
           .booleanType()
           .defaultValue(false)
           .withDescription(
               "Skip versions that only delete data (no added data files), e.g. dropping old"
                   + " partitions; versions that delete and add still fail.");
 
-  public static final ConfigOption<Duration> POLL_INTERVAL =
-      ConfigOptions.key("pollInterval")
+  public static final Option<Duration> POLL_INTERVAL =
+      Option.key("pollInterval")
           .durationType()
           .defaultValue(Duration.ofSeconds(1))
+          .check(d -> d.toMillis() >= 1, "be >= 1 ms")
           .withDescription("How often the Delta log is checked for new versions.");
 
-  public static final ConfigOption<Long> VERSION_AS_OF =
-      ConfigOptions.key("versionAsOf")
+  public static final Option<Long> VERSION_AS_OF =
+      Option.key("versionAsOf")
           .longType()
           .noDefaultValue()
+          .atLeast(0)
           .withDescription("Bounded read of exactly this table version (time travel).");
 
-  public static final ConfigOption<String> TIMESTAMP_AS_OF =
-      ConfigOptions.key("timestampAsOf")
+  public static final Option<String> TIMESTAMP_AS_OF =
+      Option.key("timestampAsOf")
           .stringType()
           .noDefaultValue()
+          .check(
+              DeltaSourceOptions::isInstant, "be an ISO-8601 instant such as 2024-05-01T10:00:00Z")
           .withDescription(
               "Bounded read of the latest version committed at or before this instant (ISO-8601,"
                   + " e.g. 2024-05-01T10:00:00Z).");
 
-  /** Every option, for validation messages. */
-  public static List<ConfigOption<?>> all() {
+  /** Every option of the Delta source, and its rules. */
+  public static final OptionsCatalog CATALOG =
+      OptionsCatalog.builder("delta-source", "Delta source")
+          .summary(
+              "Options of `DeltaSourceBuilder.option(key, value)`, named as in Spark's Delta"
+                  + " streaming source (`spark.readStream.format(\"delta\").option(...)`).")
+          .options(all())
+          .rule(OptionRule.atMostOneOf(VERSION_AS_OF, TIMESTAMP_AS_OF))
+          .rule(
+              OptionRule.of(
+                  "`startingVersion` is for streaming reads: not with `versionAsOf` or"
+                      + " `timestampAsOf`.",
+                  values -> {
+                    if (values.contains(STARTING_VERSION)
+                        && (values.contains(VERSION_AS_OF) || values.contains(TIMESTAMP_AS_OF))) {
+                      throw values
+                          .catalog()
+                          .conflict(
+                              "option startingVersion is for streaming reads;"
+                                  + " versionAsOf/timestampAsOf make a bounded read of one"
+                                  + " version. Set only one of them.");
+                    }
+                  }))
+          .build();
+
+  /** Every option, in the reference's order. */
+  public static List<Option<?>> all() {
     return List.of(
         STARTING_VERSION,
         MAX_FILES_PER_TRIGGER,
@@ -86,5 +121,26 @@ public final class DeltaSourceOptions {
         POLL_INTERVAL,
         VERSION_AS_OF,
         TIMESTAMP_AS_OF);
+  }
+
+  /** {@code latest} or a version number >= 0. */
+  private static boolean isVersionOrLatest(String text) {
+    if (text.equals("latest")) {
+      return true;
+    }
+    try {
+      return Long.parseLong(text) >= 0;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private static boolean isInstant(String text) {
+    try {
+      Instant.parse(text);
+      return true;
+    } catch (DateTimeParseException e) {
+      return false;
+    }
   }
 }

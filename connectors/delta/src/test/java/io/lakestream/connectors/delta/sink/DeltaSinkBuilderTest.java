@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.state.query.OutputMode;
@@ -111,7 +112,8 @@ class DeltaSinkBuilderTest {
     assertThatThrownBy(() -> builder().option("mergeSchema", "yes"))
         .hasMessageContaining("must be true or false");
     assertThatThrownBy(() -> builder().option("overwriteSchema", "true"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Delta sink option 'overwriteSchema'")
         .hasMessageContaining("[mergeSchema]");
   }

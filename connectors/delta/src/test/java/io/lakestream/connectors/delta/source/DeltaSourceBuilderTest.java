@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -26,7 +27,8 @@ class DeltaSourceBuilderTest {
   @Test
   void unknownOptionsAndBadValuesNameTheOption() {
     assertThatThrownBy(() -> builder(Map.of("maxFilesPerTriger", "5")).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Delta source option 'maxFilesPerTriger'")
         .hasMessageContaining("maxFilesPerTrigger")
         .hasMessageContaining("skipChangeCommits");

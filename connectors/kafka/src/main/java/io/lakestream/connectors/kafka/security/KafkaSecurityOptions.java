@@ -1,108 +1,113 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.connectors.options.Option;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 
 /**
  * The connection and security options of a Kafka source or sink, named as Spark's Kafka connector
  * names them ({@code kafka.} followed by the Kafka client property). {@link KafkaClientSecurity}
- * reads and validates them.
+ * reads and validates them; the source's and sink's option catalogs list them. {@link
+ * #BOOTSTRAP_SERVERS} is required; the secret ones are never printed.
  */
 public final class KafkaSecurityOptions {
 
   /** Prefix of every option passed to the Kafka client. */
   public static final String PREFIX = "kafka.";
 
-  public static final ConfigOption<String> BOOTSTRAP_SERVERS =
-      ConfigOptions.key("kafka.bootstrap.servers")
+  public static final Option<String> BOOTSTRAP_SERVERS =
+      Option.key("kafka.bootstrap.servers")
           .stringType()
           .noDefaultValue()
+          .required()
           .withDescription(
               "Comma-separated host:port list of brokers to connect to. Required. On Amazon MSK"
                   + " the port must match the security mode: 9092 plaintext, 9094 TLS, 9096"
                   + " SASL/SCRAM, 9098 IAM.");
 
-  public static final ConfigOption<String> SECURITY_PROTOCOL =
-      ConfigOptions.key("kafka.security.protocol")
+  public static final Option<String> SECURITY_PROTOCOL =
+      Option.key("kafka.security.protocol")
           .stringType()
           .defaultValue("PLAINTEXT")
           .withDescription("PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.");
 
-  public static final ConfigOption<String> SASL_MECHANISM =
-      ConfigOptions.key("kafka.sasl.mechanism")
+  public static final Option<String> SASL_MECHANISM =
+      Option.key("kafka.sasl.mechanism")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or AWS_MSK_IAM. Required with a SASL protocol.");
 
-  public static final ConfigOption<String> SASL_JAAS_CONFIG =
-      ConfigOptions.key("kafka.sasl.jaas.config")
+  public static final Option<String> SASL_JAAS_CONFIG =
+      Option.key("kafka.sasl.jaas.config")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription(
               "JAAS login config, e.g. org.apache.kafka.common.security.scram.ScramLoginModule"
                   + " required username=\"u\" password=\"p\"; Required for PLAIN and SCRAM;"
                   + " optional for AWS_MSK_IAM (default: IAMLoginModule required;). Secret: never"
                   + " printed.");
 
-  public static final ConfigOption<String> SASL_CLIENT_CALLBACK_HANDLER_CLASS =
-      ConfigOptions.key("kafka.sasl.client.callback.handler.class")
+  public static final Option<String> SASL_CLIENT_CALLBACK_HANDLER_CLASS =
+      Option.key("kafka.sasl.client.callback.handler.class")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "Only for AWS_MSK_IAM, where it defaults to"
                   + " software.amazon.msk.auth.iam.IAMClientCallbackHandler.");
 
-  public static final ConfigOption<String> SSL_TRUSTSTORE_LOCATION =
-      ConfigOptions.key("kafka.ssl.truststore.location")
+  public static final Option<String> SSL_TRUSTSTORE_LOCATION =
+      Option.key("kafka.ssl.truststore.location")
           .stringType()
           .noDefaultValue()
           .withDescription(
               "Trust store file with the brokers' CA certificates (default: the JVM's trusted"
                   + " CAs, which suffice for MSK).");
 
-  public static final ConfigOption<String> SSL_TRUSTSTORE_PASSWORD =
-      ConfigOptions.key("kafka.ssl.truststore.password")
+  public static final Option<String> SSL_TRUSTSTORE_PASSWORD =
+      Option.key("kafka.ssl.truststore.password")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription("Password of the trust store. Secret: never printed.");
 
-  public static final ConfigOption<String> SSL_TRUSTSTORE_TYPE =
-      ConfigOptions.key("kafka.ssl.truststore.type")
+  public static final Option<String> SSL_TRUSTSTORE_TYPE =
+      Option.key("kafka.ssl.truststore.type")
           .stringType()
           .noDefaultValue()
           .withDescription("JKS, PKCS12 or PEM (Kafka's default: JKS).");
 
-  public static final ConfigOption<String> SSL_KEYSTORE_LOCATION =
-      ConfigOptions.key("kafka.ssl.keystore.location")
+  public static final Option<String> SSL_KEYSTORE_LOCATION =
+      Option.key("kafka.ssl.keystore.location")
           .stringType()
           .noDefaultValue()
           .withDescription("Key store with the client certificate, for mutual TLS.");
 
-  public static final ConfigOption<String> SSL_KEYSTORE_PASSWORD =
-      ConfigOptions.key("kafka.ssl.keystore.password")
+  public static final Option<String> SSL_KEYSTORE_PASSWORD =
+      Option.key("kafka.ssl.keystore.password")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription(
               "Password of the key store; required with a JKS or PKCS12 key store. Secret.");
 
-  public static final ConfigOption<String> SSL_KEYSTORE_TYPE =
-      ConfigOptions.key("kafka.ssl.keystore.type")
+  public static final Option<String> SSL_KEYSTORE_TYPE =
+      Option.key("kafka.ssl.keystore.type")
           .stringType()
           .noDefaultValue()
           .withDescription("JKS, PKCS12 or PEM (Kafka's default: JKS).");
 
-  public static final ConfigOption<String> SSL_KEY_PASSWORD =
-      ConfigOptions.key("kafka.ssl.key.password")
+  public static final Option<String> SSL_KEY_PASSWORD =
+      Option.key("kafka.ssl.key.password")
           .stringType()
           .noDefaultValue()
+          .secret()
           .withDescription("Password of the private key in the key store. Secret.");
 
-  public static final ConfigOption<String> SSL_ENDPOINT_IDENTIFICATION_ALGORITHM =
-      ConfigOptions.key("kafka.ssl.endpoint.identification.algorithm")
+  public static final Option<String> SSL_ENDPOINT_IDENTIFICATION_ALGORITHM =
+      Option.key("kafka.ssl.endpoint.identification.algorithm")
           .stringType()
           .noDefaultValue()
           .withDescription(
@@ -110,7 +115,7 @@ public final class KafkaSecurityOptions {
                   + " skip host name checks.");
 
   /** Every option above. */
-  public static final List<ConfigOption<String>> ALL =
+  public static final List<Option<String>> ALL =
       List.of(
           BOOTSTRAP_SERVERS,
           SECURITY_PROTOCOL,
@@ -136,7 +141,7 @@ public final class KafkaSecurityOptions {
 
   /** The names of {@link #ALL}. */
   public static final Set<String> NAMES =
-      ALL.stream().map(ConfigOption::key).collect(Collectors.toUnmodifiableSet());
+      ALL.stream().map(Option::key).collect(Collectors.toUnmodifiableSet());
 
   private KafkaSecurityOptions() {}
 

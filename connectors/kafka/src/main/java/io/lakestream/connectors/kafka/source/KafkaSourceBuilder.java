@@ -20,7 +20,9 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>{@link #build()} runs {@link #sanityCheck()}: unknown options and bad values fail at once with
- * an {@link IllegalArgumentException} naming the option.
+ * a {@link io.lakestream.api.error.LakestreamException} naming the option (see {@link
+ * KafkaSourceOptions#CATALOG}; keys ignore case), connection settings that cannot work with an
+ * {@link io.lakestream.connectors.kafka.security.InvalidKafkaOptionException}.
  */
 public final class KafkaSourceBuilder {
   private final String name;
@@ -38,7 +40,10 @@ public final class KafkaSourceBuilder {
     return new KafkaSourceBuilder(name);
   }
 
-  /** Sets one option (see {@link KafkaSourceOptions}; {@code kafka.*} goes to the consumer). */
+  /**
+   * Sets one option (see {@link KafkaSourceOptions}; keys ignore case; {@code kafka.*} goes to the
+   * consumer).
+   */
   public KafkaSourceBuilder option(String key, String value) {
     options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
     return this;
@@ -64,12 +69,17 @@ public final class KafkaSourceBuilder {
     return this;
   }
 
-  /** Validates the options; throws {@link IllegalArgumentException} naming the bad one. */
+  /**
+   * Validates the options against {@link KafkaSourceOptions#CATALOG} and resolves them.
+   *
+   * @throws IllegalArgumentException for a blank name
+   * @throws io.lakestream.api.error.LakestreamException naming the bad option
+   */
   public KafkaSourceConfig sanityCheck() {
     if (name.isBlank()) {
       throw new IllegalArgumentException("Kafka source name must not be blank");
     }
-    return KafkaSourceOptions.validate(options);
+    return KafkaSourceConfig.of(KafkaSourceOptions.CATALOG.validate(options));
   }
 
   public KafkaStreamSource build() {

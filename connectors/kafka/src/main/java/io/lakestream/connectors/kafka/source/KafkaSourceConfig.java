@@ -1,5 +1,8 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionValues;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashMap;
@@ -7,10 +10,8 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The Kafka source's validated options (see {@link KafkaSourceOptions}). Immutable; travels in the
- * job graph.
- *
- * @see KafkaSourceOptions#validate
+ * The Kafka source's validated options (see {@link KafkaSourceOptions}), made by {@link
+ * KafkaSourceBuilder#sanityCheck()}. Immutable; travels in the job graph.
  */
 public final class KafkaSourceConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -47,6 +48,61 @@ public final class KafkaSourceConfig implements Serializable {
     this.groupIdPrefix = groupIdPrefix;
     this.partitionDiscoveryInterval = partitionDiscoveryInterval;
     this.kafkaProperties = new HashMap<>(kafkaProperties);
+  }
+
+  /**
+   * Resolves options checked by {@link KafkaSourceOptions#CATALOG}: the topics, the starting
+   * position and the client properties (with the connection settings normalised by {@link
+   * KafkaClientSecurity}).
+   *
+   * @throws io.lakestream.api.error.LakestreamException if the topics or starting offsets do not
+   *     parse (naming the option)
+   * @throws io.lakestream.connectors.kafka.security.InvalidKafkaOptionException for a connection
+   *     setting that cannot work
+   */
+  static KafkaSourceConfig of(OptionValues values) {
+    Map<String, String> kafka = new HashMap<>(values.passThrough(KafkaSourceOptions.KAFKA_PREFIX));
+    // Connection and authentication (TLS, SASL/SCRAM, MSK IAM, MSK port rule), normalised.
+    KafkaClientSecurity.fromOptions(values.toMap())
+        .clientProperties()
+        .forEach((k, v) -> kafka.put((String) k, (String) v));
+    boolean latestWhenNoMatch =
+        values.get(KafkaSourceOptions.STARTING_OFFSETS_BY_TIMESTAMP_STRATEGY).equals("latest");
+    return new KafkaSourceConfig(
+        topics(values),
+        startingOffsets(values, latestWhenNoMatch),
+        values.getOptional(KafkaSourceOptions.MAX_OFFSETS_PER_TRIGGER).orElse(0L),
+        values.getOptional(KafkaSourceOptions.MIN_OFFSETS_PER_TRIGGER).orElse(0L),
+        values.get(KafkaSourceOptions.MAX_TRIGGER_DELAY),
+        values.get(KafkaSourceOptions.FAIL_ON_DATA_LOSS),
+        values.get(KafkaSourceOptions.INCLUDE_HEADERS),
+        values.get(KafkaSourceOptions.GROUP_ID_PREFIX),
+        values.get(KafkaSourceOptions.PARTITION_DISCOVERY_INTERVAL),
+        kafka);
+  }
+
+  private static TopicSelection topics(OptionValues values) {
+    if (values.contains(KafkaSourceOptions.SUBSCRIBE)) {
+      return values.convert(KafkaSourceOptions.SUBSCRIBE, TopicSelection::subscribe);
+    }
+    if (values.contains(KafkaSourceOptions.ASSIGN)) {
+      return values.convert(KafkaSourceOptions.ASSIGN, TopicSelection::assign);
+    }
+    return values.convert(KafkaSourceOptions.SUBSCRIBE_PATTERN, TopicSelection::subscribePattern);
+  }
+
+  private static StartingOffsets startingOffsets(OptionValues values, boolean latestWhenNoMatch) {
+    if (values.contains(KafkaSourceOptions.STARTING_TIMESTAMP)) {
+      return StartingOffsets.timestamp(
+          values.get(KafkaSourceOptions.STARTING_TIMESTAMP), latestWhenNoMatch);
+    }
+    if (values.contains(KafkaSourceOptions.STARTING_OFFSETS_BY_TIMESTAMP)) {
+      Option<String> option = KafkaSourceOptions.STARTING_OFFSETS_BY_TIMESTAMP;
+      return StartingOffsets.timestamps(
+          values.convert(option, json -> StartingOffsets.parsePartitionJson(option.key(), json)),
+          latestWhenNoMatch);
+    }
+    return values.convert(KafkaSourceOptions.STARTING_OFFSETS, StartingOffsets::parse);
   }
 
   public TopicSelection topics() {

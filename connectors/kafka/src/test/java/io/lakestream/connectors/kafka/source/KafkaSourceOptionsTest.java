@@ -3,6 +3,7 @@ package io.lakestream.connectors.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,15 +18,20 @@ class KafkaSourceOptionsTest {
     return o;
   }
 
+  /** The options as the builder checks them. */
+  private static KafkaSourceConfig validate(Map<String, String> options) {
+    return KafkaSourceBuilder.kafka("orders").options(options).sanityCheck();
+  }
+
   private static KafkaSourceConfig with(String key, String value) {
     Map<String, String> o = base();
     o.put(key, value);
-    return KafkaSourceOptions.validate(o);
+    return validate(o);
   }
 
   @Test
   void defaultsAreSparks() {
-    KafkaSourceConfig c = KafkaSourceOptions.validate(base());
+    KafkaSourceConfig c = validate(base());
     assertThat(c.startingOffsets().toString()).isEqualTo("startingOffsets=latest");
     assertThat(c.failOnDataLoss()).isTrue();
     assertThat(c.maxTriggerDelay()).isEqualTo(Duration.ofMinutes(15));
@@ -51,15 +57,14 @@ class KafkaSourceOptionsTest {
         "kafka.sasl.jaas.config",
         "org.apache.kafka.common.security.scram.ScramLoginModule required"
             + " username=\"etl\" password=\"s3cr3t-pw\";");
-    KafkaSourceConfig c = KafkaSourceOptions.validate(o);
+    KafkaSourceConfig c = validate(o);
     assertThat(c.clientProperties())
         .containsEntry("security.protocol", "SASL_SSL")
         .containsEntry("sasl.mechanism", "SCRAM-SHA-512");
     assertThat(c.toString()).doesNotContain("s3cr3t-pw");
 
     o.remove("kafka.sasl.jaas.config");
-    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
-        .hasMessageContaining("kafka.sasl.jaas.config");
+    assertThatThrownBy(() -> validate(o)).hasMessageContaining("kafka.sasl.jaas.config");
   }
 
   @Test
@@ -68,7 +73,7 @@ class KafkaSourceOptionsTest {
     o.put("kafka.bootstrap.servers", "b-1.orders.abc123.c2.kafka.eu-west-1.amazonaws.com:9092");
     o.put("kafka.security.protocol", "SASL_SSL");
     o.put("kafka.sasl.mechanism", "AWS_MSK_IAM");
-    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+    assertThatThrownBy(() -> validate(o))
         .hasMessageContaining("9098")
         .hasMessageContaining("kafka.bootstrap.servers");
   }
@@ -76,7 +81,8 @@ class KafkaSourceOptionsTest {
   @Test
   void unknownOptionListsTheValidOnes() {
     assertThatThrownBy(() -> with("maxOffsetPerTrigger", "10"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("[maxOffsetPerTrigger]")
         .hasMessageContaining("maxOffsetsPerTrigger")
         .hasMessageContaining("startingOffsets")
@@ -106,7 +112,7 @@ class KafkaSourceOptionsTest {
     Map<String, String> o = base();
     o.put("maxOffsetsPerTrigger", "10");
     o.put("minOffsetsPerTrigger", "20");
-    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+    assertThatThrownBy(() -> validate(o))
         .hasMessageContaining(
             "minOffsetsPerTrigger (20) must not exceed maxOffsetsPerTrigger (10)");
   }
@@ -117,15 +123,14 @@ class KafkaSourceOptionsTest {
         .hasMessageContaining("exactly one of the options subscribe, subscribePattern, assign");
     Map<String, String> none = base();
     none.remove("subscribe");
-    assertThatThrownBy(() -> KafkaSourceOptions.validate(none))
-        .hasMessageContaining("none was given");
+    assertThatThrownBy(() -> validate(none)).hasMessageContaining("none was given");
   }
 
   @Test
   void bootstrapServersRequired() {
     Map<String, String> o = base();
     o.remove("kafka.bootstrap.servers");
-    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
+    assertThatThrownBy(() -> validate(o))
         .hasMessageContaining("kafka.bootstrap.servers is required");
   }
 
@@ -145,19 +150,18 @@ class KafkaSourceOptionsTest {
     o.put("assign", "{\"orders\":[0,2]}");
     o.put("startingTimestamp", "1700000000000");
     o.put("startingOffsets", "earliest");
-    KafkaSourceConfig c = KafkaSourceOptions.validate(o);
+    KafkaSourceConfig c = validate(o);
     assertThat(c.startingOffsets().toString()).isEqualTo("startingTimestamp=1700000000000");
     assertThat(c.topics().assignedPartitions())
         .extracting(Object::toString)
         .containsExactly("orders-0", "orders-2");
     o.put("assign", "orders");
-    assertThatThrownBy(() -> KafkaSourceOptions.validate(o))
-        .hasMessageContaining("assign must be JSON");
+    assertThatThrownBy(() -> validate(o)).hasMessageContaining("assign must be JSON");
   }
 
   @Test
   void groupIdIsGivenOrDerivedFromTheQuery() {
-    assertThat(KafkaSourceOptions.validate(base()).groupId("q1", "orders"))
+    assertThat(validate(base()).groupId("q1", "orders"))
         .isEqualTo("lakestream-kafka-source-q1-orders");
     assertThat(with("kafka.group.id", "mine").groupId("q1", "orders")).isEqualTo("mine");
   }

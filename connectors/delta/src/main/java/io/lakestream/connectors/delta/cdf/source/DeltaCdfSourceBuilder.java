@@ -6,6 +6,7 @@ import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
+import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -16,9 +17,10 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
 
 /**
  * Builds a {@link DeltaCdfSource} from Spark-compatible options ({@link DeltaCdfSourceOptions}).
- * {@link #build()} runs {@link #sanityCheck()} (unknown options and bad values fail with {@link
- * IllegalArgumentException} naming the option and listing the valid ones), then reads the table's
- * latest schema and checks, eagerly, that the change data feed is enabled at the starting version.
+ * {@link #build()} runs {@link #sanityCheck()} (unknown options and bad values fail with a {@link
+ * io.lakestream.api.error.LakestreamException} naming the option and listing the valid ones), then
+ * reads the table's latest schema and checks, eagerly, that the change data feed is enabled at the
+ * starting version.
  *
  * <pre>{@code
  * DeltaCdfSource source = DeltaCdfSourceBuilder.forTable("s3a://lake/silver")
@@ -38,27 +40,19 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
     return new DeltaCdfSourceBuilder(path);
   }
 
-  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  /**
+   * Checks the name ({@link IllegalArgumentException}) and the options against {@link
+   * DeltaCdfSourceOptions#CATALOG} ({@link io.lakestream.api.error.LakestreamException} naming the
+   * option).
+   */
   public void sanityCheck() {
-    checkOptions("Delta CDF source", "Delta CDF source", DeltaCdfSourceOptions.all());
+    checkOptions("Delta CDF source", DeltaCdfSourceOptions.CATALOG);
     if (!options.get(DeltaCdfSourceOptions.READ_CHANGE_FEED)) {
-      throw new IllegalArgumentException(
-          "Delta CDF source option readChangeFeed=false: this source only reads the change data"
-              + " feed; use DeltaSourceBuilder for a plain streaming read of the table");
-    }
-    startingVersion();
-    if (options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER) < 1) {
-      throw new IllegalArgumentException(
-          "Delta CDF source option maxFilesPerTrigger must be >= 1, was "
-              + options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER));
-    }
-    if (options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).isPresent()
-        && options.get(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).getBytes() < 1) {
-      throw new IllegalArgumentException(
-          "Delta CDF source option maxBytesPerTrigger must be at least 1 byte");
-    }
-    if (options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis() < 1) {
-      throw new IllegalArgumentException("Delta CDF source option pollInterval must be >= 1 ms");
+      throw DeltaCdfSourceOptions.CATALOG.failure(
+          OptionErrorClass.INVALID_OPTION_VALUE,
+          DeltaCdfSourceOptions.READ_CHANGE_FEED.key(),
+          "option readChangeFeed=false: this source only reads the change data feed; use"
+              + " DeltaSourceBuilder for a plain streaming read of the table");
     }
   }
 
@@ -67,27 +61,13 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
     if (starting == null) {
       return DeltaCdfSource.SNAPSHOT;
     }
-    if (starting.equals("latest")) {
-      return DeltaCdfSource.LATEST;
-    }
-    try {
-      long version = Long.parseLong(starting);
-      if (version >= 0) {
-        return version;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(
-        "Delta CDF source option startingVersion must be a version number >= 0 or 'latest', was '"
-            + starting
-            + "'");
+    return starting.equals("latest") ? DeltaCdfSource.LATEST : Long.parseLong(starting);
   }
 
   /**
    * Checks the options and the table.
    *
-   * @throws IllegalArgumentException for a bad option
+   * @throws io.lakestream.api.error.LakestreamException for a bad option
    * @throws UncheckedIOException (cause {@link DeltaTableException}, or {@link
    *     io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException} naming {@code
    *     delta.enableChangeDataFeed}) if there is no table, {@code startingVersion} is past the
@@ -132,10 +112,7 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
           withMetadataColumns(tableType),
           starting,
           options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER),
-          options
-              .getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER)
-              .map(m -> m.getBytes())
-              .orElse(0L),
+          options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
           options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis(),
           query);
     } catch (DeltaTableException e) {

@@ -1,30 +1,31 @@
 package io.lakestream.connectors.delta.cdf.source;
 
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.MemorySize;
 
 /**
  * The Delta change data feed source's options, named as in Spark's {@code
- * spark.readStream.format("delta").option("readChangeFeed", "true").option(...)}.
+ * spark.readStream.format("delta").option("readChangeFeed", "true").option(...)}. {@link #CATALOG}
+ * checks them (keys ignore case); see {@code docs/options/delta-cdf-source.md}.
  */
 public final class DeltaCdfSourceOptions {
   private DeltaCdfSourceOptions() {}
 
-  public static final ConfigOption<Boolean> READ_CHANGE_FEED =
-      ConfigOptions.key("readChangeFeed")
+  public static final Option<Boolean> READ_CHANGE_FEED =
+      Option.key("readChangeFeed")
           .booleanType()
           .defaultValue(true)
           .withDescription(
               "Accepted for Spark compatibility; this source always reads the change data feed,"
                   + " so it must be true (use the Delta source for a plain read).");
 
-  public static final ConfigOption<String> STARTING_VERSION =
-      ConfigOptions.key("startingVersion")
+  public static final Option<String> STARTING_VERSION =
+      Option.key("startingVersion")
           .stringType()
           .noDefaultValue()
+          .check(DeltaCdfSourceOptions::isVersionOrLatest, "be a version number >= 0 or 'latest'")
           .withDescription(
               "Version whose changes are read first (inclusive), or 'latest' for only versions"
                   + " committed after the query starts. Without it, as in Spark, the table's"
@@ -32,34 +33,58 @@ public final class DeltaCdfSourceOptions {
                   + " then the changes of every later version. Applies to a new query only: a"
                   + " restored query continues from its checkpoint.");
 
-  public static final ConfigOption<Integer> MAX_FILES_PER_TRIGGER =
-      ConfigOptions.key("maxFilesPerTrigger")
+  public static final Option<Integer> MAX_FILES_PER_TRIGGER =
+      Option.key("maxFilesPerTrigger")
           .intType()
           .defaultValue(1000)
+          .atLeast(1)
           .withDescription("At most this many change files are admitted per epoch (>= 1).");
 
-  public static final ConfigOption<MemorySize> MAX_BYTES_PER_TRIGGER =
-      ConfigOptions.key("maxBytesPerTrigger")
-          .memoryType()
+  public static final Option<Long> MAX_BYTES_PER_TRIGGER =
+      Option.key("maxBytesPerTrigger")
+          .byteSizeType()
           .noDefaultValue()
+          .check(bytes -> bytes >= 1, "be at least 1 byte")
           .withDescription(
               "Soft limit of change file bytes admitted per epoch (the file that crosses it is"
                   + " still admitted), e.g. '512m'. With maxFilesPerTrigger, whichever is hit"
                   + " first ends the epoch's admission.");
 
-  public static final ConfigOption<Duration> POLL_INTERVAL =
-      ConfigOptions.key("pollInterval")
+  public static final Option<Duration> POLL_INTERVAL =
+      Option.key("pollInterval")
           .durationType()
           .defaultValue(Duration.ofSeconds(1))
+          .check(d -> d.toMillis() >= 1, "be >= 1 ms")
           .withDescription("How often the Delta log is checked for new versions.");
 
-  /** Every option, for validation messages. */
-  public static List<ConfigOption<?>> all() {
+  /** Every option of the Delta CDF source. */
+  public static final OptionsCatalog CATALOG =
+      OptionsCatalog.builder("delta-cdf-source", "Delta CDF source")
+          .summary(
+              "Options of `DeltaCdfSourceBuilder.option(key, value)`, named as in Spark's change"
+                  + " data feed read (`spark.readStream.format(\"delta\")"
+                  + ".option(\"readChangeFeed\", \"true\")`).")
+          .options(all())
+          .build();
+
+  /** Every option, in the reference's order. */
+  public static List<Option<?>> all() {
     return List.of(
         READ_CHANGE_FEED,
         STARTING_VERSION,
         MAX_FILES_PER_TRIGGER,
         MAX_BYTES_PER_TRIGGER,
         POLL_INTERVAL);
+  }
+
+  private static boolean isVersionOrLatest(String text) {
+    if (text.equals("latest")) {
+      return true;
+    }
+    try {
+      return Long.parseLong(text) >= 0;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 }

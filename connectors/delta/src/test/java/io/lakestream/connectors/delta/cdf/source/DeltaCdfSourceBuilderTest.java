@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.cdf.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -45,7 +46,8 @@ class DeltaCdfSourceBuilderTest {
   @Test
   void unknownOptionsFailListingTheValidOnes() {
     assertThatThrownBy(() -> builder("/tmp/x", Map.of("startingVersoin", "1")).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOfSatisfying(
+            LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Delta CDF source option 'startingVersoin'")
         .hasMessageContaining(
             "[maxBytesPerTrigger, maxFilesPerTrigger, pollInterval, readChangeFeed,"

@@ -1,0 +1,20 @@
+package io.lakestream.connectors.lakebase;
+
+import io.lakestream.api.error.ErrorClass;
+
+/**
+ * The Lakebase sink's error classes, named as Databricks' JDBC streaming sink names them; {@link
+ * LakebaseSinkException} carries one.
+ */
+public enum LakebaseErrorClass implements ErrorClass {
+  /** An unknown option, a missing required one, or a value that cannot be used. */
+  JDBC_STREAMING_SINK_INVALID_OPTIONS,
+  /** The upsert key does not fit the stream or the table's primary key. */
+  JDBC_STREAMING_SINK_INVALID_UPSERT_KEY,
+  /** The target table exists but cannot take the stream's rows. */
+  JDBC_STREAMING_SINK_TABLE_MISMATCH,
+  /** The query's output mode is not supported (complete). */
+  JDBC_STREAMING_SINK_UNSUPPORTED_OUTPUT_MODE,
+  /** The table could not be inspected or created. */
+  JDBC_STREAMING_SINK_TABLE_SETUP_FAILED
+}
