@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf;
 
 import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaStreamFile;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,7 +28,8 @@ public record DeltaChangeFile(
     long commitTimestamp,
     Kind kind,
     Map<String, String> partitionValues,
-    long size) {
+    long size)
+    implements DeltaStreamFile {
 
   /** Where a change file comes from. */
   public enum Kind {

@@ -5,8 +5,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
-import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
-import io.lakestream.connectors.source.CheckedOptionsBuilder;
+import io.lakestream.connectors.delta.source.DeltaStreamSourceBuilder;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +27,14 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
  *     .build();
  * }</pre>
  */
-public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfSourceBuilder> {
+public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaCdfSourceBuilder> {
   private DeltaCdfSourceBuilder(String path) {
-    super(path);
+    super(
+        path,
+        "Delta CDF source",
+        DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER,
+        DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER,
+        DeltaCdfSourceOptions.POLL_INTERVAL);
   }
 
   /** A source reading the change data feed of the Delta table at {@code path}. */
@@ -46,42 +50,8 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
           "Delta CDF source option readChangeFeed=false: this source only reads the change data"
               + " feed; use DeltaSourceBuilder for a plain streaming read of the table");
     }
-    startingVersion();
-    if (options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER) < 1) {
-      throw new IllegalArgumentException(
-          "Delta CDF source option maxFilesPerTrigger must be >= 1, was "
-              + options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER));
-    }
-    if (options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).isPresent()
-        && options.get(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).getBytes() < 1) {
-      throw new IllegalArgumentException(
-          "Delta CDF source option maxBytesPerTrigger must be at least 1 byte");
-    }
-    if (options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis() < 1) {
-      throw new IllegalArgumentException("Delta CDF source option pollInterval must be >= 1 ms");
-    }
-  }
-
-  private long startingVersion() {
-    String starting = options.get(DeltaCdfSourceOptions.STARTING_VERSION);
-    if (starting == null) {
-      return DeltaCdfSource.SNAPSHOT;
-    }
-    if (starting.equals("latest")) {
-      return DeltaCdfSource.LATEST;
-    }
-    try {
-      long version = Long.parseLong(starting);
-      if (version >= 0) {
-        return version;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(
-        "Delta CDF source option startingVersion must be a version number >= 0 or 'latest', was '"
-            + starting
-            + "'");
+    startingVersion(DeltaCdfSourceOptions.STARTING_VERSION);
+    checkRateOptions();
   }
 
   /**
@@ -95,49 +65,18 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
    */
   public DeltaCdfSource build() {
     sanityCheck();
-    // the Delta source's builder types the table's columns (and refuses column mapping)
-    RowTypeInfo tableType =
-        (RowTypeInfo)
-            DeltaSourceBuilder.forTable(path)
-                .name(name)
-                .hadoopConf(hadoopConf)
-                .build()
-                .getProducedType();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
     try {
-      Snapshot snapshot =
-          table
-              .latestSnapshot()
-              .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+      Snapshot snapshot = latestSnapshot(table);
+      // typed as the Delta source types the table's columns (refusing column mapping)
+      RowTypeInfo tableType = tableRowType(table, snapshot);
       long latest = snapshot.getVersion();
-      long starting = startingVersion();
-      if (starting > latest) {
-        throw new DeltaTableException(
-            "Delta CDF source option startingVersion="
-                + starting
-                + " is past the latest version "
-                + latest
-                + " of "
-                + table.path()
-                + "; use 'latest' to read only versions committed from now on");
-      }
-      String schemaJson = snapshot.getSchema().toJson();
+      long starting = startingVersion(DeltaCdfSourceOptions.STARTING_VERSION);
+      checkStartingVersion(table, starting, latest);
       long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
-      new DeltaChangeLog(table, schemaJson).changeFiles(check, check);
+      new DeltaChangeLog(table, snapshot.getSchema().toJson()).changeFiles(check, check);
       return new DeltaCdfSource(
-          name,
-          table,
-          schemaJson,
-          snapshot.getPartitionColumnNames(),
-          withMetadataColumns(tableType),
-          starting,
-          options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER),
-          options
-              .getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER)
-              .map(m -> m.getBytes())
-              .orElse(0L),
-          options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis(),
-          query);
+          settings(table, snapshot, withMetadataColumns(tableType)), starting);
     } catch (DeltaTableException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }
