@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta;
 
 import io.delta.kernel.CommitActions;
+import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.MapValue;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads the log actions of a range of a Delta table's versions, one commit at a time: what the
@@ -60,6 +62,23 @@ public final class DeltaCommitRange {
         .latestSnapshot()
         .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()))
         .getVersion();
+  }
+
+  /**
+   * Fails unless {@code snapshot} (of {@code version}) has the schema {@code schemaJson}.
+   *
+   * @param differs the rest of the message after {@code "Version V of the Delta table at P"}, given
+   *     the snapshot's schema
+   * @throws DeltaTableException if the schemas differ
+   */
+  public void checkSchema(
+      long version, Snapshot snapshot, String schemaJson, Function<StructType, String> differs)
+      throws DeltaTableException {
+    StructType actual = snapshot.getSchema();
+    if (!actual.toJson().equals(schemaJson)) {
+      throw new DeltaTableException(
+          "Version " + version + " of the Delta table at " + table.path() + differs.apply(actual));
+    }
   }
 
   /**

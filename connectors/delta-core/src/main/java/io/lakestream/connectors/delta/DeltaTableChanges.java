@@ -227,20 +227,17 @@ public final class DeltaTableChanges {
 
   private void checkSchema(long version) throws DeltaTableException {
     Snapshot snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
-    String actual = snapshot.getSchema().toJson();
-    if (!actual.equals(schemaJson)) {
-      throw new DeltaTableException(
-          "Version "
-              + version
-              + " of the Delta table at "
-              + table.path()
-              + " changes the table schema to "
-              + snapshot.getSchema()
-              + "; the stream was started with a different schema. Restart the query so it"
-              + " reads the new schema (with a new checkpoint location and startingVersion "
-              + version
-              + " to continue from this version).");
-    }
+    commits.checkSchema(
+        version,
+        snapshot,
+        schemaJson,
+        schema ->
+            " changes the table schema to "
+                + schema
+                + "; the stream was started with a different schema. Restart the query so it"
+                + " reads the new schema (with a new checkpoint location and startingVersion "
+                + version
+                + " to continue from this version).");
   }
 
   private DeltaTableException deletionVector(String path, long version) {

@@ -202,21 +202,18 @@ public final class DeltaChangeLog {
   }
 
   private void checkSchema(long version, Snapshot snapshot) throws DeltaTableException {
-    String actual = snapshot.getSchema().toJson();
-    if (!actual.equals(schemaJson)) {
-      throw new DeltaTableException(
-          "Version "
-              + version
-              + " of the Delta table at "
-              + table.path()
-              + " has the schema "
-              + snapshot.getSchema()
-              + ", which differs from the schema the change data feed is read with; read the"
-              + " versions before and after the schema change separately (a streaming query"
-              + " restarts with a new checkpoint location and startingVersion "
-              + version
-              + ").");
-    }
+    commits.checkSchema(
+        version,
+        snapshot,
+        schemaJson,
+        schema ->
+            " has the schema "
+                + schema
+                + ", which differs from the schema the change data feed is read with; read the"
+                + " versions before and after the schema change separately (a streaming query"
+                + " restarts with a new checkpoint location and startingVersion "
+                + version
+                + ").");
   }
 
   private Snapshot snapshotAt(long version) throws DeltaTableException {
