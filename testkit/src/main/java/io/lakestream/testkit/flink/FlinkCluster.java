@@ -228,7 +228,9 @@ public final class FlinkCluster implements AutoCloseable {
       int rpcPort = FreePort.pick();
       int restPort = FreePort.pick();
       FlinkHome home = FlinkHome.create(root, overrides(settings, root, rpcPort, restPort));
-      FlinkProcess jm = launch("jobmanager", JOB_MANAGER_CLASS, jobManagerArgs(home), home);
+      // Should the test JVM die, the JobManager's reaper deletes a directory the cluster created.
+      Path reaped = owned != null ? root : root.resolve("jobmanager");
+      FlinkProcess jm = launch("jobmanager", JOB_MANAGER_CLASS, jobManagerArgs(home), home, reaped);
       FlinkCluster cluster = new FlinkCluster(settings, owned, home, restPort, jm);
       try {
         cluster.awaitUntil(
@@ -288,7 +290,7 @@ public final class FlinkCluster implements AutoCloseable {
     List<String> args = new ArrayList<>(List.of("--configDir", home.conf().toString()));
     args.addAll(split(JobManagerProcessUtils.generateDynamicConfigsStr(spec)));
     args.addAll(dynamic("metrics.reporter.prom.port", Integer.toString(FreePort.pick())));
-    args.addAll(dynamic("io.tmp.dirs", home.root().resolve("jobmanager/tmp").toString()));
+    args.addAll(dynamic("io.tmp.dirs", tmpDirectory(home.root().resolve("jobmanager"))));
     return command(jvm, JOB_MANAGER_CLASS, args);
   }
 
@@ -304,7 +306,7 @@ public final class FlinkCluster implements AutoCloseable {
     args.addAll(split(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
     args.addAll(dynamic("taskmanager.resource-id", resourceId));
     args.addAll(dynamic("metrics.reporter.prom.port", Integer.toString(FreePort.pick())));
-    args.addAll(dynamic("io.tmp.dirs", scratch.resolve("tmp").toString()));
+    args.addAll(dynamic("io.tmp.dirs", tmpDirectory(scratch)));
     args.addAll(dynamic("state.backend.rocksdb.localdir", scratch.resolve("rocksdb").toString()));
     return command(jvm, TASK_MANAGER_CLASS, args);
   }
@@ -320,7 +322,7 @@ public final class FlinkCluster implements AutoCloseable {
 
   /** Adds log settings and the class path (after the JVM options, before the main class). */
   private static FlinkProcess launch(
-      String name, String mainClass, List<String> command, FlinkHome home) {
+      String name, String mainClass, List<String> command, FlinkHome home, Path scratch) {
     Path logFile = home.log().resolve(name + ".log");
     List<String> full = new ArrayList<>(command);
     int main = full.indexOf(mainClass);
@@ -333,9 +335,18 @@ public final class FlinkCluster implements AutoCloseable {
             "-classpath",
             home.classpath()));
     try {
-      return FlinkProcess.start(name, full, home, home.root().resolve(name), logFile);
+      return FlinkProcess.start(name, full, home, scratch, logFile);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the Flink " + name + " JVM", e);
+    }
+  }
+
+  /** Creates {@code <dir>/tmp} (Flink expects io.tmp.dirs to exist) and returns its path. */
+  private static String tmpDirectory(Path dir) {
+    try {
+      return Files.createDirectories(dir.resolve("tmp")).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir.resolve("tmp"), e);
     }
   }
 
@@ -402,7 +413,8 @@ public final class FlinkCluster implements AutoCloseable {
     for (int i = 0; i < count; i++) {
       String id = taskManagerId(taskManagers.size());
       started.add(taskManagers.size());
-      taskManagers.add(launch(id, TASK_MANAGER_CLASS, taskManagerArgs(id), home));
+      taskManagers.add(
+          launch(id, TASK_MANAGER_CLASS, taskManagerArgs(id), home, home.root().resolve(id)));
     }
     for (int index : started) {
       FlinkProcess tm = taskManagers.get(index);
@@ -435,6 +447,16 @@ public final class FlinkCluster implements AutoCloseable {
   /** Whether TaskManager {@code index}'s JVM is running. */
   public synchronized boolean isTaskManagerAlive(int index) {
     return taskManagers.get(index).isAlive();
+  }
+
+  /** The JobManager's JVM. */
+  public ProcessHandle jobManagerProcess() {
+    return jobManager.handle();
+  }
+
+  /** TaskManager {@code index}'s JVM. */
+  public synchronized ProcessHandle taskManagerProcess(int index) {
+    return taskManagers.get(index).handle();
   }
 
   /** The resource ids of the TaskManagers the JobManager lists as registered. */

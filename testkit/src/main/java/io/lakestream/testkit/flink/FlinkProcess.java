@@ -74,6 +74,10 @@ final class FlinkProcess {
     return process.pid();
   }
 
+  ProcessHandle handle() {
+    return process.toHandle();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
