@@ -28,6 +28,8 @@ public enum StateErrorClass implements ErrorClass {
   CHECKPOINT_LOCATION_NO_QUERY,
   /** Epochs were committed but no snapshot is left: running would silently start from scratch. */
   CHECKPOINT_LOCATION_SNAPSHOTS_MISSING,
+  /** The checkpoint location could not be read or written (the cause says why). */
+  CHECKPOINT_LOCATION_UNAVAILABLE,
   /** A state setting (backend, max parallelism, checkpoint directory) cannot be used. */
   INVALID_STATE_SETTING,
   /** An output mode other than append, update or complete. */
