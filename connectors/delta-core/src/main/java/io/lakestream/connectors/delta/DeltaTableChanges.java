@@ -73,10 +73,13 @@ public final class DeltaTableChanges {
    *
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
-  public long latestVersion() throws DeltaTableException {
+  public long latestVersion() {
     return table
         .latestSnapshot()
-        .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()))
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()))
         .getVersion();
   }
 
@@ -85,15 +88,17 @@ public final class DeltaTableChanges {
    *
    * @throws DeltaTableException if the version is not available or cannot be read
    */
-  public List<DeltaAddedFile> snapshotFiles(long version) throws DeltaTableException {
+  public List<DeltaAddedFile> snapshotFiles(long version) {
     Engine engine = table.engine();
     Snapshot snapshot;
     try {
       snapshot = table.kernelTable().getSnapshotAsOfVersion(engine, version);
     } catch (TableNotFoundException e) {
-      throw new DeltaTableException("No Delta table at " + table.path(), e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path(), e);
     } catch (KernelException | IllegalArgumentException | UncheckedIOException e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot read version " + version + " of the Delta table at " + table.path() + ": " + e,
           e);
     }
@@ -126,7 +131,9 @@ public final class DeltaTableChanges {
       }
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
-          "Cannot list the files of version " + version + " of " + table.path() + ": " + e, e);
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot list the files of version " + version + " of " + table.path() + ": " + e,
+          e);
     }
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
@@ -159,7 +166,7 @@ public final class DeltaTableChanges {
    * @throws DeltaTableException if a version changes the schema or cannot be read (e.g. its commit
    *     file was removed by log cleanup)
    */
-  public List<DeltaAddedFile> versionFiles(long from, long to) throws DeltaTableException {
+  public List<DeltaAddedFile> versionFiles(long from, long to) {
     if (from > to) {
       return List.of();
     }
@@ -183,6 +190,7 @@ public final class DeltaTableChanges {
       throw e;
     } catch (Exception e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot read versions "
               + from
               + " to "
@@ -256,11 +264,12 @@ public final class DeltaTableChanges {
         version);
   }
 
-  private void checkSchema(long version) throws DeltaTableException {
+  private void checkSchema(long version) {
     Snapshot snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
     String actual = snapshot.getSchema().toJson();
     if (!actual.equals(schemaJson)) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_SCHEMA_CHANGED,
           "Version "
               + version
               + " of the Delta table at "
@@ -276,6 +285,7 @@ public final class DeltaTableChanges {
 
   private DeltaTableException deletionVector(String path, long version) {
     return new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
         "Data file "
             + path
             + " (version "

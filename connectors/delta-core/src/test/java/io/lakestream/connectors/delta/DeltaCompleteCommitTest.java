@@ -10,6 +10,7 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.utils.CloseableIterator;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
@@ -132,11 +133,15 @@ class DeltaCompleteCommitTest {
     assertThatThrownBy(() -> new DeltaCompleteCommit(table, cdf, "app").open())
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("delta.enableChangeDataFeed=true")
-        .hasMessageContaining("output mode append");
+        .hasMessageContaining("output mode append")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_FEATURE");
     DeltaTable other = DeltaTable.forPath(dir.resolve("ao").toString());
     DeltaTableSchema appendOnly = counts().property("delta.appendOnly", "true").build();
     assertThatThrownBy(() -> new DeltaCompleteCommit(other, appendOnly, "app").open())
-        .hasMessageContaining("delta.appendOnly=true");
+        .hasMessageContaining("delta.appendOnly=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_FEATURE");
   }
 
   /**

@@ -14,6 +14,7 @@ import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -69,10 +70,13 @@ public final class DeltaChangeLog {
    *
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
-  public long latestVersion() throws DeltaTableException {
+  public long latestVersion() {
     return table
         .latestSnapshot()
-        .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()))
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()))
         .getVersion();
   }
 
@@ -83,10 +87,11 @@ public final class DeltaChangeLog {
    * @throws ChangeDataFeedNotEnabledException for the first version in the range without the feed
    * @throws DeltaTableException if the range is not in the table's history, see the class comment
    */
-  public List<DeltaChangeFile> changeFiles(long from, long to) throws DeltaTableException {
+  public List<DeltaChangeFile> changeFiles(long from, long to) {
     long latest = latestVersion();
     if (from < 0 || from > to || to > latest) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
           "Change data feed versions "
               + from
               + " to "
@@ -123,6 +128,7 @@ public final class DeltaChangeLog {
       throw e;
     } catch (Exception e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot read versions "
               + from
               + " to "
@@ -145,7 +151,7 @@ public final class DeltaChangeLog {
    * @throws DeltaTableException if the version is not in the table's history, has another schema
    *     than the one the feed is read with, or holds a file with a deletion vector
    */
-  public List<DeltaChangeFile> snapshotFiles(long version) throws DeltaTableException {
+  public List<DeltaChangeFile> snapshotFiles(long version) {
     Snapshot snapshot = snapshotAt(version);
     checkSchema(version, snapshot);
     long timestamp = snapshot.getTimestamp(table.engine());
@@ -216,7 +222,7 @@ public final class DeltaChangeLog {
   }
 
   /** Fails unless the metadata in effect at {@code version} records the feed with our schema. */
-  private void checkVersion(long version, Snapshot snapshot) throws DeltaTableException {
+  private void checkVersion(long version, Snapshot snapshot) {
     String enabled = snapshot.getTableProperties().get(ENABLE_PROPERTY);
     if (!"true".equalsIgnoreCase(enabled)) {
       throw new ChangeDataFeedNotEnabledException(
@@ -240,10 +246,11 @@ public final class DeltaChangeLog {
     checkSchema(version, snapshot);
   }
 
-  private void checkSchema(long version, Snapshot snapshot) throws DeltaTableException {
+  private void checkSchema(long version, Snapshot snapshot) {
     String actual = snapshot.getSchema().toJson();
     if (!actual.equals(schemaJson)) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_SCHEMA_CHANGED,
           "Version "
               + version
               + " of the Delta table at "
@@ -258,15 +265,15 @@ public final class DeltaChangeLog {
     }
   }
 
-  private Snapshot snapshotAt(long version) throws DeltaTableException {
+  private Snapshot snapshotAt(long version) {
     return new DeltaTableReader(table).snapshotAtVersion(version);
   }
 
-  private void refuseDeletionVector(ColumnVector action, int row, String root, long version)
-      throws DeltaTableException {
+  private void refuseDeletionVector(ColumnVector action, int row, String root, long version) {
     ColumnVector dv = child(action, "deletionVector");
     if (dv != null && !dv.isNullAt(row)) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
           "Data file "
               + resolve(root, child(action, "path").getString(row))
               + " (version "

@@ -7,8 +7,10 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.utils.CloseableIterator;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -47,10 +49,11 @@ final class MergePlanner {
 
   /**
    * @throws DuplicateMergeKeyException see {@link DeltaMerge}
-   * @throws IllegalArgumentException if a source row is too short or an update changes a key
+   * @throws io.lakestream.api.error.LakestreamException if a source row is too short or an update
+   *     changes a key
    * @throws DeltaTableException if a file has a deletion vector or cannot be read
    */
-  MergePlan plan(Snapshot snapshot, List<Object[]> sourceRows) throws DeltaTableException {
+  MergePlan plan(Snapshot snapshot, List<Object[]> sourceRows) {
     DeltaTable table = merge.table();
     DeltaTableSchema schema = merge.schema();
     int width = schema.columns().size();
@@ -121,9 +124,10 @@ final class MergePlanner {
           }
         }
       } catch (IOException e) {
-        throw e instanceof DeltaTableException d
-            ? d
-            : new DeltaTableException("Cannot read " + file.absolutePath() + ": " + e, e);
+        throw new DeltaTableException(
+            DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+            "Cannot read " + file.absolutePath() + ": " + e,
+            e);
       }
       if (fileUpdated + fileDeleted > 0) {
         removed.add(file);
@@ -182,7 +186,8 @@ final class MergePlanner {
   private Object[] checkUpdate(Object[] after, List<Object> key) {
     int width = merge.schema().columns().size();
     if (after == null || after.length != width) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_MERGE,
           "A whenMatchedUpdate assignment returned "
               + (after == null ? "null" : after.length + " values")
               + " for key "
@@ -193,7 +198,8 @@ final class MergePlanner {
               + merge.schema().columnNames());
     }
     if (!key.equals(keys.keyOf(after))) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_MERGE,
           "A whenMatchedUpdate assignment changed the merge key "
               + keys.describe(key)
               + " to "
@@ -206,7 +212,7 @@ final class MergePlanner {
   }
 
   /** The snapshot's data files with their statistics. */
-  static List<TargetFile> files(Engine engine, Snapshot snapshot) throws DeltaTableException {
+  static List<TargetFile> files(Engine engine, Snapshot snapshot) {
     List<TargetFile> files = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
@@ -218,6 +224,7 @@ final class MergePlanner {
             String absolute = InternalScanFileUtils.getAddFileStatus(scanFile).getPath();
             if (InternalScanFileUtils.getDeletionVectorDescriptorFromRow(scanFile) != null) {
               throw new DeltaTableException(
+                  DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
                   "Data file "
                       + absolute
                       + " has a deletion vector, which the lakestream MERGE does not read. Set"
@@ -236,14 +243,10 @@ final class MergePlanner {
         }
       }
     } catch (IOException | UncheckedIOException | KernelException e) {
-      throw e instanceof DeltaTableException d
-          ? d
-          : new DeltaTableException(
-              "Cannot list the data files of version "
-                  + snapshot.getVersion()
-                  + ": "
-                  + e.getMessage(),
-              e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot list the data files of version " + snapshot.getVersion() + ": " + e.getMessage(),
+          e);
     }
     return files;
   }

@@ -3,7 +3,6 @@ package io.lakestream.connectors.delta.source;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorStateSerializer;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceEnumerator;
@@ -131,7 +130,7 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
   }
 
   @Override
-  protected long readLatestVersion() throws DeltaTableException {
+  protected long readLatestVersion() {
     return new DeltaTableChanges(table, schemaJson, false, false).latestVersion();
   }
 

@@ -16,11 +16,11 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +54,7 @@ public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceB
   }
 
   /**
-   * Checks the name ({@link IllegalArgumentException}) and the options against {@link
+   * Checks the name ({@code CONNECTOR_NAME_MISSING}) and the options against {@link
    * DeltaSourceOptions#CATALOG} ({@link io.lakestream.api.error.LakestreamException} naming the
    * option).
    */
@@ -66,74 +66,74 @@ public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceB
    * Checks the options and reads the table's schema.
    *
    * @throws io.lakestream.api.error.LakestreamException for a bad option
-   * @throws UncheckedIOException (cause {@link DeltaTableException}) if there is no table, the
-   *     chosen version or timestamp is not in its history, or {@code startingVersion} is past the
-   *     latest version
+   * @throws DeltaTableException if there is no table, the chosen version or timestamp is not in its
+   *     history, or {@code startingVersion} is past the latest version
    */
   public DeltaSource build() {
     sanityCheck();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
     DeltaTableReader reader = new DeltaTableReader(table);
-    try {
-      long bounded = -1;
-      Snapshot snapshot;
-      if (options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent()) {
-        bounded = options.get(DeltaSourceOptions.VERSION_AS_OF);
-        snapshot = reader.snapshotAtVersion(bounded);
-      } else if (options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent()) {
-        bounded =
-            reader.versionAsOf(Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)));
-        snapshot = reader.snapshotAtVersion(bounded);
-      } else {
-        snapshot =
-            table
-                .latestSnapshot()
-                .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
-      }
-      String starting = options.get(DeltaSourceOptions.STARTING_VERSION);
-      long startingVersion =
-          starting == null
-              ? DeltaSource.SNAPSHOT
-              : starting.equals("latest") ? DeltaSource.LATEST : Long.parseLong(starting);
-      if (startingVersion > snapshot.getVersion()) {
-        throw new DeltaTableException(
-            "Delta source option startingVersion="
-                + startingVersion
-                + " is past the latest version "
-                + snapshot.getVersion()
-                + " of "
-                + table.path()
-                + "; use 'latest' to read only versions committed from now on");
-      }
-      String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
-      if (mapping != null && !mapping.equals("none")) {
-        throw new DeltaTableException(
-            "The Delta table at "
-                + table.path()
-                + " uses column mapping (delta.columnMapping.mode="
-                + mapping
-                + "), which the Delta source does not read yet");
-      }
-      return new DeltaSource(
-          name,
-          table,
-          snapshot.getSchema().toJson(),
-          snapshot.getPartitionColumnNames(),
-          rowType(snapshot),
-          startingVersion,
-          bounded,
-          options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER),
-          options.getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
-          options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
-          options.get(DeltaSourceOptions.IGNORE_DELETES),
-          options.get(DeltaSourceOptions.POLL_INTERVAL).toMillis(),
-          query);
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
+    long bounded = -1;
+    Snapshot snapshot;
+    if (options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent()) {
+      bounded = options.get(DeltaSourceOptions.VERSION_AS_OF);
+      snapshot = reader.snapshotAtVersion(bounded);
+    } else if (options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent()) {
+      bounded = reader.versionAsOf(Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)));
+      snapshot = reader.snapshotAtVersion(bounded);
+    } else {
+      snapshot =
+          table
+              .latestSnapshot()
+              .orElseThrow(
+                  () ->
+                      new DeltaTableException(
+                          DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
+                          "No Delta table at " + table.path()));
     }
+    String starting = options.get(DeltaSourceOptions.STARTING_VERSION);
+    long startingVersion =
+        starting == null
+            ? DeltaSource.SNAPSHOT
+            : starting.equals("latest") ? DeltaSource.LATEST : Long.parseLong(starting);
+    if (startingVersion > snapshot.getVersion()) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
+          "Delta source option startingVersion="
+              + startingVersion
+              + " is past the latest version "
+              + snapshot.getVersion()
+              + " of "
+              + table.path()
+              + "; use 'latest' to read only versions committed from now on");
+    }
+    String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
+    if (mapping != null && !mapping.equals("none")) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "The Delta table at "
+              + table.path()
+              + " uses column mapping (delta.columnMapping.mode="
+              + mapping
+              + "), which the Delta source does not read yet");
+    }
+    return new DeltaSource(
+        name,
+        table,
+        snapshot.getSchema().toJson(),
+        snapshot.getPartitionColumnNames(),
+        rowType(snapshot),
+        startingVersion,
+        bounded,
+        options.get(DeltaSourceOptions.MAX_FILES_PER_TRIGGER),
+        options.getOptional(DeltaSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
+        options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
+        options.get(DeltaSourceOptions.IGNORE_DELETES),
+        options.get(DeltaSourceOptions.POLL_INTERVAL).toMillis(),
+        query);
   }
 
-  private RowTypeInfo rowType(Snapshot snapshot) throws DeltaTableException {
+  private RowTypeInfo rowType(Snapshot snapshot) {
     List<TypeInformation<?>> types = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (StructField field : snapshot.getSchema().fields()) {
@@ -143,8 +143,7 @@ public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceB
     return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
   }
 
-  private static TypeInformation<?> typeOf(StructField field, String table)
-      throws DeltaTableException {
+  private static TypeInformation<?> typeOf(StructField field, String table) {
     DataType type = field.getDataType();
     if (type instanceof StringType) {
       return Types.STRING;
@@ -174,6 +173,7 @@ public final class DeltaSourceBuilder extends CheckedOptionsBuilder<DeltaSourceB
       return Types.PRIMITIVE_ARRAY(Types.BYTE);
     }
     throw new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
         "Column '"
             + field.getName()
             + "' of the Delta table at "

@@ -6,7 +6,6 @@ import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.state.query.DescribedSource;
 import io.lakestream.state.query.QueryContext;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -23,8 +22,8 @@ import org.apache.flink.types.Row;
  * the query (one input path: the table; availableNow supported; epochs always limited, as {@code
  * maxFilesPerTrigger} has a default). Subclasses create their readers and enumerators.
  *
- * <p>{@link #latestVersion()} fails with {@link UncheckedIOException} (cause {@link
- * DeltaTableException}) if the table's log cannot be read.
+ * <p>{@link #latestVersion()} fails with {@link DeltaTableException} if the table's log cannot be
+ * read.
  *
  * @param <S> the split type
  * @param <E> the enumerator's checkpoint type
@@ -97,19 +96,15 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
    *
    * @throws DeltaTableException if the log cannot be read
    */
-  protected abstract long readLatestVersion() throws DeltaTableException;
+  protected abstract long readLatestVersion();
 
   /**
    * The table's latest version.
    *
-   * @throws UncheckedIOException (cause {@link DeltaTableException}) if the log cannot be read
+   * @throws DeltaTableException if the log cannot be read
    */
   protected final long latestVersion() {
-    try {
-      return readLatestVersion();
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    }
+    return readLatestVersion();
   }
 
   @Override

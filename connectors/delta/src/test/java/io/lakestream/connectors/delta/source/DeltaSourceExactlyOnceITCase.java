@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,7 +134,7 @@ class DeltaSourceExactlyOnceITCase {
   private static long count(DeltaTableReader reader) {
     try {
       return reader.table().latestSnapshot().isPresent() ? reader.count() : 0;
-    } catch (IOException e) {
+    } catch (DeltaTableException e) {
       return 0;
     }
   }

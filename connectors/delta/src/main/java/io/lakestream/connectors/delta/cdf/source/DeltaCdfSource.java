@@ -1,7 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.enumerator.DeltaCdfEnumeratorState;
@@ -113,7 +112,7 @@ public final class DeltaCdfSource
   }
 
   @Override
-  protected long readLatestVersion() throws DeltaTableException {
+  protected long readLatestVersion() {
     return new DeltaChangeLog(table, schemaJson).latestVersion();
   }
 

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.delta.kernel.Snapshot;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
@@ -8,7 +9,6 @@ import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -41,7 +41,7 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
   }
 
   /**
-   * Checks the name ({@link IllegalArgumentException}) and the options against {@link
+   * Checks the name ({@code CONNECTOR_NAME_MISSING}) and the options against {@link
    * DeltaCdfSourceOptions#CATALOG} ({@link io.lakestream.api.error.LakestreamException} naming the
    * option).
    */
@@ -68,7 +68,7 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
    * Checks the options and the table.
    *
    * @throws io.lakestream.api.error.LakestreamException for a bad option
-   * @throws UncheckedIOException (cause {@link DeltaTableException}, or {@link
+   * @throws DeltaTableException (or {@link
    *     io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException} naming {@code
    *     delta.enableChangeDataFeed}) if there is no table, {@code startingVersion} is past the
    *     latest version, or the change data feed is not enabled at the starting (or latest) version
@@ -84,40 +84,41 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
                 .build()
                 .getProducedType();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
-    try {
-      Snapshot snapshot =
-          table
-              .latestSnapshot()
-              .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
-      long latest = snapshot.getVersion();
-      long starting = startingVersion();
-      if (starting > latest) {
-        throw new DeltaTableException(
-            "Delta CDF source option startingVersion="
-                + starting
-                + " is past the latest version "
-                + latest
-                + " of "
-                + table.path()
-                + "; use 'latest' to read only versions committed from now on");
-      }
-      String schemaJson = snapshot.getSchema().toJson();
-      long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
-      new DeltaChangeLog(table, schemaJson).changeFiles(check, check);
-      return new DeltaCdfSource(
-          name,
-          table,
-          schemaJson,
-          snapshot.getPartitionColumnNames(),
-          withMetadataColumns(tableType),
-          starting,
-          options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER),
-          options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
-          options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis(),
-          query);
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
+    Snapshot snapshot =
+        table
+            .latestSnapshot()
+            .orElseThrow(
+                () ->
+                    new DeltaTableException(
+                        DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
+                        "No Delta table at " + table.path()));
+    long latest = snapshot.getVersion();
+    long starting = startingVersion();
+    if (starting > latest) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
+          "Delta CDF source option startingVersion="
+              + starting
+              + " is past the latest version "
+              + latest
+              + " of "
+              + table.path()
+              + "; use 'latest' to read only versions committed from now on");
     }
+    String schemaJson = snapshot.getSchema().toJson();
+    long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
+    new DeltaChangeLog(table, schemaJson).changeFiles(check, check);
+    return new DeltaCdfSource(
+        name,
+        table,
+        schemaJson,
+        snapshot.getPartitionColumnNames(),
+        withMetadataColumns(tableType),
+        starting,
+        options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER),
+        options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
+        options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis(),
+        query);
   }
 
   private static RowTypeInfo withMetadataColumns(RowTypeInfo table) {

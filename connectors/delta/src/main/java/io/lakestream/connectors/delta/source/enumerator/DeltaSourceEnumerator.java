@@ -3,7 +3,6 @@ package io.lakestream.connectors.delta.source.enumerator;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
 import io.lakestream.connectors.delta.DeltaTableChanges;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.PositionReport;
@@ -93,7 +92,7 @@ public final class DeltaSourceEnumerator
   }
 
   /** Worker thread: reads the files following what is discovered, if there is room. */
-  private Discovery discover() throws DeltaTableException {
+  private Discovery discover() {
     long through = discoveredThrough;
     if (through == Long.MIN_VALUE) {
       List<DeltaAddedFile> files = changes.snapshotFiles(nextVersion);

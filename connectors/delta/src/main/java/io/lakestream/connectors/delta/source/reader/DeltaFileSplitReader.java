@@ -42,7 +42,7 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
    *
    * @throws DeltaTableException if the file cannot be opened
    */
-  protected abstract DeltaFileRows open(S split) throws DeltaTableException;
+  protected abstract DeltaFileRows open(S split);
 
   /** The rows of {@code split}'s file already emitted before the checkpoint it comes from. */
   protected abstract long rowsToSkip(S split);

@@ -2,7 +2,6 @@ package io.lakestream.connectors.delta.source.reader;
 
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaFileRows;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.types.Row;
@@ -25,7 +24,7 @@ public final class DeltaSourceReader extends DeltaFileSplitReader<DeltaSourceSpl
   }
 
   @Override
-  protected DeltaFileRows open(DeltaSourceSplit split) throws DeltaTableException {
+  protected DeltaFileRows open(DeltaSourceSplit split) {
     return files.open(split.file());
   }
 

@@ -1,6 +1,5 @@
 package io.lakestream.connectors.delta.cdf.source.enumerator;
 
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
@@ -85,7 +84,7 @@ public final class DeltaCdfSourceEnumerator
   }
 
   /** Worker thread: reads the change files following what is discovered, if there is room. */
-  private Discovery discover() throws DeltaTableException {
+  private Discovery discover() {
     long through = discoveredThrough;
     if (!admission.mayDiscoverAfter(through)) {
       return null;

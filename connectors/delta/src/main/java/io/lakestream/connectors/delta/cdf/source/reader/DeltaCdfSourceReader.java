@@ -1,7 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.reader;
 
 import io.lakestream.connectors.delta.DeltaFileRows;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.reader.DeltaFileSplitReader;
@@ -27,7 +26,7 @@ public final class DeltaCdfSourceReader extends DeltaFileSplitReader<DeltaCdfSpl
   }
 
   @Override
-  protected DeltaFileRows open(DeltaCdfSplit split) throws DeltaTableException {
+  protected DeltaFileRows open(DeltaCdfSplit split) {
     return files.open(split.file());
   }
 
