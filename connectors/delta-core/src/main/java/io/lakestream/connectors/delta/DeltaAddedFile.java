@@ -26,7 +26,8 @@ public record DeltaAddedFile(
     boolean initialSnapshot,
     Map<String, String> partitionValues,
     long size,
-    long numRecords) {
+    long numRecords)
+    implements DeltaStreamFile {
 
   public DeltaAddedFile {
     Objects.requireNonNull(path, "path");

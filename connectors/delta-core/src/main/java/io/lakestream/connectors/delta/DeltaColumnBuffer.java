@@ -2,9 +2,9 @@ package io.lakestream.connectors.delta;
 
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructType;
+import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
@@ -133,7 +133,7 @@ final class DeltaColumnBuffer {
     for (int c = 0; c < vectors.length; c++) {
       vectors[c] = new Vector(schema.at(c).getDataType(), size, data[c], nulls[c]);
     }
-    return new DefaultColumnarBatch(size, schema, vectors);
+    return KernelColumnarBatch.of(size, schema, vectors);
   }
 
   /** Forgets the rows; keeps the arrays (references are dropped so strings can be collected). */

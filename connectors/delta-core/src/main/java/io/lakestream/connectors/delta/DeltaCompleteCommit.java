@@ -1,17 +1,13 @@
 package io.lakestream.connectors.delta;
 
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
-import io.delta.kernel.utils.CloseableIterator;
+import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -125,20 +121,11 @@ public final class DeltaCompleteCommit extends DeltaEpochCommit {
   List<Row> otherActions(Engine engine, Snapshot snapshot) throws IOException {
     long now = System.currentTimeMillis();
     List<Row> removes = new ArrayList<>();
-    try (CloseableIterator<FilteredColumnarBatch> batches =
-        snapshot.getScanBuilder().build().getScanFiles(engine)) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> scanFiles = batches.next().getRows()) {
-          while (scanFiles.hasNext()) {
-            AddFile add =
-                new AddFile(scanFiles.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL));
-            removes.add(
-                SingleAction.createRemoveFileSingleAction(
-                    add.toRemoveFileRow(true, Optional.of(now))));
-          }
-        }
-      }
-    }
+    KernelScanFile.forEach(
+        engine,
+        snapshot.getScanBuilder().build(),
+        false,
+        file -> removes.add(file.removeAction(true, now)));
     return removes;
   }
 

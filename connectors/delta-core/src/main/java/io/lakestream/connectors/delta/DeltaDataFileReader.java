@@ -4,7 +4,6 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.exceptions.KernelException;
-import io.delta.kernel.internal.types.DataTypeJsonSerDe;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
@@ -23,6 +22,7 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -59,7 +59,7 @@ public final class DeltaDataFileReader {
    */
   public DeltaDataFileReader(DeltaTable table, String schemaJson, List<String> partitionColumns) {
     this.table = table;
-    this.schema = DataTypeJsonSerDe.deserializeStructType(schemaJson);
+    this.schema = KernelSchemaJson.parse(schemaJson);
     this.partitionColumns = Set.copyOf(partitionColumns);
     List<StructField> data = new ArrayList<>();
     for (StructField field : schema.fields()) {

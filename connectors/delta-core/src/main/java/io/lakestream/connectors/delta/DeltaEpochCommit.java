@@ -9,13 +9,13 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.internal.data.TransactionStateRow;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.lakestream.connectors.delta.kernel.KernelStateRows;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import java.io.IOException;
@@ -208,7 +208,7 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
             .build(engine);
     Row state = txn.getTransactionState(engine);
     // Statistics are keyed by physical column names (they differ under column mapping).
-    StructType physicalSchema = TransactionStateRow.getPhysicalSchema(state);
+    StructType physicalSchema = KernelStateRows.physicalSchema(state);
     Map<Map<String, String>, List<DataFileStatus>> byPartition = new LinkedHashMap<>();
     for (DeltaWrittenFile f : files) {
       Optional<DataFileStatistics> stats =

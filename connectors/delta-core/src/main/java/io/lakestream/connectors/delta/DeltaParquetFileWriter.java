@@ -2,13 +2,13 @@ package io.lakestream.connectors.delta;
 
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
-import io.delta.kernel.defaults.internal.parquet.ParquetStatsReader;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
+import io.lakestream.connectors.delta.kernel.KernelParquetStatistics;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -269,7 +269,7 @@ final class DeltaParquetFileWriter {
       stats =
           statsColumns.isEmpty()
               ? new DataFileStatistics(rowCount, Map.of(), Map.of(), Map.of(), Optional.empty())
-              : ParquetStatsReader.readDataFileStatistics(
+              : KernelParquetStatistics.read(
                   fileIO.newInputFile(resolved, file.getSize()), dataSchema, statsColumns);
     } catch (RuntimeException e) {
       throw new IOException(

@@ -12,9 +12,6 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
-import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
@@ -33,6 +30,8 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.lakestream.connectors.delta.kernel.KernelScanFile;
+import io.lakestream.connectors.delta.kernel.KernelStateRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -313,16 +312,12 @@ public final class DeltaTableReader {
     try {
       Scan scan = snapshot.getScanBuilder().build();
       Row scanState = scan.getScanState(engine);
-      StructType physicalSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
-      try (CloseableIterator<FilteredColumnarBatch> scanFiles = scan.getScanFiles(engine)) {
-        while (scanFiles.hasNext()) {
-          try (CloseableIterator<Row> fileRows = scanFiles.next().getRows()) {
-            while (fileRows.hasNext()) {
-              readFile(engine, scanState, fileRows.next(), physicalSchema, schema, rows);
-            }
-          }
-        }
-      }
+      StructType physicalSchema = KernelStateRows.physicalReadSchema(scanState);
+      KernelScanFile.forEach(
+          engine,
+          scan,
+          false,
+          file -> readFile(engine, scanState, file, physicalSchema, schema, rows));
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
           DeltaErrorClass.DELTA_TABLE_READ_FAILED,
@@ -343,12 +338,12 @@ public final class DeltaTableReader {
   private static void readFile(
       Engine engine,
       Row scanState,
-      Row scanFile,
+      KernelScanFile scanFile,
       StructType physicalSchema,
       StructType schema,
       List<Object[]> out)
       throws IOException {
-    FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
+    FileStatus file = scanFile.status();
     try (CloseableIterator<ColumnarBatch> physical =
             engine
                 .getParquetHandler()
@@ -356,7 +351,7 @@ public final class DeltaTableReader {
                     DeltaTableWriter.singleton(file), physicalSchema, Optional.empty())
                 .map(FileReadResult::getData);
         CloseableIterator<FilteredColumnarBatch> logical =
-            Scan.transformPhysicalData(engine, scanState, scanFile, physical)) {
+            Scan.transformPhysicalData(engine, scanState, scanFile.row(), physical)) {
       while (logical.hasNext()) {
         FilteredColumnarBatch batch = logical.next();
         ColumnarBatch data = batch.getData();
@@ -438,36 +433,10 @@ public final class DeltaTableReader {
 
   private long count(Snapshot snapshot) {
     Engine engine = table.engine();
-    long total = 0;
     try {
-      Scan scan = snapshot.getScanBuilder().build();
-      Row scanState = null;
-      try (CloseableIterator<FilteredColumnarBatch> scanFiles = scan.getScanFiles(engine, true)) {
-        while (scanFiles.hasNext()) {
-          try (CloseableIterator<Row> fileRows = scanFiles.next().getRows()) {
-            while (fileRows.hasNext()) {
-              Row scanFile = fileRows.next();
-              long records = numRecords(scanFile);
-              if (records < 0) {
-                if (scanState == null) {
-                  scanState = scan.getScanState(engine);
-                }
-                List<Object[]> rows = new ArrayList<>();
-                readFile(
-                    engine,
-                    scanState,
-                    scanFile,
-                    ScanStateRow.getPhysicalDataReadSchema(scanState),
-                    snapshot.getSchema(),
-                    rows);
-                total += rows.size();
-              } else {
-                total += records - deletedRows(scanFile);
-              }
-            }
-          }
-        }
-      }
+      RowCounter counter = new RowCounter(engine, snapshot);
+      KernelScanFile.forEach(engine, counter.scan, true, counter);
+      return counter.total;
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
           DeltaErrorClass.DELTA_TABLE_READ_FAILED,
@@ -479,29 +448,54 @@ public final class DeltaTableReader {
               + e.getMessage(),
           e);
     }
-    return total;
   }
 
-  /** The number of rows the file's deletion vector removes (0 without one). */
-  private static long deletedRows(Row scanFile) {
-    Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-    int dvOrdinal = add.getSchema().indexOf("deletionVector");
-    if (dvOrdinal < 0 || add.isNullAt(dvOrdinal)) {
-      return 0;
+  /**
+   * Adds up the rows of a snapshot's files: from their statistics, minus the rows their deletion
+   * vectors remove, or by reading a file that has none.
+   */
+  private static final class RowCounter implements KernelScanFile.Visitor {
+    private final Engine engine;
+    private final Snapshot snapshot;
+    private final Scan scan;
+    private Row scanState; // read only if a file has no statistics
+    private long total;
+
+    RowCounter(Engine engine, Snapshot snapshot) {
+      this.engine = engine;
+      this.snapshot = snapshot;
+      this.scan = snapshot.getScanBuilder().build();
     }
-    DeletionVectorDescriptor dv =
-        InternalScanFileUtils.getDeletionVectorDescriptorFromRow(scanFile);
-    return dv == null ? 0 : dv.getCardinality();
+
+    @Override
+    public void visit(KernelScanFile file) throws IOException {
+      long records = numRecords(file);
+      if (records >= 0) {
+        total += records - file.deletedRows();
+        return;
+      }
+      if (scanState == null) {
+        scanState = scan.getScanState(engine);
+      }
+      List<Object[]> rows = new ArrayList<>();
+      readFile(
+          engine,
+          scanState,
+          file,
+          KernelStateRows.physicalReadSchema(scanState),
+          snapshot.getSchema(),
+          rows);
+      total += rows.size();
+    }
   }
 
   /** The file's {@code numRecords} statistic, or -1 if it has none. */
-  private static long numRecords(Row scanFile) throws IOException {
-    Row add = scanFile.getStruct(scanFile.getSchema().indexOf("add"));
-    int statsOrdinal = add.getSchema().indexOf("stats");
-    if (statsOrdinal < 0 || add.isNullAt(statsOrdinal)) {
+  private static long numRecords(KernelScanFile scanFile) throws IOException {
+    String stats = scanFile.stats();
+    if (stats == null) {
       return -1;
     }
-    JsonNode numRecords = JSON.readTree(add.getString(statsOrdinal)).get("numRecords");
+    JsonNode numRecords = JSON.readTree(stats).get("numRecords");
     return numRecords == null || !numRecords.canConvertToLong() ? -1 : numRecords.asLong();
   }
 

@@ -7,17 +7,17 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
-import io.delta.kernel.defaults.internal.data.DefaultColumnarBatch;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.internal.data.TransactionStateRow;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
+import io.lakestream.connectors.delta.kernel.KernelStateRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -99,11 +99,11 @@ public final class DeltaTableWriter {
               .createTransactionBuilder(engine, DeltaTable.ENGINE_INFO, Operation.STREAMING_UPDATE)
               .build(engine);
       Row state = txn.getTransactionState(engine);
-      physicalSchema = TransactionStateRow.getPhysicalSchema(state);
+      physicalSchema = KernelStateRows.physicalSchema(state);
       columnMapped =
           !"none"
               .equalsIgnoreCase(
-                  TransactionStateRow.getConfiguration(state)
+                  KernelStateRows.configuration(state)
                       .getOrDefault(DeltaTable.COLUMN_MAPPING_MODE, "none"));
       transactionState = state;
     } catch (KernelException e) {
@@ -341,7 +341,7 @@ public final class DeltaTableWriter {
       }
     }
     return new FilteredColumnarBatch(
-        new DefaultColumnarBatch(
+        KernelColumnarBatch.of(
             data.getSize(), new StructType(fields), vectors.toArray(ColumnVector[]::new)),
         Optional.empty());
   }

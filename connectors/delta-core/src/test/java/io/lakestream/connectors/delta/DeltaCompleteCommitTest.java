@@ -6,11 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.data.Row;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.utils.CloseableIterator;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
@@ -66,16 +63,11 @@ class DeltaCompleteCommitTest {
 
   private static Set<String> filesOf(DeltaTable table, Snapshot snapshot) throws IOException {
     Set<String> paths = new HashSet<>();
-    try (CloseableIterator<FilteredColumnarBatch> batches =
-        snapshot.getScanBuilder().build().getScanFiles(table.engine())) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> rows = batches.next().getRows()) {
-          while (rows.hasNext()) {
-            paths.add(InternalScanFileUtils.getAddFileStatus(rows.next()).getPath());
-          }
-        }
-      }
-    }
+    KernelScanFile.forEach(
+        table.engine(),
+        snapshot.getScanBuilder().build(),
+        false,
+        file -> paths.add(file.status().getPath()));
     return paths;
   }
 

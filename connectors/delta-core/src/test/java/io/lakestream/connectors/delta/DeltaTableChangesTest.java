@@ -139,6 +139,30 @@ class DeltaTableChangesTest {
   }
 
   @Test
+  void aVersionThatChangesTheSchemaFailsNamingIt() throws IOException {
+    open();
+    long v1 = append(1, 0, 4);
+    DeltaTableChanges changes = changes(false, false);
+    DeltaTableSchema evolved =
+        DeltaTableSchema.builder()
+            .column("id", DeltaColumnType.LONG, false)
+            .column("label", DeltaColumnType.STRING)
+            .column("day", DeltaColumnType.DATE)
+            .column("note", DeltaColumnType.STRING)
+            .partitionedBy("day")
+            .build();
+    long latest = table.ensureExists(evolved, true);
+
+    assertThat(latest).isGreaterThan(v1);
+    assertThatThrownBy(() -> changes.versionFiles(v1 + 1, latest))
+        .isInstanceOf(DeltaTableException.class)
+        // the first version after v1 turns on column mapping, which changes the schema's metadata
+        .hasMessageStartingWith(
+            "Version " + (v1 + 1) + " of the Delta table at " + table.path() + " changes the table")
+        .hasMessageContaining("startingVersion");
+  }
+
+  @Test
   void aRemovedCommitFileIsAClearError() throws IOException {
     open();
     append(1, 0, 4);

@@ -3,14 +3,13 @@ package io.lakestream.connectors.delta;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
+import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +18,8 @@ import java.util.Optional;
 /**
  * Test helper: commits that change existing data, written with Delta Kernel as another engine
  * would: a DELETE of whole files (remove, dataChange=true) and a compaction (remove + add of the
- * same rows, dataChange=false).
+ * same rows, dataChange=false). Builds the compaction's add actions with Kernel's internal {@code
+ * AddFile}, which delta-core's main code never needs (see {@code delta.kernel}).
  */
 public final class KernelChangeCommits {
   private KernelChangeCommits() {}
@@ -64,20 +64,15 @@ public final class KernelChangeCommits {
     Engine engine = table.engine();
     Snapshot snapshot = table.latestSnapshot().orElseThrow();
     List<Row> removes = new ArrayList<>();
-    try (CloseableIterator<FilteredColumnarBatch> files =
-        snapshot.getScanBuilder().build().getScanFiles(engine)) {
-      while (files.hasNext() && removes.size() < max) {
-        try (CloseableIterator<Row> rows = files.next().getRows()) {
-          while (rows.hasNext() && removes.size() < max) {
-            Row scanFile = rows.next();
-            AddFile add = new AddFile(scanFile.getStruct(scanFile.getSchema().indexOf("add")));
-            removes.add(
-                SingleAction.createRemoveFileSingleAction(
-                    add.toRemoveFileRow(dataChange, Optional.of(System.currentTimeMillis()))));
+    KernelScanFile.forEach(
+        engine,
+        snapshot.getScanBuilder().build(),
+        false,
+        file -> {
+          if (removes.size() < max) {
+            removes.add(file.removeAction(dataChange, System.currentTimeMillis()));
           }
-        }
-      }
-    }
+        });
     return removes;
   }
 

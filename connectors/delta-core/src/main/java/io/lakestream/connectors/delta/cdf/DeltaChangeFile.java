@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta.cdf;
 
+import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaStreamFile;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +28,8 @@ public record DeltaChangeFile(
     long commitTimestamp,
     Kind kind,
     Map<String, String> partitionValues,
-    long size) {
+    long size)
+    implements DeltaStreamFile {
 
   /** Where a change file comes from. */
   public enum Kind {
@@ -56,6 +59,29 @@ public record DeltaChangeFile(
       case REMOVE -> "delete";
       case CDC -> null;
     };
+  }
+
+  /**
+   * The rows of a data file of a snapshot as inserts of the snapshot's version: what a change data
+   * feed stream without {@code startingVersion} reads first.
+   *
+   * @param file a file of the snapshot (its version and index are the change file's)
+   * @param commitTimestamp the snapshot version's commit time in epoch milliseconds
+   */
+  public static DeltaChangeFile insertsOf(DeltaAddedFile file, long commitTimestamp) {
+    return new DeltaChangeFile(
+        file.path(),
+        file.version(),
+        file.index(),
+        commitTimestamp,
+        Kind.ADD,
+        file.partitionValues(),
+        file.size());
+  }
+
+  /** This file at position {@code index} of its version. */
+  public DeltaChangeFile withIndex(int index) {
+    return new DeltaChangeFile(path, version, index, commitTimestamp, kind, partitionValues, size);
   }
 
   /** A stable identifier of the file's position, e.g. {@code cdf-5-0}. */

@@ -1,6 +1,5 @@
 package io.lakestream.connectors.delta.cdf;
 
-import io.delta.kernel.internal.types.DataTypeJsonSerDe;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.lakestream.connectors.delta.DeltaAddedFile;
@@ -9,6 +8,7 @@ import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -49,7 +49,7 @@ public final class DeltaChangeFileReader {
    */
   public DeltaChangeFileReader(DeltaTable table, String schemaJson, List<String> partitionColumns) {
     this.table = table;
-    StructType schema = DataTypeJsonSerDe.deserializeStructType(schemaJson);
+    StructType schema = KernelSchemaJson.parse(schemaJson);
     this.width = schema.length();
     this.partitionColumns = List.copyOf(partitionColumns);
     this.dataFiles = new DeltaDataFileReader(table, schemaJson, partitionColumns);

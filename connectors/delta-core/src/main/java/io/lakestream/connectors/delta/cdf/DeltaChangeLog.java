@@ -1,30 +1,18 @@
 package io.lakestream.connectors.delta.cdf;
 
-import io.delta.kernel.CommitActions;
-import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.Table;
-import io.delta.kernel.TableManager;
-import io.delta.kernel.data.ColumnVector;
-import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.data.MapValue;
-import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
-import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.types.StructType;
-import io.delta.kernel.utils.CloseableIterator;
 import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaCommitRange;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
 import java.io.IOException;
-import java.net.URI;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -48,7 +36,11 @@ public final class DeltaChangeLog {
   /** The table property that makes writers record the change data feed. */
   public static final String ENABLE_PROPERTY = "delta.enableChangeDataFeed";
 
+  private static final Set<Action> ACTIONS =
+      Set.of(Action.ADD, Action.REMOVE, Action.CDC, Action.METADATA);
+
   private final DeltaTable table;
+  private final DeltaCommitRange commits;
   private final String schemaJson;
 
   /**
@@ -58,6 +50,7 @@ public final class DeltaChangeLog {
    */
   public DeltaChangeLog(DeltaTable table, String schemaJson) {
     this.table = Objects.requireNonNull(table, "table");
+    this.commits = new DeltaCommitRange(table);
     this.schemaJson = Objects.requireNonNull(schemaJson, "schemaJson");
   }
 
@@ -71,13 +64,7 @@ public final class DeltaChangeLog {
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
   public long latestVersion() {
-    return table
-        .latestSnapshot()
-        .orElseThrow(
-            () ->
-                new DeltaTableException(
-                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()))
-        .getVersion();
+    return commits.latestVersion();
   }
 
   /**
@@ -102,44 +89,9 @@ public final class DeltaChangeLog {
               + " latest version "
               + latest);
     }
-    Engine engine = table.engine();
     checkVersion(from, snapshotAt(from));
-    List<DeltaChangeFile> out = new ArrayList<>();
-    try {
-      String root = Table.forPath(engine, table.path()).getPath(engine);
-      try (CloseableIterator<CommitActions> commits =
-          TableManager.loadCommitRange(root, CommitBoundary.atVersion(from))
-              .withEndBoundary(CommitBoundary.atVersion(to))
-              .build(engine)
-              .getCommitActions(
-                  engine,
-                  Set.of(
-                      DeltaAction.ADD,
-                      DeltaAction.REMOVE,
-                      DeltaAction.CDC,
-                      DeltaAction.METADATA))) {
-        while (commits.hasNext()) {
-          try (CommitActions commit = commits.next()) {
-            out.addAll(filesOf(root, commit, from));
-          }
-        }
-      }
-    } catch (DeltaTableException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-          "Cannot read versions "
-              + from
-              + " to "
-              + to
-              + " of the Delta table at "
-              + table.path()
-              + " (commits removed by log cleanup cannot be read: choose a later start version): "
-              + e.getMessage(),
-          e);
-    }
-    return out;
+    return commits.read(
+        from, to, ACTIONS, "choose a later start version", commit -> filesOf(commit, from));
   }
 
   /**
@@ -156,69 +108,74 @@ public final class DeltaChangeLog {
     checkSchema(version, snapshot);
     long timestamp = snapshot.getTimestamp(table.engine());
     List<DeltaAddedFile> added =
-        new DeltaTableChanges(table, schemaJson, false, false).snapshotFiles(version);
+        new DeltaTableChanges(table, schemaJson, false, false).snapshotFiles(snapshot);
     List<DeltaChangeFile> out = new ArrayList<>(added.size());
     for (DeltaAddedFile file : added) {
-      out.add(
-          new DeltaChangeFile(
-              file.path(),
-              version,
-              out.size(),
-              timestamp,
-              DeltaChangeFile.Kind.ADD,
-              file.partitionValues(),
-              file.size()));
+      out.add(DeltaChangeFile.insertsOf(file, timestamp));
     }
     return out;
   }
 
-  private List<DeltaChangeFile> filesOf(String root, CommitActions commit, long from)
+  private List<DeltaChangeFile> filesOf(DeltaCommitRange.Commit commit, long from)
       throws IOException {
-    long version = commit.getVersion();
-    long timestamp = commit.getTimestamp();
-    List<DeltaChangeFile> cdc = new ArrayList<>();
-    List<DeltaChangeFile> others = new ArrayList<>();
-    boolean changesMetadata = false;
-    try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
-      while (batches.hasNext()) {
-        ColumnarBatch batch = batches.next();
-        ColumnVector add = column(batch, DeltaAction.ADD);
-        ColumnVector remove = column(batch, DeltaAction.REMOVE);
-        ColumnVector change = column(batch, DeltaAction.CDC);
-        ColumnVector metadata = column(batch, DeltaAction.METADATA);
-        for (int r = 0; r < batch.getSize(); r++) {
-          changesMetadata |= !metadata.isNullAt(r);
-          if (!change.isNullAt(r)) {
-            cdc.add(file(root, change, r, version, timestamp, DeltaChangeFile.Kind.CDC));
-          }
-          if (!add.isNullAt(r) && dataChange(add, r)) {
-            refuseDeletionVector(add, r, root, version);
-            others.add(file(root, add, r, version, timestamp, DeltaChangeFile.Kind.ADD));
-          }
-          if (!remove.isNullAt(r) && dataChange(remove, r)) {
-            refuseDeletionVector(remove, r, root, version);
-            others.add(file(root, remove, r, version, timestamp, DeltaChangeFile.Kind.REMOVE));
-          }
-        }
+    VersionChanges changes = new VersionChanges(commit.version(), commit.timestamp());
+    commit.forEachAction(changes);
+    if (changes.changesMetadata && commit.version() != from) {
+      checkVersion(commit.version(), snapshotAt(commit.version()));
+    }
+    return changes.changeFiles();
+  }
+
+  /** The change files of one version's actions. */
+  private final class VersionChanges implements DeltaCommitRange.ActionVisitor {
+    private final long version;
+    private final long timestamp;
+    private final List<DeltaChangeFile> cdc = new ArrayList<>();
+    private final List<DeltaChangeFile> others = new ArrayList<>();
+    private boolean changesMetadata;
+
+    VersionChanges(long version, long timestamp) {
+      this.version = version;
+      this.timestamp = timestamp;
+    }
+
+    @Override
+    public void visit(DeltaCommitRange.Actions actions, int row) throws IOException {
+      changesMetadata |= actions.has(Action.METADATA, row);
+      if (actions.has(Action.CDC, row)) {
+        cdc.add(file(actions, Action.CDC, row, DeltaChangeFile.Kind.CDC));
+      }
+      if (actions.changesData(Action.ADD, row)) {
+        refuseDeletionVector(actions, Action.ADD, row, version);
+        others.add(file(actions, Action.ADD, row, DeltaChangeFile.Kind.ADD));
+      }
+      if (actions.changesData(Action.REMOVE, row)) {
+        refuseDeletionVector(actions, Action.REMOVE, row, version);
+        others.add(file(actions, Action.REMOVE, row, DeltaChangeFile.Kind.REMOVE));
       }
     }
-    if (changesMetadata && version != from) {
-      checkVersion(version, snapshotAt(version));
+
+    private DeltaChangeFile file(
+        DeltaCommitRange.Actions actions, Action action, int row, DeltaChangeFile.Kind kind) {
+      return new DeltaChangeFile(
+          actions.path(action, row),
+          version,
+          0,
+          timestamp,
+          kind,
+          actions.partitionValues(action, row),
+          actions.size(action, row));
     }
-    List<DeltaChangeFile> chosen = cdc.isEmpty() ? others : cdc;
-    List<DeltaChangeFile> indexed = new ArrayList<>(chosen.size());
-    for (DeltaChangeFile f : chosen) {
-      indexed.add(
-          new DeltaChangeFile(
-              f.path(),
-              version,
-              indexed.size(),
-              timestamp,
-              f.kind(),
-              f.partitionValues(),
-              f.size()));
+
+    /** The version's cdc files if it has any, else its data-changing adds and removes. */
+    List<DeltaChangeFile> changeFiles() {
+      List<DeltaChangeFile> chosen = cdc.isEmpty() ? others : cdc;
+      List<DeltaChangeFile> indexed = new ArrayList<>(chosen.size());
+      for (DeltaChangeFile f : chosen) {
+        indexed.add(f.withIndex(indexed.size()));
+      }
+      return indexed;
     }
-    return indexed;
   }
 
   /** Fails unless the metadata in effect at {@code version} records the feed with our schema. */
@@ -247,35 +204,31 @@ public final class DeltaChangeLog {
   }
 
   private void checkSchema(long version, Snapshot snapshot) {
-    String actual = snapshot.getSchema().toJson();
-    if (!actual.equals(schemaJson)) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_SCHEMA_CHANGED,
-          "Version "
-              + version
-              + " of the Delta table at "
-              + table.path()
-              + " has the schema "
-              + snapshot.getSchema()
-              + ", which differs from the schema the change data feed is read with; read the"
-              + " versions before and after the schema change separately (a streaming query"
-              + " restarts with a new checkpoint location and startingVersion "
-              + version
-              + ").");
-    }
+    commits.checkSchema(
+        version,
+        snapshot,
+        schemaJson,
+        schema ->
+            " has the schema "
+                + schema
+                + ", which differs from the schema the change data feed is read with; read the"
+                + " versions before and after the schema change separately (a streaming query"
+                + " restarts with a new checkpoint location and startingVersion "
+                + version
+                + ").");
   }
 
   private Snapshot snapshotAt(long version) {
     return new DeltaTableReader(table).snapshotAtVersion(version);
   }
 
-  private void refuseDeletionVector(ColumnVector action, int row, String root, long version) {
-    ColumnVector dv = child(action, "deletionVector");
-    if (dv != null && !dv.isNullAt(row)) {
+  private void refuseDeletionVector(
+      DeltaCommitRange.Actions actions, Action action, int row, long version) {
+    if (actions.hasDeletionVector(action, row)) {
       throw new DeltaTableException(
           DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
           "Data file "
-              + resolve(root, child(action, "path").getString(row))
+              + actions.path(action, row)
               + " (version "
               + version
               + ") of the Delta table at "
@@ -284,57 +237,5 @@ public final class DeltaChangeLog {
               + " deletion vectors on the table (delta.enableDeletionVectors=false) and rewrite"
               + " it (REORG TABLE ... APPLY (PURGE)), then read changes of later versions.");
     }
-  }
-
-  private static DeltaChangeFile file(
-      String root,
-      ColumnVector action,
-      int row,
-      long version,
-      long timestamp,
-      DeltaChangeFile.Kind kind) {
-    ColumnVector size = child(action, "size");
-    return new DeltaChangeFile(
-        resolve(root, child(action, "path").getString(row)),
-        version,
-        0,
-        timestamp,
-        kind,
-        map(child(action, "partitionValues"), row),
-        size == null || size.isNullAt(row) ? 0 : size.getLong(row));
-  }
-
-  private static ColumnVector column(ColumnarBatch batch, DeltaAction action) {
-    return batch.getColumnVector(batch.getSchema().indexOf(action.colName));
-  }
-
-  private static ColumnVector child(ColumnVector struct, String name) {
-    int ordinal = ((StructType) struct.getDataType()).indexOf(name);
-    return ordinal < 0 ? null : struct.getChild(ordinal);
-  }
-
-  private static boolean dataChange(ColumnVector action, int row) {
-    ColumnVector v = child(action, "dataChange");
-    return v == null || v.isNullAt(row) || v.getBoolean(row); // defaults to true
-  }
-
-  private static Map<String, String> map(ColumnVector vector, int row) {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (vector == null || vector.isNullAt(row)) {
-      return out;
-    }
-    MapValue value = vector.getMap(row);
-    ColumnVector keys = value.getKeys();
-    ColumnVector values = value.getValues();
-    for (int i = 0; i < value.getSize(); i++) {
-      out.put(keys.getString(i), values.isNullAt(i) ? null : values.getString(i));
-    }
-    return out;
-  }
-
-  /** The absolute path of an action's (URL-encoded, usually relative) path. */
-  private static String resolve(String root, String path) {
-    URI uri = URI.create(path);
-    return (uri.isAbsolute() ? new Path(uri) : new Path(root, new Path(uri))).toString();
   }
 }

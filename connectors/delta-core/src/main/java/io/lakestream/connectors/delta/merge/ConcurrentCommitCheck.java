@@ -1,9 +1,8 @@
 package io.lakestream.connectors.delta.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.delta.kernel.internal.fs.Path;
+import io.lakestream.connectors.delta.kernel.KernelTablePath;
 import java.io.IOException;
-import java.net.URI;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +28,7 @@ final class ConcurrentCommitCheck {
   /** A verdict and, for a conflict, why. */
   record Outcome(Verdict verdict, String reason) {}
 
-  private final String root;
+  private final KernelTablePath root;
   private final Set<String> removedPaths = new HashSet<>();
   private final MergeKeyRanges keyRanges;
   private final String appId;
@@ -41,7 +40,7 @@ final class ConcurrentCommitCheck {
       MergeKeyRanges keyRanges,
       String appId,
       long epoch) {
-    this.root = tableRoot;
+    this.root = KernelTablePath.of(tableRoot);
     for (TargetFile f : removed) {
       removedPaths.add(f.logPath());
       removedPaths.add(resolve(f.logPath()));
@@ -106,9 +105,7 @@ final class ConcurrentCommitCheck {
 
   private String resolve(String path) {
     try {
-      URI uri = new URI(path);
-      return (uri.isAbsolute() ? new Path(uri) : new Path(new Path(root), new Path(uri)))
-          .toString();
+      return root.resolve(path);
     } catch (Exception e) {
       return path;
     }

@@ -2,7 +2,6 @@ package io.lakestream.connectors.delta.merge;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
-import io.delta.kernel.defaults.internal.logstore.LogStoreProvider;
 import io.delta.kernel.engine.Engine;
 import io.delta.storage.LogStore;
 import io.lakestream.connectors.delta.DeltaChangeDataWriter;
@@ -12,6 +11,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.delta.kernel.KernelLogStores;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.FileAlreadyExistsException;
@@ -242,7 +242,7 @@ public final class DeltaMergeCommit implements Serializable {
     String root = root(engine);
     Configuration conf = table.hadoopConfiguration();
     org.apache.hadoop.fs.Path rootPath = new org.apache.hadoop.fs.Path(root);
-    LogStore logStore = LogStoreProvider.getLogStore(conf, rootPath.toUri().getScheme());
+    LogStore logStore = KernelLogStores.forScheme(conf, rootPath.toUri().getScheme());
     ConcurrentCommitCheck check =
         new ConcurrentCommitCheck(
             root, prepared.plan.removed(), prepared.plan.keyRanges(), appId, prepared.epoch);

@@ -3,10 +3,8 @@ package io.lakestream.connectors.delta.merge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.delta.kernel.internal.fs.Path;
-import io.delta.kernel.internal.util.InternalUtils;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
-import java.net.URI;
+import io.lakestream.connectors.delta.kernel.KernelTablePath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +21,11 @@ import java.util.UUID;
 final class MergeCommitFile {
   static final ObjectMapper JSON = new ObjectMapper();
 
-  private final URI root;
+  private final KernelTablePath root;
   private final List<String> lines = new ArrayList<>();
 
   MergeCommitFile(String tableRoot) {
-    this.root = new Path(tableRoot).toUri();
+    this.root = KernelTablePath.of(tableRoot);
   }
 
   MergeCommitFile commitInfo(
@@ -101,7 +99,7 @@ final class MergeCommitFile {
 
   /** The path relative to the table root, URI-encoded (absolute if outside the root). */
   String relative(String absolutePath) {
-    return InternalUtils.relativizePath(new Path(absolutePath), root).toUri().toString();
+    return root.relativize(absolutePath);
   }
 
   private static void partitionValues(ObjectNode action, Map<String, String> values) {

@@ -1,12 +1,9 @@
 package io.lakestream.connectors.delta.merge;
 
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.utils.CloseableIterator;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
@@ -14,6 +11,7 @@ import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -214,34 +212,12 @@ final class MergePlanner {
   /** The snapshot's data files with their statistics. */
   static List<TargetFile> files(Engine engine, Snapshot snapshot) {
     List<TargetFile> files = new ArrayList<>();
-    try (CloseableIterator<FilteredColumnarBatch> batches =
-        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> rows = batches.next().getRows()) {
-          while (rows.hasNext()) {
-            Row scanFile = rows.next();
-            Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-            String absolute = InternalScanFileUtils.getAddFileStatus(scanFile).getPath();
-            if (InternalScanFileUtils.getDeletionVectorDescriptorFromRow(scanFile) != null) {
-              throw new DeltaTableException(
-                  DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-                  "Data file "
-                      + absolute
-                      + " has a deletion vector, which the lakestream MERGE does not read. Set"
-                      + " delta.enableDeletionVectors=false on the table and purge them (REORG"
-                      + " TABLE ... APPLY (PURGE)) before merging into it.");
-            }
-            int stats = add.getSchema().indexOf("stats");
-            files.add(
-                new TargetFile(
-                    add.getString(add.getSchema().indexOf("path")),
-                    absolute,
-                    InternalScanFileUtils.getPartitionValues(scanFile),
-                    add.getLong(add.getSchema().indexOf("size")),
-                    stats < 0 || add.isNullAt(stats) ? null : add.getString(stats)));
-          }
-        }
-      }
+    try {
+      KernelScanFile.forEach(
+          engine,
+          snapshot.getScanBuilder().build(),
+          true,
+          scanFile -> files.add(targetFile(scanFile)));
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
           DeltaErrorClass.DELTA_TABLE_READ_FAILED,
@@ -249,5 +225,25 @@ final class MergePlanner {
           e);
     }
     return files;
+  }
+
+  private static TargetFile targetFile(KernelScanFile scanFile) {
+    Row add = scanFile.addAction();
+    String absolute = scanFile.status().getPath();
+    if (scanFile.hasDeletionVector()) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "Data file "
+              + absolute
+              + " has a deletion vector, which the lakestream MERGE does not read. Set"
+              + " delta.enableDeletionVectors=false on the table and purge them (REORG"
+              + " TABLE ... APPLY (PURGE)) before merging into it.");
+    }
+    return new TargetFile(
+        add.getString(add.getSchema().indexOf("path")),
+        absolute,
+        scanFile.partitionValues(),
+        add.getLong(add.getSchema().indexOf("size")),
+        scanFile.stats());
   }
 }

@@ -158,6 +158,33 @@ class DeltaChangeDataFeedTest {
   }
 
   @Test
+  void aVersionWithAnotherSchemaFailsNamingIt() throws IOException {
+    open(true);
+    long v1 = append(1, 0, 3);
+    DeltaChangeLog log =
+        new DeltaChangeLog(table, table.latestSnapshot().orElseThrow().getSchema().toJson());
+    DeltaTableSchema evolved =
+        DeltaTableSchema.builder()
+            .column("id", DeltaColumnType.LONG, false)
+            .column("label", DeltaColumnType.STRING)
+            .column("day", DeltaColumnType.DATE)
+            .column("note", DeltaColumnType.STRING)
+            .partitionedBy("day")
+            .property(DeltaChangeLog.ENABLE_PROPERTY, "true")
+            .build();
+    long latest = table.ensureExists(evolved, true);
+
+    assertThat(latest).isGreaterThan(v1);
+    assertThat(log.changeFiles(v1, v1)).isNotEmpty();
+    assertThatThrownBy(() -> log.changeFiles(v1, latest))
+        .isInstanceOf(DeltaTableException.class)
+        // the first version after v1 turns on column mapping, which changes the schema's metadata
+        .hasMessageStartingWith(
+            "Version " + (v1 + 1) + " of the Delta table at " + table.path() + " has the schema ")
+        .hasMessageContaining("differs from the schema the change data feed is read with");
+  }
+
+  @Test
   void versionsOutsideTheHistoryFail() throws IOException {
     open(true);
     long v1 = append(1, 0, 3);

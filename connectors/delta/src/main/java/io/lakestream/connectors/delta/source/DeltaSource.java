@@ -1,7 +1,6 @@
 package io.lakestream.connectors.delta.source;
 
 import io.lakestream.connectors.delta.DeltaDataFileReader;
-import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorStateSerializer;
@@ -9,7 +8,6 @@ import io.lakestream.connectors.delta.source.enumerator.DeltaSourceEnumerator;
 import io.lakestream.connectors.delta.source.reader.DeltaSourceReader;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
-import io.lakestream.state.query.QueryContext;
 import java.util.List;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -45,41 +43,18 @@ import org.apache.flink.types.Row;
 public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, DeltaEnumeratorState> {
   private static final long serialVersionUID = 1L;
 
-  /** {@code startingVersion=latest}. */
-  static final long LATEST = -1;
-
-  /** No {@code startingVersion}: the current snapshot, then later versions. */
-  static final long SNAPSHOT = -2;
-
   private final long startingVersion;
   private final long boundedVersion;
   private final boolean skipChangeCommits;
   private final boolean ignoreDeletes;
 
   DeltaSource(
-      String name,
-      DeltaTable table,
-      String schemaJson,
-      List<String> partitionColumns,
-      RowTypeInfo rowType,
+      Settings settings,
       long startingVersion,
       long boundedVersion,
-      int maxFilesPerTrigger,
-      long maxBytesPerTrigger,
       boolean skipChangeCommits,
-      boolean ignoreDeletes,
-      long pollIntervalMillis,
-      QueryContext query) {
-    super(
-        name,
-        table,
-        schemaJson,
-        partitionColumns,
-        rowType,
-        maxFilesPerTrigger,
-        maxBytesPerTrigger,
-        pollIntervalMillis,
-        query);
+      boolean ignoreDeletes) {
+    super(settings);
     this.startingVersion = startingVersion;
     this.boundedVersion = boundedVersion;
     this.skipChangeCommits = skipChangeCommits;
@@ -127,11 +102,6 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
         new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes),
         limits(bounded(), end),
         positions(DeltaSourceEnumerator.ROWS_ADMITTED));
-  }
-
-  @Override
-  protected long readLatestVersion() {
-    return new DeltaTableChanges(table, schemaJson, false, false).latestVersion();
   }
 
   @Override

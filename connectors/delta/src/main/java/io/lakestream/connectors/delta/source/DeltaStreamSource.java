@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source;
 
+import io.lakestream.connectors.delta.DeltaCommitRange;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
@@ -32,6 +33,40 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
     implements Source<Row, S, E>, ResultTypeQueryable<Row>, DescribedSource {
   private static final long serialVersionUID = 1L;
 
+  /** {@code startingVersion=latest}: only versions committed after the stream starts. */
+  protected static final long LATEST = -1;
+
+  /** No {@code startingVersion}: the current snapshot first, then later versions. */
+  protected static final long SNAPSHOT = -2;
+
+  /**
+   * What every Delta source is built with.
+   *
+   * @param name the source's name in offsets records and progress (its uid)
+   * @param table the table read
+   * @param schemaJson the table's schema (as Delta JSON) the rows are read with
+   * @param partitionColumns the table's partition columns
+   * @param rowType the produced rows' type
+   * @param maxFilesPerTrigger at most this many files per epoch
+   * @param maxBytesPerTrigger soft limit of file bytes per epoch; 0 = none
+   * @param pollIntervalMillis how often the log is checked for new versions
+   * @param query the query the source runs in, or null
+   */
+  public record Settings(
+      String name,
+      DeltaTable table,
+      String schemaJson,
+      List<String> partitionColumns,
+      RowTypeInfo rowType,
+      int maxFilesPerTrigger,
+      long maxBytesPerTrigger,
+      long pollIntervalMillis,
+      QueryContext query) {
+    public Settings {
+      partitionColumns = List.copyOf(partitionColumns);
+    }
+  }
+
   private final String name;
 
   /** The table read. */
@@ -49,25 +84,16 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
   private final long pollIntervalMillis;
   private final QueryContext query;
 
-  protected DeltaStreamSource(
-      String name,
-      DeltaTable table,
-      String schemaJson,
-      List<String> partitionColumns,
-      RowTypeInfo rowType,
-      int maxFilesPerTrigger,
-      long maxBytesPerTrigger,
-      long pollIntervalMillis,
-      QueryContext query) {
-    this.name = name;
-    this.table = table;
-    this.schemaJson = schemaJson;
-    this.partitionColumns = List.copyOf(partitionColumns);
-    this.rowType = rowType;
-    this.maxFilesPerTrigger = maxFilesPerTrigger;
-    this.maxBytesPerTrigger = maxBytesPerTrigger;
-    this.pollIntervalMillis = pollIntervalMillis;
-    this.query = query;
+  protected DeltaStreamSource(Settings settings) {
+    this.name = settings.name();
+    this.table = settings.table();
+    this.schemaJson = settings.schemaJson();
+    this.partitionColumns = settings.partitionColumns();
+    this.rowType = settings.rowType();
+    this.maxFilesPerTrigger = settings.maxFilesPerTrigger();
+    this.maxBytesPerTrigger = settings.maxBytesPerTrigger();
+    this.pollIntervalMillis = settings.pollIntervalMillis();
+    this.query = settings.query();
   }
 
   /** Whether the query runs availableNow: read up to the version current at the start. */
@@ -92,19 +118,12 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
   }
 
   /**
-   * The table's latest version, as the subclass reads it.
-   *
-   * @throws DeltaTableException if the log cannot be read
-   */
-  protected abstract long readLatestVersion();
-
-  /**
    * The table's latest version.
    *
    * @throws DeltaTableException if the log cannot be read
    */
   protected final long latestVersion() {
-    return readLatestVersion();
+    return new DeltaCommitRange(table).latestVersion();
   }
 
   @Override

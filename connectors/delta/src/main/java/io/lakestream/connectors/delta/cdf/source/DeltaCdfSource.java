@@ -1,6 +1,5 @@
 package io.lakestream.connectors.delta.cdf.source;
 
-import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.enumerator.DeltaCdfEnumeratorState;
@@ -10,14 +9,11 @@ import io.lakestream.connectors.delta.cdf.source.reader.DeltaCdfSourceReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplitSerializer;
 import io.lakestream.connectors.delta.source.DeltaStreamSource;
-import io.lakestream.state.query.QueryContext;
-import java.util.List;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
 
@@ -45,35 +41,10 @@ public final class DeltaCdfSource
     extends DeltaStreamSource<DeltaCdfSplit, DeltaCdfEnumeratorState> {
   private static final long serialVersionUID = 1L;
 
-  /** {@code startingVersion=latest}. */
-  static final long LATEST = -1;
-
-  /** No {@code startingVersion}: the latest snapshot as inserts, then later versions' changes. */
-  static final long SNAPSHOT = -2;
-
   private final long startingVersion;
 
-  DeltaCdfSource(
-      String name,
-      DeltaTable table,
-      String schemaJson,
-      List<String> partitionColumns,
-      RowTypeInfo rowType,
-      long startingVersion,
-      int maxFilesPerTrigger,
-      long maxBytesPerTrigger,
-      long pollIntervalMillis,
-      QueryContext query) {
-    super(
-        name,
-        table,
-        schemaJson,
-        partitionColumns,
-        rowType,
-        maxFilesPerTrigger,
-        maxBytesPerTrigger,
-        pollIntervalMillis,
-        query);
+  DeltaCdfSource(Settings settings, long startingVersion) {
+    super(settings);
     this.startingVersion = startingVersion;
   }
 
@@ -109,11 +80,6 @@ public final class DeltaCdfSource
         new DeltaChangeLog(table, schemaJson),
         limits(false, end),
         positions(DeltaCdfSourceEnumerator.FILES_ADMITTED));
-  }
-
-  @Override
-  protected long readLatestVersion() {
-    return new DeltaChangeLog(table, schemaJson).latestVersion();
   }
 
   @Override

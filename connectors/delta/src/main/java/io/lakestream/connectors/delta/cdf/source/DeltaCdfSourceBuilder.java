@@ -1,14 +1,12 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.delta.kernel.Snapshot;
-import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
-import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
+import io.lakestream.connectors.delta.source.DeltaStreamSourceBuilder;
 import io.lakestream.connectors.options.OptionErrorClass;
-import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -30,9 +28,14 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
  *     .build();
  * }</pre>
  */
-public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfSourceBuilder> {
+public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaCdfSourceBuilder> {
   private DeltaCdfSourceBuilder(String path) {
-    super(path);
+    super(
+        path,
+        "Delta CDF source",
+        DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER,
+        DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER,
+        DeltaCdfSourceOptions.POLL_INTERVAL);
   }
 
   /** A source reading the change data feed of the Delta table at {@code path}. */
@@ -41,7 +44,7 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
   }
 
   /**
-   * Checks the name ({@code CONNECTOR_NAME_MISSING}) and the options against {@link
+   * Checks the name ({@link IllegalArgumentException}) and the options against {@link
    * DeltaCdfSourceOptions#CATALOG} ({@link io.lakestream.api.error.LakestreamException} naming the
    * option).
    */
@@ -56,14 +59,6 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
     }
   }
 
-  private long startingVersion() {
-    String starting = options.get(DeltaCdfSourceOptions.STARTING_VERSION);
-    if (starting == null) {
-      return DeltaCdfSource.SNAPSHOT;
-    }
-    return starting.equals("latest") ? DeltaCdfSource.LATEST : Long.parseLong(starting);
-  }
-
   /**
    * Checks the options and the table.
    *
@@ -75,50 +70,16 @@ public final class DeltaCdfSourceBuilder extends CheckedOptionsBuilder<DeltaCdfS
    */
   public DeltaCdfSource build() {
     sanityCheck();
-    // the Delta source's builder types the table's columns (and refuses column mapping)
-    RowTypeInfo tableType =
-        (RowTypeInfo)
-            DeltaSourceBuilder.forTable(path)
-                .name(name)
-                .hadoopConf(hadoopConf)
-                .build()
-                .getProducedType();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
-    Snapshot snapshot =
-        table
-            .latestSnapshot()
-            .orElseThrow(
-                () ->
-                    new DeltaTableException(
-                        DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
-                        "No Delta table at " + table.path()));
+    Snapshot snapshot = latestSnapshot(table);
+    // typed as the Delta source types the table's columns (refusing column mapping)
+    RowTypeInfo tableType = tableRowType(table, snapshot);
     long latest = snapshot.getVersion();
-    long starting = startingVersion();
-    if (starting > latest) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
-          "Delta CDF source option startingVersion="
-              + starting
-              + " is past the latest version "
-              + latest
-              + " of "
-              + table.path()
-              + "; use 'latest' to read only versions committed from now on");
-    }
-    String schemaJson = snapshot.getSchema().toJson();
+    long starting = startingVersion(DeltaCdfSourceOptions.STARTING_VERSION);
+    checkStartingVersion(table, starting, latest);
     long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
-    new DeltaChangeLog(table, schemaJson).changeFiles(check, check);
-    return new DeltaCdfSource(
-        name,
-        table,
-        schemaJson,
-        snapshot.getPartitionColumnNames(),
-        withMetadataColumns(tableType),
-        starting,
-        options.get(DeltaCdfSourceOptions.MAX_FILES_PER_TRIGGER),
-        options.getOptional(DeltaCdfSourceOptions.MAX_BYTES_PER_TRIGGER).orElse(0L),
-        options.get(DeltaCdfSourceOptions.POLL_INTERVAL).toMillis(),
-        query);
+    new DeltaChangeLog(table, snapshot.getSchema().toJson()).changeFiles(check, check);
+    return new DeltaCdfSource(settings(table, snapshot, withMetadataColumns(tableType)), starting);
   }
 
   private static RowTypeInfo withMetadataColumns(RowTypeInfo table) {

@@ -21,7 +21,8 @@ public record DeltaEnumeratorState(
     int nextIndex,
     boolean initialSnapshot,
     List<DeltaSourceSplit> pending,
-    long rowsAdmitted) {
+    long rowsAdmitted)
+    implements DeltaEnumeratorPosition<DeltaSourceSplit> {
   public DeltaEnumeratorState {
     pending = List.copyOf(pending);
   }

@@ -1,54 +1,46 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
-import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
+import io.lakestream.connectors.delta.source.split.DeltaStateSerializer;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 
-/** Versioned serializer for {@link DeltaEnumeratorState}. */
+/**
+ * Versioned serializer for {@link DeltaEnumeratorState}. Version 1: next version, next index,
+ * whether in the initial snapshot, rows admitted, then the pending splits (count, then each in
+ * {@link DeltaSourceSplitSerializer}'s format).
+ */
 public final class DeltaEnumeratorStateSerializer
-    implements SimpleVersionedSerializer<DeltaEnumeratorState> {
+    extends DeltaStateSerializer<DeltaEnumeratorState> {
   private static final int VERSION = 1;
 
-  @Override
-  public int getVersion() {
-    return VERSION;
+  public DeltaEnumeratorStateSerializer() {
+    super(
+        "Delta source enumerator state",
+        VERSION,
+        DeltaEnumeratorStateSerializer::write,
+        DeltaEnumeratorStateSerializer::read);
   }
 
-  @Override
-  public byte[] serialize(DeltaEnumeratorState state) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(128);
+  private static void write(DeltaEnumeratorState state, DataOutputView out) throws IOException {
     out.writeLong(state.nextVersion());
     out.writeInt(state.nextIndex());
     out.writeBoolean(state.initialSnapshot());
     out.writeLong(state.rowsAdmitted());
-    out.writeInt(state.pending().size());
-    for (DeltaSourceSplit split : state.pending()) {
-      DeltaSourceSplitSerializer.write(split, out);
-    }
-    return out.getCopyOfBuffer();
+    writeList(state.pending(), DeltaSourceSplitSerializer::write, out);
   }
 
-  @Override
-  public DeltaEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
-      throw new IOException(
-          "Unknown Delta source enumerator state version " + version + ", expected " + VERSION);
-    }
-    DataInputDeserializer in = new DataInputDeserializer(serialized);
+  private static DeltaEnumeratorState read(DataInputView in) throws IOException {
     long nextVersion = in.readLong();
     int nextIndex = in.readInt();
     boolean initialSnapshot = in.readBoolean();
     long rowsAdmitted = in.readLong();
-    int count = in.readInt();
-    List<DeltaSourceSplit> pending = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      pending.add(DeltaSourceSplitSerializer.read(in));
-    }
-    return new DeltaEnumeratorState(nextVersion, nextIndex, initialSnapshot, pending, rowsAdmitted);
+    return new DeltaEnumeratorState(
+        nextVersion,
+        nextIndex,
+        initialSnapshot,
+        readList(DeltaSourceSplitSerializer::read, in),
+        rowsAdmitted);
   }
 }

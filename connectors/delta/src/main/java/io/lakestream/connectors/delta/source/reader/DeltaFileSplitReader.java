@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.source.reader;
 
 import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
 import io.lakestream.connectors.source.OnDemandSplitQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.types.Row;
 
@@ -23,32 +23,33 @@ import org.apache.flink.types.Row;
  * for one batch. A read failure fails the task (the message names the file). Once told there are no
  * more splits, it ends its input after the last one.
  *
- * @param <S> the split type, which a subclass opens and rewrites with a row count
+ * @param <S> the split type
  */
-public abstract class DeltaFileSplitReader<S extends SourceSplit> implements SourceReader<Row, S> {
+public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
+    implements SourceReader<Row, S> {
+  /** Opens the file of a split. */
+  @FunctionalInterface
+  public interface FileOpener<S> {
+    /**
+     * Opens the file of {@code split} from its first row.
+     *
+     * @throws DeltaTableException if the file cannot be opened
+     */
+    DeltaFileRows open(S split);
+  }
+
   /** Rows emitted per {@link #pollNext} call at most. */
   private static final int ROWS_PER_POLL = 512;
 
   private final OnDemandSplitQueue<S> splits;
+  private final FileOpener<S> files;
   private DeltaFileRows current;
   private long emitted;
 
-  protected DeltaFileSplitReader(SourceReaderContext context) {
+  protected DeltaFileSplitReader(SourceReaderContext context, FileOpener<S> files) {
     this.splits = new OnDemandSplitQueue<>(context);
+    this.files = files;
   }
-
-  /**
-   * Opens the file of {@code split} from its first row.
-   *
-   * @throws DeltaTableException if the file cannot be opened
-   */
-  protected abstract DeltaFileRows open(S split);
-
-  /** The rows of {@code split}'s file already emitted before the checkpoint it comes from. */
-  protected abstract long rowsToSkip(S split);
-
-  /** {@code split} with {@code rowsEmitted} rows of its file emitted, for a checkpoint. */
-  protected abstract S withRowsEmitted(S split, long rowsEmitted);
 
   @Override
   public void start() {
@@ -64,9 +65,9 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
       if (split == null) {
         return splits.whenEmpty();
       }
-      current = open(split);
+      current = files.open(split);
       emitted = 0;
-      while (emitted < rowsToSkip(split) && current.hasNext()) {
+      while (emitted < split.rowsToSkip() && current.hasNext()) {
         current.next();
         emitted++;
       }
@@ -94,7 +95,7 @@ public abstract class DeltaFileSplitReader<S extends SourceSplit> implements Sou
     List<S> state = new ArrayList<>(splits.size());
     for (S split : splits) {
       if (current != null && state.isEmpty()) {
-        state.add(withRowsEmitted(split, emitted));
+        state.add(split.withRowsToSkip(emitted));
       } else {
         state.add(split);
       }

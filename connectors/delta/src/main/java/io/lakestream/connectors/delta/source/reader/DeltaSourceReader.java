@@ -1,7 +1,6 @@
 package io.lakestream.connectors.delta.source.reader;
 
 import io.lakestream.connectors.delta.DeltaDataFileReader;
-import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.types.Row;
@@ -16,25 +15,7 @@ import org.apache.flink.types.Row;
  * for one batch. A read failure fails the task (the message names the file).
  */
 public final class DeltaSourceReader extends DeltaFileSplitReader<DeltaSourceSplit> {
-  private final DeltaDataFileReader files;
-
   public DeltaSourceReader(SourceReaderContext context, DeltaDataFileReader files) {
-    super(context);
-    this.files = files;
-  }
-
-  @Override
-  protected DeltaFileRows open(DeltaSourceSplit split) {
-    return files.open(split.file());
-  }
-
-  @Override
-  protected long rowsToSkip(DeltaSourceSplit split) {
-    return split.rowsToSkip();
-  }
-
-  @Override
-  protected DeltaSourceSplit withRowsEmitted(DeltaSourceSplit split, long rowsEmitted) {
-    return new DeltaSourceSplit(split.file(), rowsEmitted);
+    super(context, split -> files.open(split.file()));
   }
 }

@@ -1,8 +1,6 @@
 package io.lakestream.connectors.delta.source.split;
 
 import io.lakestream.connectors.delta.DeltaAddedFile;
-import java.util.Objects;
-import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
  * One data file of a Delta table to read, and how many of its rows a reader has already emitted (a
@@ -12,13 +10,11 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param file the data file and its position
  * @param rowsToSkip rows of the file already emitted before the checkpoint this split comes from
  */
-public record DeltaSourceSplit(DeltaAddedFile file, long rowsToSkip) implements SourceSplit {
+public record DeltaSourceSplit(DeltaAddedFile file, long rowsToSkip)
+    implements DeltaFileSplit<DeltaAddedFile, DeltaSourceSplit> {
 
   public DeltaSourceSplit {
-    Objects.requireNonNull(file, "file");
-    if (rowsToSkip < 0) {
-      throw new IllegalArgumentException("rowsToSkip must be >= 0, was " + rowsToSkip);
-    }
+    DeltaFileSplit.check(file, rowsToSkip);
   }
 
   /** A split that reads {@code file} from its first row. */
@@ -27,7 +23,7 @@ public record DeltaSourceSplit(DeltaAddedFile file, long rowsToSkip) implements 
   }
 
   @Override
-  public String splitId() {
-    return file.positionId();
+  public DeltaSourceSplit withRowsToSkip(long rowsToSkip) {
+    return new DeltaSourceSplit(file, rowsToSkip);
   }
 }

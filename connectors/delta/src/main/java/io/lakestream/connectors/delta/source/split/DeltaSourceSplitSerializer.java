@@ -2,59 +2,32 @@ package io.lakestream.connectors.delta.source.split;
 
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Versioned serializer for {@link DeltaSourceSplit} (reader state, enumerator pending splits). */
-public final class DeltaSourceSplitSerializer
-    implements SimpleVersionedSerializer<DeltaSourceSplit> {
+/**
+ * Versioned serializer for {@link DeltaSourceSplit} (reader state, enumerator pending splits).
+ * Version 1: the file's position (path, version, index), whether it is of the initial snapshot, its
+ * partition values, size and row count, then the rows to skip.
+ */
+public final class DeltaSourceSplitSerializer extends DeltaStateSerializer<DeltaSourceSplit> {
   private static final int VERSION = 1;
 
-  @Override
-  public int getVersion() {
-    return VERSION;
-  }
-
-  @Override
-  public byte[] serialize(DeltaSourceSplit split) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(128);
-    write(split, out);
-    return out.getCopyOfBuffer();
-  }
-
-  @Override
-  public DeltaSourceSplit deserialize(int version, byte[] serialized) throws IOException {
-    checkVersion(version);
-    return read(new DataInputDeserializer(serialized));
-  }
-
-  static void checkVersion(int version) throws IOException {
-    if (version != VERSION) {
-      throw new IOException(
-          "Unknown Delta source split version " + version + ", expected " + VERSION);
-    }
+  public DeltaSourceSplitSerializer() {
+    super(
+        "Delta source split",
+        VERSION,
+        DeltaSourceSplitSerializer::write,
+        DeltaSourceSplitSerializer::read);
   }
 
   /** Writes {@code split} in this serializer's current format (for composite states). */
   public static void write(DeltaSourceSplit split, DataOutputView out) throws IOException {
     DeltaAddedFile file = split.file();
-    out.writeUTF(file.path());
-    out.writeLong(file.version());
-    out.writeInt(file.index());
+    FilePosition.of(file).write(out);
     out.writeBoolean(file.initialSnapshot());
-    out.writeInt(file.partitionValues().size());
-    for (Map.Entry<String, String> e : file.partitionValues().entrySet()) {
-      out.writeUTF(e.getKey());
-      out.writeBoolean(e.getValue() != null);
-      if (e.getValue() != null) {
-        out.writeUTF(e.getValue());
-      }
-    }
+    writePartitionValues(file.partitionValues(), out);
     out.writeLong(file.size());
     out.writeLong(file.numRecords());
     out.writeLong(split.rowsToSkip());
@@ -62,21 +35,21 @@ public final class DeltaSourceSplitSerializer
 
   /** Reads a split written by {@link #write}. */
   public static DeltaSourceSplit read(DataInputView in) throws IOException {
-    String path = in.readUTF();
-    long version = in.readLong();
-    int index = in.readInt();
+    FilePosition position = FilePosition.read(in);
     boolean initialSnapshot = in.readBoolean();
-    int partitions = in.readInt();
-    Map<String, String> values = new LinkedHashMap<>();
-    for (int i = 0; i < partitions; i++) {
-      String key = in.readUTF();
-      values.put(key, in.readBoolean() ? in.readUTF() : null);
-    }
+    Map<String, String> values = readPartitionValues(in);
     long size = in.readLong();
     long numRecords = in.readLong();
     long rowsToSkip = in.readLong();
     return new DeltaSourceSplit(
-        new DeltaAddedFile(path, version, index, initialSnapshot, values, size, numRecords),
+        new DeltaAddedFile(
+            position.path(),
+            position.version(),
+            position.index(),
+            initialSnapshot,
+            values,
+            size,
+            numRecords),
         rowsToSkip);
   }
 }

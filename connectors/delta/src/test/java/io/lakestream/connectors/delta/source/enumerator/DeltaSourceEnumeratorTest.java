@@ -96,11 +96,17 @@ class DeltaSourceEnumeratorTest {
   private static List<String> assigned(MockSplitEnumeratorContext<DeltaSourceSplit> context)
       throws Exception {
     context.getSentSourceEvent(); // runs what is queued in the coordinator thread
-    List<String> ids = new ArrayList<>();
-    for (SplitsAssignment<DeltaSourceSplit> a : context.getSplitsAssignmentSequence()) {
-      a.assignment().values().forEach(splits -> splits.forEach(s -> ids.add(s.splitId())));
+    while (true) {
+      try {
+        List<String> ids = new ArrayList<>();
+        for (SplitsAssignment<DeltaSourceSplit> a : context.getSplitsAssignmentSequence()) {
+          a.assignment().values().forEach(splits -> splits.forEach(s -> ids.add(s.splitId())));
+        }
+        return ids;
+      } catch (java.util.ConcurrentModificationException e) {
+        // the mock's coordinator thread assigned splits while they were read: read again
+      }
     }
-    return ids;
   }
 
   @Test

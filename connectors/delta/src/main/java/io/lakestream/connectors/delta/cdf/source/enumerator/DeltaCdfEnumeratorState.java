@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source.enumerator;
 
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
+import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorPosition;
 import java.util.List;
 
 /**
@@ -20,7 +21,8 @@ public record DeltaCdfEnumeratorState(
     int nextIndex,
     List<DeltaCdfSplit> pending,
     long filesAdmitted,
-    long snapshotVersion) {
+    long snapshotVersion)
+    implements DeltaEnumeratorPosition<DeltaCdfSplit> {
   /** {@code snapshotVersion} of a stream that began with a version's changes. */
   public static final long NO_SNAPSHOT = -1;
 

@@ -1,6 +1,5 @@
 package io.lakestream.connectors.delta.cdf.source.reader;
 
-import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.reader.DeltaFileSplitReader;
@@ -18,26 +17,8 @@ import org.apache.flink.types.Row;
  * (the message names the file).
  */
 public final class DeltaCdfSourceReader extends DeltaFileSplitReader<DeltaCdfSplit> {
-  private final DeltaChangeFileReader files;
-
   public DeltaCdfSourceReader(SourceReaderContext context, DeltaChangeFileReader files) {
-    super(context);
-    this.files = files;
-  }
-
-  @Override
-  protected DeltaFileRows open(DeltaCdfSplit split) {
-    return files.open(split.file());
-  }
-
-  @Override
-  protected long rowsToSkip(DeltaCdfSplit split) {
-    return split.rowsToSkip();
-  }
-
-  @Override
-  protected DeltaCdfSplit withRowsEmitted(DeltaCdfSplit split, long rowsEmitted) {
-    return new DeltaCdfSplit(split.file(), rowsEmitted);
+    super(context, split -> files.open(split.file()));
   }
 
   @Override

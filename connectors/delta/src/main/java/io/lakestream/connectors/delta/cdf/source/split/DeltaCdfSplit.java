@@ -1,8 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source.split;
 
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
-import java.util.Objects;
-import org.apache.flink.api.connector.source.SourceSplit;
+import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
 
 /**
  * One change file of a Delta table's change data feed to read, and how many of its rows a reader
@@ -12,13 +11,11 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param file the change file and its position
  * @param rowsToSkip rows of the file already emitted before the checkpoint this split comes from
  */
-public record DeltaCdfSplit(DeltaChangeFile file, long rowsToSkip) implements SourceSplit {
+public record DeltaCdfSplit(DeltaChangeFile file, long rowsToSkip)
+    implements DeltaFileSplit<DeltaChangeFile, DeltaCdfSplit> {
 
   public DeltaCdfSplit {
-    Objects.requireNonNull(file, "file");
-    if (rowsToSkip < 0) {
-      throw new IllegalArgumentException("rowsToSkip must be >= 0, was " + rowsToSkip);
-    }
+    DeltaFileSplit.check(file, rowsToSkip);
   }
 
   /** A split that reads {@code file} from its first row. */
@@ -27,7 +24,7 @@ public record DeltaCdfSplit(DeltaChangeFile file, long rowsToSkip) implements So
   }
 
   @Override
-  public String splitId() {
-    return file.positionId();
+  public DeltaCdfSplit withRowsToSkip(long rowsToSkip) {
+    return new DeltaCdfSplit(file, rowsToSkip);
   }
 }

@@ -1,0 +1,208 @@
+package io.lakestream.connectors.delta.source;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.source.CheckedOptionsBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+
+/**
+ * What the builders of the Delta source and the Delta change data feed source share: the reading of
+ * {@code startingVersion} and of the rate options ({@code maxFilesPerTrigger}, {@code
+ * maxBytesPerTrigger}, {@code pollInterval}; their values are checked by each source's options
+ * catalog), the typing of the table's columns (refusing column mapping and nested types) and the
+ * {@link DeltaStreamSource.Settings} a source is built with. Every failure message starts with the
+ * builder's label, e.g. {@code "Delta CDF source option ..."}.
+ *
+ * @param <B> the concrete builder
+ */
+public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilder<B>>
+    extends CheckedOptionsBuilder<B> {
+  private final String label;
+  private final Option<Integer> maxFilesPerTrigger;
+  private final Option<Long> maxBytesPerTrigger;
+  private final Option<Duration> pollInterval;
+
+  /**
+   * @param label the source in messages, e.g. {@code "Delta source"}
+   * @param maxFilesPerTrigger the builder's {@code maxFilesPerTrigger} option (likewise the others)
+   */
+  protected DeltaStreamSourceBuilder(
+      String path,
+      String label,
+      Option<Integer> maxFilesPerTrigger,
+      Option<Long> maxBytesPerTrigger,
+      Option<Duration> pollInterval) {
+    super(path);
+    this.label = label;
+    this.maxFilesPerTrigger = maxFilesPerTrigger;
+    this.maxBytesPerTrigger = maxBytesPerTrigger;
+    this.pollInterval = pollInterval;
+  }
+
+  /**
+   * The {@code startingVersion} option's value: a version, {@link DeltaStreamSource#LATEST} or,
+   * when not set, {@link DeltaStreamSource#SNAPSHOT}.
+   *
+   * @throws IllegalArgumentException if it is neither a version number >= 0 nor {@code latest}
+   */
+  protected final long startingVersion(Option<String> option) {
+    String starting = options.get(option);
+    if (starting == null) {
+      return DeltaStreamSource.SNAPSHOT;
+    }
+    if (starting.equals("latest")) {
+      return DeltaStreamSource.LATEST;
+    }
+    try {
+      long version = Long.parseLong(starting);
+      if (version >= 0) {
+        return version;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        label
+            + " option startingVersion must be a version number >= 0 or 'latest', was '"
+            + starting
+            + "'");
+  }
+
+  /**
+   * Checks that a stream starting at {@code startingVersion} starts within the table's history.
+   *
+   * @throws DeltaTableException if it is past {@code latest}
+   */
+  protected final void checkStartingVersion(DeltaTable table, long startingVersion, long latest) {
+    if (startingVersion > latest) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
+          label
+              + " option startingVersion="
+              + startingVersion
+              + " is past the latest version "
+              + latest
+              + " of "
+              + table.path()
+              + "; use 'latest' to read only versions committed from now on");
+    }
+  }
+
+  /**
+   * The latest snapshot of {@code table}.
+   *
+   * @throws DeltaTableException if there is no table or its log cannot be read
+   */
+  protected static Snapshot latestSnapshot(DeltaTable table) {
+    return table
+        .latestSnapshot()
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()));
+  }
+
+  /** The settings of a source of {@code snapshot}'s schema with rows of {@code rowType}. */
+  protected final DeltaStreamSource.Settings settings(
+      DeltaTable table, Snapshot snapshot, RowTypeInfo rowType) {
+    return new DeltaStreamSource.Settings(
+        name,
+        table,
+        snapshot.getSchema().toJson(),
+        snapshot.getPartitionColumnNames(),
+        rowType,
+        options.get(maxFilesPerTrigger),
+        options.getOptional(maxBytesPerTrigger).orElse(0L),
+        options.get(pollInterval).toMillis(),
+        query);
+  }
+
+  /**
+   * The row type of the table's columns in {@code snapshot}, in table order.
+   *
+   * @throws DeltaTableException if the table uses column mapping or has a column the Delta source
+   *     does not read (nested types); the message names it
+   */
+  protected static RowTypeInfo tableRowType(DeltaTable table, Snapshot snapshot) {
+    String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
+    if (mapping != null && !mapping.equals("none")) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "The Delta table at "
+              + table.path()
+              + " uses column mapping (delta.columnMapping.mode="
+              + mapping
+              + "), which the Delta source does not read yet");
+    }
+    List<TypeInformation<?>> types = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (StructField field : snapshot.getSchema().fields()) {
+      names.add(field.getName());
+      types.add(typeOf(field, snapshot.getPath()));
+    }
+    return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
+  }
+
+  private static TypeInformation<?> typeOf(StructField field, String table) {
+    DataType type = field.getDataType();
+    if (type instanceof StringType) {
+      return Types.STRING;
+    } else if (type instanceof LongType) {
+      return Types.LONG;
+    } else if (type instanceof IntegerType) {
+      return Types.INT;
+    } else if (type instanceof ShortType) {
+      return Types.SHORT;
+    } else if (type instanceof ByteType) {
+      return Types.BYTE;
+    } else if (type instanceof DoubleType) {
+      return Types.DOUBLE;
+    } else if (type instanceof FloatType) {
+      return Types.FLOAT;
+    } else if (type instanceof BooleanType) {
+      return Types.BOOLEAN;
+    } else if (type instanceof DecimalType) {
+      return Types.BIG_DEC;
+    } else if (type instanceof TimestampType) {
+      return Types.INSTANT;
+    } else if (type instanceof TimestampNTZType) {
+      return Types.LOCAL_DATE_TIME;
+    } else if (type instanceof DateType) {
+      return Types.LOCAL_DATE;
+    } else if (type instanceof BinaryType) {
+      return Types.PRIMITIVE_ARRAY(Types.BYTE);
+    }
+    throw new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+        "Column '"
+            + field.getName()
+            + "' of the Delta table at "
+            + table
+            + " is "
+            + type
+            + ", which the Delta source does not read (only primitive columns)");
+  }
+}

@@ -1,0 +1,226 @@
+package io.lakestream.connectors.delta.source.enumerator;
+
+import io.lakestream.connectors.delta.DeltaChangeCommitException;
+import io.lakestream.connectors.delta.DeltaStreamFile;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
+import io.lakestream.connectors.source.EpochPositions;
+import io.lakestream.connectors.source.PositionReport;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
+
+/**
+ * What the enumerators of the Delta source and the Delta change data feed source share: they
+ * discover the table's files on a worker thread (polled every {@code pollInterval}), admit them in
+ * {@code (version, index)} order through a {@link FileAdmission} within each epoch's limits, keep
+ * the stream position (the next file's version and index) and report it to the query's offsets
+ * records at each checkpoint, and end: with an end version, once every file up to it is handed out
+ * and every reader asks for more, an availableNow run reports caught-up and a bounded read tells
+ * its readers there are no more splits.
+ *
+ * <p>A subclass discovers its files, counts what it admits and adds its fields to the position and
+ * the checkpoint. A discovery that fails fails the job with the message given to the constructor.
+ *
+ * @param <F> the file type
+ * @param <S> the split type
+ * @param <E> the checkpoint type
+ */
+public abstract class DeltaFileEnumerator<
+        F extends DeltaStreamFile, S extends DeltaFileSplit<F, S>, E>
+    implements SplitEnumerator<S, E> {
+
+  /**
+   * The files one discovery round found: those after version {@code after}, through {@code
+   * through}; {@code failure} when the round stopped before a version that changes data.
+   */
+  protected record Discovery<T>(
+      long after, long through, List<T> files, DeltaChangeCommitException failure) {
+    /** A round that read every version through {@code through}. */
+    public static <T> Discovery<T> of(long after, long through, List<T> files) {
+      return new Discovery<>(after, through, files, null);
+    }
+  }
+
+  protected final SplitEnumeratorContext<S> context;
+  protected final DeltaSourceLimits limits;
+  protected final EpochPositions positions;
+  protected final FileAdmission<F, S> admission;
+  private final String discoveryFailure;
+
+  /** The version of the next file to admit. */
+  protected long nextVersion;
+
+  /** The index of the next file to admit within its version. */
+  protected int nextIndex;
+
+  /** The last version whose files are all discovered (admitted or queued in the admission). */
+  protected volatile long discoveredThrough;
+
+  private boolean finished;
+
+  /**
+   * Starts at the position of {@code state}, rediscovering its version, with its pending splits. A
+   * subclass calls {@link #seedPosition()} once its own fields are set.
+   *
+   * @param discoveryFailure the start of the job's failure message when discovery fails
+   */
+  protected DeltaFileEnumerator(
+      SplitEnumeratorContext<S> context,
+      DeltaSourceLimits limits,
+      EpochPositions positions,
+      DeltaEnumeratorPosition<S> state,
+      String discoveryFailure) {
+    this.context = context;
+    this.limits = limits;
+    this.positions = positions;
+    this.nextVersion = state.nextVersion();
+    this.nextIndex = state.nextIndex();
+    this.admission =
+        new FileAdmission<>(context, limits, state.pending(), f -> f.size(), this::admit);
+    this.discoveredThrough = nextVersion - 1;
+    this.discoveryFailure = discoveryFailure;
+  }
+
+  /**
+   * Worker thread: discovers the files following {@link #discoveredThrough}.
+   *
+   * @return what was found, or null if there is nothing to discover now
+   * @throws DeltaTableException if the log cannot be read (fails the job)
+   */
+  protected abstract Discovery<F> discover();
+
+  /** Counts an admitted file (the position has moved past it) and returns its split. */
+  protected abstract S admitted(F file);
+
+  /** Adds the subclass's fields to the stream position, after version and index. */
+  protected abstract void addToPosition(Map<String, Long> position);
+
+  /** The checkpoint of the current position and {@link FileAdmission#pending()}. */
+  protected abstract E checkpoint();
+
+  /** Whether to take what a discovery round found (the enumerator may have stopped taking). */
+  protected boolean accepts(Discovery<F> found) {
+    return true;
+  }
+
+  /** Called on the coordinator thread once a discovery round's files are queued. */
+  protected void accepted(Discovery<F> found) {}
+
+  /** Whether {@code file}, found again by discovery, was admitted before the position. */
+  protected boolean isBeforePosition(F file) {
+    return file.version() == nextVersion && file.index() < nextIndex;
+  }
+
+  /** Gives the positions records the stream position known without any reader. */
+  protected final void seedPosition() {
+    positions.seed(position());
+  }
+
+  @Override
+  public void start() {
+    context.callAsync(
+        this::discover, this::onDiscovered, 0, Math.max(1, limits.pollIntervalMillis()));
+  }
+
+  /** Coordinator thread. */
+  private void onDiscovered(Discovery<F> found, Throwable error) {
+    if (error != null) {
+      throw new FlinkRuntimeException(discoveryFailure + error.getMessage(), error);
+    }
+    if (found != null && found.after() == discoveredThrough && accepts(found)) {
+      List<F> after = new ArrayList<>(found.files().size());
+      for (F file : found.files()) {
+        if (!isBeforePosition(file)) {
+          after.add(file);
+        }
+      }
+      admission.addDiscovered(after);
+      discoveredThrough = found.through();
+      accepted(found);
+    }
+    assignPending();
+  }
+
+  private void assignPending() {
+    admission.assign();
+    checkEnd();
+  }
+
+  /** Moves the position past an admitted file. */
+  private S admit(F file) {
+    nextVersion = file.version();
+    nextIndex = file.index() + 1;
+    return admitted(file);
+  }
+
+  /** Caught up (availableNow) or done (bounded) once all up to the end version is handed out. */
+  private void checkEnd() {
+    if (finished
+        || limits.endVersion() < 0
+        || discoveredThrough < limits.endVersion()
+        || !admission.drained()
+        || !admission.allReadersWaiting()) {
+      return;
+    }
+    finished = true;
+    if (limits.bounded()) {
+      for (int reader : admission.waiting()) {
+        context.signalNoMoreSplits(reader);
+      }
+    } else {
+      positions.onCaughtUp("table", 1);
+    }
+  }
+
+  @Override
+  public void handleSplitRequest(int subtaskId, String requesterHostname) {
+    admission.addWaiting(subtaskId);
+    if (finished && limits.bounded()) {
+      context.signalNoMoreSplits(subtaskId);
+      return;
+    }
+    assignPending();
+  }
+
+  @Override
+  public void addSplitsBack(List<S> splits, int subtaskId) {
+    admission.addBack(splits, subtaskId);
+  }
+
+  @Override
+  public void addReader(int subtaskId) {
+    // readers ask for work themselves (handleSplitRequest)
+  }
+
+  /** The stream position: {@code reservoirVersion}, {@code index}, then the subclass's fields. */
+  protected final Map<String, Long> position() {
+    Map<String, Long> position = new LinkedHashMap<>();
+    position.put("reservoirVersion", nextVersion);
+    position.put("index", (long) nextIndex);
+    addToPosition(position);
+    return position;
+  }
+
+  @Override
+  public E snapshotState(long checkpointId) {
+    E state = checkpoint();
+    positions.onReport(new PositionReport(checkpointId, position()));
+    // a new epoch starts: admit its share of files
+    admission.startEpoch();
+    context.runInCoordinatorThread(this::assignPending);
+    return state;
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    positions.onCheckpointComplete(checkpointId, limits.endPosition());
+  }
+
+  @Override
+  public void close() {}
+}
