@@ -158,7 +158,11 @@ class DeltaTableChangesTest {
         .isInstanceOf(DeltaTableException.class)
         // the first version after v1 turns on column mapping, which changes the schema's metadata
         .hasMessageStartingWith(
-            "Version " + (v1 + 1) + " of the Delta table at " + table.path() + " changes the table")
+            "[DELTA_SCHEMA_CHANGED] Version "
+                + (v1 + 1)
+                + " of the Delta table at "
+                + table.path()
+                + " changes the table")
         .hasMessageContaining("startingVersion");
   }
 

@@ -180,7 +180,11 @@ class DeltaChangeDataFeedTest {
         .isInstanceOf(DeltaTableException.class)
         // the first version after v1 turns on column mapping, which changes the schema's metadata
         .hasMessageStartingWith(
-            "Version " + (v1 + 1) + " of the Delta table at " + table.path() + " has the schema ")
+            "[DELTA_SCHEMA_CHANGED] Version "
+                + (v1 + 1)
+                + " of the Delta table at "
+                + table.path()
+                + " has the schema ")
         .hasMessageContaining("differs from the schema the change data feed is read with");
   }
 
