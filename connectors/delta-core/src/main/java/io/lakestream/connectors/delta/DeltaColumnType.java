@@ -9,6 +9,7 @@ import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.TimestampType;
+import io.lakestream.api.error.LakestreamException;
 import java.io.Serializable;
 
 /**
@@ -69,12 +70,13 @@ public final class DeltaColumnType implements Serializable {
   /**
    * A decimal type.
    *
-   * @throws IllegalArgumentException unless {@code 1 <= precision <= 38} and {@code 0 <= scale <=
-   *     precision} (Delta's limits)
+   * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_SCHEMA}) unless
+   *     {@code 1 <= precision <= 38} and {@code 0 <= scale <= precision} (Delta's limits)
    */
   public static DeltaColumnType decimal(int precision, int scale) {
     if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SCHEMA,
           "decimal("
               + precision
               + ","

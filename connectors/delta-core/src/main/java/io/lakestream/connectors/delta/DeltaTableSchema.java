@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta;
 
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.error.LakestreamException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,8 +20,9 @@ import java.util.Set;
  *
  * <p>Guarantees, checked when built: column names are non-blank and unique ignoring case (Delta
  * resolves names case-insensitively), every partition column is a declared column, and at least one
- * column is not a partition column. A violation throws {@link IllegalArgumentException} naming the
- * offending column. Immutable and serializable.
+ * column is not a partition column. A violation throws a {@link
+ * io.lakestream.api.error.LakestreamException} ({@code DELTA_INVALID_SCHEMA}) naming the offending
+ * column. Immutable and serializable.
  */
 public final class DeltaTableSchema implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -59,26 +61,31 @@ public final class DeltaTableSchema implements Serializable {
 
   private void validate() {
     if (columns.isEmpty()) {
-      throw new IllegalArgumentException("A Delta table needs at least one column");
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SCHEMA, "A Delta table needs at least one column");
     }
     Set<String> seen = new HashSet<>();
     for (Column c : columns) {
       if (c.name().isBlank()) {
-        throw new IllegalArgumentException("Column names must not be blank");
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_SCHEMA, "Column names must not be blank");
       }
       if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_SCHEMA,
             "Column '" + c.name() + "' is declared twice (Delta column names ignore case)");
       }
     }
     for (String p : partitionColumns) {
       if (columns.stream().noneMatch(c -> c.name().equals(p))) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_SCHEMA,
             "Partition column '" + p + "' is not a declared column; columns are " + columnNames());
       }
     }
     if (new HashSet<>(partitionColumns).size() == columns.size()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SCHEMA,
           "Every column is a partition column; Delta needs at least one data column");
     }
   }
@@ -178,7 +185,8 @@ public final class DeltaTableSchema implements Serializable {
     }
 
     /**
-     * @throws IllegalArgumentException if the declaration is invalid (see the class comment)
+     * @throws io.lakestream.api.error.LakestreamException if the declaration is invalid (see the
+     *     class comment)
      */
     public DeltaTableSchema build() {
       return new DeltaTableSchema(columns, partitionColumns, properties);

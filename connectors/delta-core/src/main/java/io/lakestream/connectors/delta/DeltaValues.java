@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta;
 
 import io.delta.kernel.expressions.Literal;
+import io.lakestream.api.error.LakestreamException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -15,12 +16,13 @@ final class DeltaValues {
    * The Kernel in-memory value of {@code value} for a column (Long micros for timestamps, Integer
    * days for dates, a BigDecimal of the column's scale for decimals).
    *
-   * @throws IllegalArgumentException if the value does not fit the column
+   * @throws LakestreamException ({@code DELTA_INVALID_ROW}) if the value does not fit the column
    */
   static Object toKernelValue(DeltaTableSchema.Column column, Object value) {
     if (value == null) {
       if (!column.nullable()) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_ROW,
             "Column '" + column.name() + "' is NOT NULL but the row holds null");
       }
       return null;
@@ -61,11 +63,13 @@ final class DeltaValues {
           try {
             scaled = d.setScale(type.scale(), RoundingMode.UNNECESSARY);
           } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(
+            throw new LakestreamException(
+                DeltaErrorClass.DELTA_INVALID_ROW,
                 "Column '" + column.name() + "' is " + type + " but " + d + " needs rounding");
           }
           if (scaled.precision() > type.precision()) {
-            throw new IllegalArgumentException(
+            throw new LakestreamException(
+                DeltaErrorClass.DELTA_INVALID_ROW,
                 "Column '" + column.name() + "' is " + type + " but " + d + " has more digits");
           }
           return scaled;
@@ -90,7 +94,8 @@ final class DeltaValues {
       default:
         break;
     }
-    throw new IllegalArgumentException(
+    throw new LakestreamException(
+        DeltaErrorClass.DELTA_INVALID_ROW,
         "Column '"
             + column.name()
             + "' is "

@@ -15,6 +15,8 @@ public enum LakebaseErrorClass implements ErrorClass {
   JDBC_STREAMING_SINK_TABLE_MISMATCH,
   /** The query's output mode is not supported (complete). */
   JDBC_STREAMING_SINK_UNSUPPORTED_OUTPUT_MODE,
+  /** A declared sink schema that cannot be a table: no column, a duplicate, a bad type. */
+  JDBC_STREAMING_SINK_INVALID_SCHEMA,
   /** The table could not be inspected or created. */
   JDBC_STREAMING_SINK_TABLE_SETUP_FAILED
 }

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.error.LakestreamException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -79,23 +80,29 @@ public final class LakebaseSchema implements Serializable {
     /**
      * Adds a column.
      *
-     * @throws IllegalArgumentException if the name is invalid or already used
+     * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if the name is
+     *     already used; {@link IllegalArgumentException} if it is not a valid column name
      */
     public Builder column(String name, PostgresColumnType type, boolean nullable) {
       Column column = new Column(name, type, nullable);
       if (!names.add(name)) {
-        throw new IllegalArgumentException("column '" + name + "' is declared twice");
+        throw new LakestreamException(
+            LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
+            "column '" + name + "' is declared twice");
       }
       columns.add(column);
       return this;
     }
 
     /**
-     * @throws IllegalArgumentException if no column was added
+     * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if no column was
+     *     added
      */
     public LakebaseSchema build() {
       if (columns.isEmpty()) {
-        throw new IllegalArgumentException("a Lakebase sink schema needs at least one column");
+        throw new LakestreamException(
+            LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
+            "a Lakebase sink schema needs at least one column");
       }
       return new LakebaseSchema(columns);
     }

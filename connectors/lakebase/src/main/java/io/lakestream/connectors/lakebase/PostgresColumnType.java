@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.error.LakestreamException;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
@@ -79,11 +80,13 @@ public final class PostgresColumnType implements Serializable {
   /**
    * NUMERIC(precision, scale).
    *
-   * @throws IllegalArgumentException unless 1 <= precision <= 1000 and 0 <= scale <= precision
+   * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) unless 1 <= precision
+   *     <= 1000 and 0 <= scale <= precision
    */
   public static PostgresColumnType decimal(int precision, int scale) {
     if (precision < 1 || precision > 1000 || scale < 0 || scale > precision) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
           "DECIMAL(" + precision + "," + scale + ") needs 1 <= precision <= 1000, 0 <= scale <= p");
     }
     return new PostgresColumnType(Kind.DECIMAL, precision, scale);

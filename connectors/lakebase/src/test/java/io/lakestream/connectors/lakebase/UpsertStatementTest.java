@@ -3,6 +3,7 @@ package io.lakestream.connectors.lakebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -95,16 +96,22 @@ class UpsertStatementTest {
   @Test
   void columnNamesAreChecked() {
     assertThatThrownBy(() -> LakebaseSchema.builder().column("", PostgresColumnType.INT))
-        .hasMessageContaining("empty");
+        .hasMessageContaining("empty")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
     assertThatThrownBy(
             () -> LakebaseSchema.builder().column("c".repeat(64), PostgresColumnType.INT))
-        .hasMessageContaining("longer than 63");
+        .hasMessageContaining("longer than 63")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
     assertThatThrownBy(
             () ->
                 LakebaseSchema.builder()
                     .column("a", PostgresColumnType.INT)
                     .column("a", PostgresColumnType.LONG))
-        .hasMessageContaining("declared twice");
+        .hasMessageContaining("declared twice")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
   }
 
   @Test

@@ -4,7 +4,6 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -43,7 +42,7 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
   }
 
   @Override
-  public void write(T element, Context context) throws IOException {
+  public void write(T element, Context context) {
     writer.append(fields.toRow(element));
     if (writer.bufferedRows() >= maxRowsPerFile) {
       writeBuffer();
@@ -56,11 +55,11 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
   }
 
   @Override
-  public void flush(boolean endOfInput) throws IOException {
+  public void flush(boolean endOfInput) {
     writeBuffer();
   }
 
-  private void writeBuffer() throws IOException {
+  private void writeBuffer() {
     written.addAll(writer.flush());
     sinceSizeCheck = 0;
   }
