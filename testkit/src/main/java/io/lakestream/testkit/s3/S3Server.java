@@ -104,7 +104,7 @@ public final class S3Server implements AutoCloseable {
     try {
       Properties properties = new Properties();
       properties.setProperty("jclouds.filesystem.basedir", directory.path().toString());
-      blobStore = BlobStores.create("filesystem-nio2", properties);
+      blobStore = new CompleteObjectsOnly(BlobStores.create("filesystem-nio2", properties));
       proxy =
           S3Proxy.builder()
               .blobStore(blobStore)
