@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,13 +19,13 @@ class DeltaSchemaEvolutionTest {
 
   private static DeltaTableSchema.Builder v1() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("name", DeltaColumnType.STRING)
-        .column("part", DeltaColumnType.STRING);
+        .column("id", ColumnType.LONG, false)
+        .column("name", ColumnType.STRING)
+        .column("part", ColumnType.STRING);
   }
 
   private static DeltaTableSchema v2(boolean partitioned) {
-    DeltaTableSchema.Builder b = v1().column("score", DeltaColumnType.INT);
+    DeltaTableSchema.Builder b = v1().column("score", ColumnType.INT);
     return (partitioned ? b.partitionedBy("part") : b).build();
   }
 
@@ -112,9 +113,9 @@ class DeltaSchemaEvolutionTest {
     table.ensureExists(v1().build(), true);
     DeltaTableSchema typeChange =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.STRING, false)
-            .column("name", DeltaColumnType.STRING)
-            .column("part", DeltaColumnType.STRING)
+            .column("id", ColumnType.STRING, false)
+            .column("name", ColumnType.STRING)
+            .column("part", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> table.ensureExists(typeChange, true))
         .isInstanceOf(DeltaSchemaEvolutionException.class)
@@ -122,13 +123,13 @@ class DeltaSchemaEvolutionTest {
         .hasMessageContaining("mergeSchema=true");
     DeltaTableSchema dropped =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("part", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG, false)
+            .column("part", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> new DeltaAppendCommit(table, dropped, "a", 3, true).open())
         .isInstanceOf(DeltaSchemaEvolutionException.class)
         .hasMessageContaining("NO_DROPPED_COLUMNS");
-    DeltaTableSchema notNullNew = v1().column("score", DeltaColumnType.INT, false).build();
+    DeltaTableSchema notNullNew = v1().column("score", ColumnType.INT, false).build();
     assertThatThrownBy(() -> table.ensureExists(notNullNew, true))
         .hasMessageContaining("NEW_COLUMNS_NULLABLE");
     assertThatThrownBy(() -> table.ensureExists(v1().partitionedBy("part").build(), true))

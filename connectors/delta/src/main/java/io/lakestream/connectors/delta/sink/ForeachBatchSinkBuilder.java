@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.sink;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.connectors.sink.EpochSink;

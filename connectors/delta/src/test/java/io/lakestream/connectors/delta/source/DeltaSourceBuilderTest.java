@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -58,9 +58,9 @@ class DeltaSourceBuilderTest {
     DeltaTable table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("amount", DeltaColumnType.decimal(10, 2))
-            .column("day", DeltaColumnType.DATE)
+            .column("id", ColumnType.LONG, false)
+            .column("amount", ColumnType.decimal(10, 2))
+            .column("day", ColumnType.DATE)
             .partitionedBy("day")
             .build();
     new DeltaAppendCommit(table, schema, "app").open();
