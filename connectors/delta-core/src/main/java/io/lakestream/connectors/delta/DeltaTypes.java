@@ -23,10 +23,9 @@ import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.connectors.schema.SchemaErrorClass;
+import io.lakestream.connectors.schema.TypeSupport;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The converter between the schema model ({@link ColumnType}, {@link RowSchema}) and Delta Kernel's
@@ -39,17 +38,8 @@ import java.util.Set;
  * SchemaErrorClass#UNSUPPORTED_DATA_TYPE} for a type the other side lacks.
  */
 public final class DeltaTypes {
-  /** The kinds of column the Delta writer writes. */
-  private static final Set<ColumnType.Kind> WRITABLE =
-      EnumSet.of(
-          ColumnType.Kind.STRING,
-          ColumnType.Kind.LONG,
-          ColumnType.Kind.INT,
-          ColumnType.Kind.DOUBLE,
-          ColumnType.Kind.BOOLEAN,
-          ColumnType.Kind.DECIMAL,
-          ColumnType.Kind.TIMESTAMP,
-          ColumnType.Kind.DATE);
+  /** The types the Delta writer writes: {@link TypeSupport#CORE}. */
+  public static final TypeSupport WRITABLE = TypeSupport.CORE;
 
   private DeltaTypes() {}
 
@@ -214,15 +204,6 @@ public final class DeltaTypes {
    *     and the types it writes
    */
   public static void checkWritable(Column column) {
-    if (!WRITABLE.contains(column.type().kind())) {
-      throw new LakestreamException(
-          SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
-          "Column '"
-              + column.name()
-              + "' is "
-              + column.type()
-              + ", which the Delta writer does not write; declare it as one of string, long, int,"
-              + " double, boolean, decimal(p,s), timestamp or date");
-    }
+    WRITABLE.check(column, "the Delta writer");
   }
 }

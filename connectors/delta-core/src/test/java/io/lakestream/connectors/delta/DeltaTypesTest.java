@@ -124,8 +124,8 @@ class DeltaTypesTest {
           .hasMessage(
               "[UNSUPPORTED_DATA_TYPE] Column 'v' is "
                   + type
-                  + ", which the Delta writer does not write; declare it as one of string, long,"
-                  + " int, double, boolean, decimal(p,s), timestamp or date");
+                  + ", which the Delta writer does not write; declare it as one of string,"
+                  + " boolean, int, long, double, decimal(p,s), date or timestamp");
     }
   }
 }

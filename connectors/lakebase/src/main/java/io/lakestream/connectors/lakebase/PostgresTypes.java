@@ -4,9 +4,8 @@ import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.SchemaErrorClass;
-import java.util.EnumSet;
+import io.lakestream.connectors.schema.TypeSupport;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * The converter between the schema model ({@link ColumnType}) and PostgreSQL column types: the type
@@ -37,19 +36,10 @@ import java.util.Set;
  * upper case ({@link #describe}).
  */
 public final class PostgresTypes {
-  private static final Set<ColumnType.Kind> SUPPORTED =
-      EnumSet.of(
-          ColumnType.Kind.STRING,
-          ColumnType.Kind.LONG,
-          ColumnType.Kind.INT,
-          ColumnType.Kind.DOUBLE,
-          ColumnType.Kind.BOOLEAN,
-          ColumnType.Kind.DECIMAL,
-          ColumnType.Kind.TIMESTAMP,
-          ColumnType.Kind.TIMESTAMP_NTZ,
-          ColumnType.Kind.DATE,
-          ColumnType.Kind.BINARY,
-          ColumnType.Kind.JSON);
+  /** The types the sink writes: {@link TypeSupport#CORE}, timestamp_ntz, binary and json. */
+  public static final TypeSupport SUPPORTED =
+      TypeSupport.CORE.plus(
+          ColumnType.Kind.TIMESTAMP_NTZ, ColumnType.Kind.BINARY, ColumnType.Kind.JSON);
 
   private PostgresTypes() {}
 
@@ -60,16 +50,7 @@ public final class PostgresTypes {
    *     and the types the sink writes
    */
   public static void checkSupported(Column column) {
-    if (!SUPPORTED.contains(column.type().kind())) {
-      throw new LakestreamException(
-          SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
-          "column '"
-              + column.name()
-              + "' is "
-              + describe(column.type())
-              + ", which the Lakebase sink does not write; declare it as one of STRING, LONG, INT,"
-              + " DOUBLE, BOOLEAN, DECIMAL(p,s), TIMESTAMP, TIMESTAMP_NTZ, DATE, BINARY or JSON");
-    }
+    SUPPORTED.check(column, "the Lakebase sink");
   }
 
   /** The type as messages of the sink name it: {@code LONG}, {@code DECIMAL(12,2)}. */

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.SchemaErrorClass;
-import java.util.EnumSet;
-import java.util.Set;
+import io.lakestream.connectors.schema.TypeSupport;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 
@@ -21,16 +20,8 @@ import org.apache.flink.api.common.typeinfo.Types;
  * STRING columns.
  */
 public final class AutoLoaderTypes {
-  private static final Set<ColumnType.Kind> SUPPORTED =
-      EnumSet.of(
-          ColumnType.Kind.STRING,
-          ColumnType.Kind.LONG,
-          ColumnType.Kind.INT,
-          ColumnType.Kind.DOUBLE,
-          ColumnType.Kind.BOOLEAN,
-          ColumnType.Kind.DATE,
-          ColumnType.Kind.TIMESTAMP,
-          ColumnType.Kind.DECIMAL);
+  /** The types Auto Loader schemas hold: {@link TypeSupport#CORE}. */
+  public static final TypeSupport SUPPORTED = TypeSupport.CORE;
 
   private AutoLoaderTypes() {}
 
@@ -52,7 +43,7 @@ public final class AutoLoaderTypes {
       }
       throw unsupported(text, e);
     }
-    if (!SUPPORTED.contains(type.kind())) {
+    if (!SUPPORTED.supports(type)) {
       throw unsupported(text, null);
     }
     return type;

@@ -2,6 +2,7 @@ package io.lakestream.connectors.schema.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.schema.RowSchema;
@@ -10,12 +11,11 @@ import org.junit.jupiter.api.Test;
 
 class FlinkRowFieldsTest {
   private static final RowSchema SCHEMA =
-      RowSchema.builder()
-          .column("region", ColumnType.STRING)
-          .column("Id", ColumnType.LONG)
-          .column("select", ColumnType.STRING)
-          .column("we\"ird", ColumnType.DOUBLE)
-          .build();
+      RowSchema.of(
+          new Column("region", ColumnType.STRING),
+          new Column("Id", ColumnType.LONG),
+          new Column("select", ColumnType.STRING),
+          new Column("we\"ird", ColumnType.DOUBLE));
 
   @Test
   void flinkRowsAreReadByNameOrPosition() {
