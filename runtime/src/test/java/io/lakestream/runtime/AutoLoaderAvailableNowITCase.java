@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,5 +118,8 @@ class AutoLoaderAvailableNowITCase {
     third.awaitTermination();
     assertThat(withInput(third)).as("no new files: nothing read").isEmpty();
     assertThat(bronzeIds()).hasSize(270);
+    DeltaLogTxns.read(dir.resolve("bronze"))
+        .assertEachEpochOnce()
+        .assertVersionPerEpoch(third.appId(), dir.resolve("checkpoint"), "bronze");
   }
 }

@@ -14,6 +14,7 @@ import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.IncompatibleRestartException;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -129,6 +130,9 @@ class DeltaSourceAvailableNowITCase {
     third.awaitTermination();
     assertThat(withInput(third)).as("no new versions: nothing read").isEmpty();
     assertThat(outIds()).hasSize(400);
+    DeltaLogTxns.read(dir.resolve("out"))
+        .assertEachEpochOnce()
+        .assertVersionPerEpoch(third.appId(), dir.resolve("checkpoint"), "delta-out");
 
     // Rolling back to the first run's savepoint would replay committed epochs, which this source
     // cannot do exactly: refused before anything runs.

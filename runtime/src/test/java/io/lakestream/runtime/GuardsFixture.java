@@ -63,6 +63,7 @@ final class GuardsFixture {
   static final String SOURCE = "numbers";
   static final String COUNTER = "count-per-key";
   static final String SINK = "counts-sink";
+  static final String RELAY = "relay";
   static final String SCHEMA_V1 = "count: ValueState<Long>; v1";
   static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
 
@@ -96,6 +97,8 @@ final class GuardsFixture {
     String collector = "default";
     String withoutUid;
     boolean fromData;
+    boolean relay;
+    boolean counter = true;
 
     Flow(Path table) {
       this.table = table.toString();
@@ -166,6 +169,20 @@ final class GuardsFixture {
       return f;
     }
 
+    /** Adds a stateful operator ({@link #RELAY}, keyed, passing rows on) before the counter. */
+    Flow withRelay() {
+      Flow f = copy();
+      f.relay = true;
+      return f;
+    }
+
+    /** Removes the stateful counter: rows are written with count 0 by a stateless map. */
+    Flow withoutCounter() {
+      Flow f = copy();
+      f.counter = false;
+      return f;
+    }
+
     /** Leaves out the uid of the operator named {@code name}. */
     Flow withoutUid(String name) {
       Flow f = copy();
@@ -206,15 +223,34 @@ final class GuardsFixture {
         if (filter) {
           input = uid(input.filter(new DropSome()).name("drop some"), "drop-some", "drop some");
         }
-        SingleOutputStreamOperator<String> counted =
-            stringKey
-                ? input
-                    .keyBy(new StringKey(), Types.STRING)
-                    .process(new CountPerKey<>(schema), Types.STRING)
-                : input
-                    .keyBy(new LongKey(), Types.LONG)
-                    .process(new CountPerKey<>(schema), Types.STRING);
-        counted = uid(counted.name("count per key"), COUNTER, "count per key");
+        if (relay) {
+          input =
+              uid(
+                  input
+                      .keyBy(new LongKey(), Types.LONG)
+                      .process(new Relay(), Types.LONG)
+                      .name("relay"),
+                  RELAY,
+                  "relay");
+        }
+        SingleOutputStreamOperator<String> counted;
+        if (!counter) {
+          counted =
+              uid(
+                  input.map(new Uncounted(), Types.STRING).name("uncounted"),
+                  "uncounted",
+                  "uncounted");
+        } else {
+          counted =
+              stringKey
+                  ? input
+                      .keyBy(new StringKey(), Types.STRING)
+                      .process(new CountPerKey<>(schema), Types.STRING)
+                  : input
+                      .keyBy(new LongKey(), Types.LONG)
+                      .process(new CountPerKey<>(schema), Types.STRING);
+          counted = uid(counted.name("count per key"), COUNTER, "count per key");
+        }
         if (projection) {
           counted =
               uid(
@@ -463,6 +499,32 @@ final class GuardsFixture {
     @Override
     public String stateSchema() {
       return schema;
+    }
+  }
+
+  /** A keyed operator that passes rows on and declares a state schema: a stateful operator. */
+  static final class Relay extends KeyedProcessFunction<Long, Long, Long>
+      implements DeclaresStateSchema {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(Long row, Context ctx, Collector<Long> out) {
+      out.collect(row);
+    }
+
+    @Override
+    public String stateSchema() {
+      return "seen: ValueState<Long>; v1";
+    }
+  }
+
+  /** The row as the counter writes it, with count 0: a stateless stand-in for the counter. */
+  static final class Uncounted implements MapFunction<Long, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String map(Long row) {
+      return "{\"row\":" + row + ",\"key\":" + row % KEYS + ",\"count\":0}";
     }
   }
 

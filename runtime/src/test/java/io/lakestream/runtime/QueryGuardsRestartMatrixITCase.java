@@ -1,6 +1,7 @@
 package io.lakestream.runtime;
 
 import static io.lakestream.runtime.GuardsFixture.COUNTER;
+import static io.lakestream.runtime.GuardsFixture.RELAY;
 import static io.lakestream.runtime.GuardsFixture.SINK;
 import static io.lakestream.runtime.GuardsFixture.collectedCounts;
 import static io.lakestream.runtime.GuardsFixture.contents;
@@ -113,6 +114,26 @@ class QueryGuardsRestartMatrixITCase {
         "state schema of operator '" + COUNTER + "' changed",
         "[key Long;",
         "[key String;");
+  }
+
+  @Test
+  void anAddedStatefulOperatorIsRefused() throws Exception {
+    assertRefused(
+        flow.rows(400).withRelay(),
+        1,
+        ROCKSDB,
+        "stateful operator '" + RELAY + "' was added",
+        "the checkpoint has no state for it");
+  }
+
+  @Test
+  void aRemovedStatefulOperatorIsRefused() throws Exception {
+    assertRefused(
+        flow.rows(400).withoutCounter(),
+        1,
+        ROCKSDB,
+        "stateful operator '" + COUNTER + "' was removed",
+        "its state would be dropped");
   }
 
   @Test

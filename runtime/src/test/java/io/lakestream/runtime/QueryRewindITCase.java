@@ -15,6 +15,7 @@ import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.ReplayNotPossibleException;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -151,6 +152,14 @@ class QueryRewindITCase {
     start(1000, null).awaitTermination();
     assertThat(deltaIds()).containsExactlyElementsOf(range(1000));
     CountingQuery.assertExactlyOnce(dir.resolve("counts"), 1000);
+    assertOneVersionPerEpoch(rewound.appId());
+  }
+
+  /** Each epoch of the query is one version of the Delta table, the replayed ones too. */
+  private void assertOneVersionPerEpoch(String appId) {
+    DeltaLogTxns.read(dir.resolve("delta"))
+        .assertEachEpochOnce()
+        .assertVersionPerEpoch(appId, dir.resolve("chk"), "rows-delta");
   }
 
   @Test
@@ -174,6 +183,7 @@ class QueryRewindITCase {
 
     assertThat(deltaIds()).containsExactlyElementsOf(range(900));
     CountingQuery.assertExactlyOnce(dir.resolve("counts"), 900);
+    assertOneVersionPerEpoch(failed.appId());
   }
 
   @Test

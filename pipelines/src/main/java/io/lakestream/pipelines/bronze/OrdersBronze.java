@@ -3,7 +3,6 @@ package io.lakestream.pipelines.bronze;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.kafka.KafkaRecord;
-import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.operators.dedup.DeduplicationBuilder;
 import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
@@ -118,10 +117,7 @@ public final class OrdersBronze implements Pipeline {
         .getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
         .sinkTo(
             JsonLinesFileSink.create(
-                deadLetterTable,
-                new OrdersDemo.DeadLetterJson(),
-                new CommitRecordListener(
-                    query, "bronze-dead-letters", "json-lines " + deadLetterTable)))
+                deadLetterTable, new OrdersDemo.DeadLetterJson(), query, "bronze-dead-letters"))
         .uid("bronze-dead-letters")
         .name("orders_bronze_dead_letters table");
   }

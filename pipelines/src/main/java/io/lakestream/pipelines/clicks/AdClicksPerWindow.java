@@ -5,7 +5,6 @@ import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.schema.ColumnType;
-import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
@@ -111,10 +110,7 @@ public final class AdClicksPerWindow implements Pipeline {
           .getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
           .sinkTo(
               JsonLinesFileSink.create(
-                  deadLetters,
-                  new OrdersDemo.DeadLetterJson(),
-                  new CommitRecordListener(
-                      query, "clicks-dead-letters", "json-lines " + deadLetters)))
+                  deadLetters, new OrdersDemo.DeadLetterJson(), query, "clicks-dead-letters"))
           .uid("clicks-dead-letters")
           .name("ad_clicks_dead_letters table");
     };

@@ -9,7 +9,6 @@ import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.schema.ColumnType;
-import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.watermark.Watermarks;
@@ -116,10 +115,7 @@ public final class OrdersDemo implements Pipeline {
           .getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
           .sinkTo(
               JsonLinesFileSink.create(
-                  deadLetterTable,
-                  new DeadLetterJson(),
-                  new CommitRecordListener(
-                      query, "dead-letter-sink", "json-lines " + deadLetterTable)))
+                  deadLetterTable, new DeadLetterJson(), query, "dead-letter-sink"))
           .uid("dead-letter-sink")
           .name("orders_dead_letters table");
     };

@@ -13,6 +13,8 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
+import io.lakestream.testkit.query.EpochRecords;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
 import java.io.IOException;
@@ -38,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code s3a://} prefix, the Delta bronze table on S3 too, in the three trigger shapes of the seed
  * (default, processingTime 10 s, availableNow), each run restarted on the same checkpoint with new
  * files in between, and a column appearing mid-stream. The table is read back after every run and
- * must hold every row of every file exactly once, row for row.
+ * must hold every row of every file exactly once, row for row, each epoch in one version.
  */
 class OrdersBronzeFromFilesITCase {
   @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension("e1-bronze");
@@ -95,11 +97,27 @@ class OrdersBronzeFromFilesITCase {
       return StreamingQueryBuilder.of(
               pipeline.dataflow(new PipelineOptions(URI.create(uri("out")), 0, 0, 0, options)))
           .queryName("bronze-files")
-          .checkpointLocation(dir.resolve("checkpoint").toUri().toString())
+          .checkpointLocation(checkpoint().toUri().toString())
           .trigger(trigger)
           .parallelism(2)
           .stateBackend(StateBackendSettings.defaults())
           .start();
+    }
+
+    Path checkpoint() {
+      return dir.resolve("checkpoint");
+    }
+
+    /** Waits for another epoch's commit: a file read twice would have landed by then. */
+    void awaitAnotherEpoch() throws InterruptedException {
+      EpochRecords.awaitMoreEpochs(checkpoint(), 1, WAIT);
+    }
+
+    /** Each epoch of the query is one version of the table (on S3), with the query's txn. */
+    void assertOneVersionPerEpoch(StreamingQuery query) {
+      DeltaLogTxns.read(S3.server(), prefix + "/out/" + OrdersBronzeFromFiles.TABLE)
+          .assertEachEpochOnce()
+          .assertVersionPerEpoch(query.appId(), checkpoint(), "bronze-files-sink");
     }
 
     DeltaTableReader table() {
@@ -177,9 +195,10 @@ class OrdersBronzeFromFilesITCase {
     }
     StreamingQuery second = landing.start(trigger);
     landing.awaitRows(second);
-    Thread.sleep(2_000); // a few more epochs: a file read twice would land now
+    landing.awaitAnotherEpoch();
     second.stop();
     assertThat(landing.rows()).hasSize(120).containsExactlyElementsOf(landing.expectedRows());
+    landing.assertOneVersionPerEpoch(second);
   }
 
   @Test
@@ -214,6 +233,7 @@ class OrdersBronzeFromFilesITCase {
     assertThat(second.awaitTermination(WAIT)).isTrue();
     assertThat(landing.rows()).hasSize(130).containsExactlyElementsOf(landing.expectedRows());
     assertThat(landing.table().latestVersion()).isGreaterThan(version);
+    landing.assertOneVersionPerEpoch(second);
   }
 
   @Test
@@ -236,11 +256,12 @@ class OrdersBronzeFromFilesITCase {
 
     StreamingQuery second = landing.start(Trigger.parse("default"));
     landing.awaitRows(second);
-    Thread.sleep(2_000);
+    landing.awaitAnotherEpoch();
     second.stop();
     assertThat(landing.table().columnNames())
         .containsExactly(
             "customer", "order_id", "date", "_rescued_data", "amount"); // inferred: sorted by name
     assertThat(landing.rows()).hasSize(60).containsExactlyElementsOf(landing.expectedRows());
+    landing.assertOneVersionPerEpoch(second);
   }
 }

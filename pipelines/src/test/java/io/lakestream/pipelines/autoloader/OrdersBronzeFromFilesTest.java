@@ -6,8 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
+import io.lakestream.runtime.Dataflow;
+import io.lakestream.runtime.DataflowInspector;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.QueryFingerprint;
+import io.lakestream.state.query.SinkKind;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class OrdersBronzeFromFilesTest {
   @TempDir Path dir;
 
-  private void dataflow(Map<String, String> options) {
-    Pipelines.byName("bronze-files")
+  private Dataflow dataflow(Map<String, String> options) {
+    return Pipelines.byName("bronze-files")
         .dataflow(new PipelineOptions(dir.resolve("out").toUri(), 0, 0, 0, options));
   }
 
@@ -26,13 +35,50 @@ class OrdersBronzeFromFilesTest {
   }
 
   @Test
-  void validOptionsBuildADataflow() {
-    dataflow(
-        Map.of(
-            "path", dir.resolve("landing").toString(),
-            "cloudFiles.maxFilesPerTrigger", "10",
-            "mergeSchema", "true",
-            "fs.s3a.endpoint", "http://127.0.0.1:9"));
+  void validOptionsBuildADataflow() throws Exception {
+    Path landing = dir.resolve("landing");
+    Files.createDirectories(landing);
+    Files.writeString(landing.resolve("part-0.json"), "{\"order_id\":1,\"customer\":\"c-1\"}\n");
+    Dataflow dataflow =
+        dataflow(
+            Map.of(
+                "path", landing.toString(),
+                "cloudFiles.maxFilesPerTrigger", "10",
+                "mergeSchema", "true",
+                "fs.s3a.endpoint", "http://127.0.0.1:9"));
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    dataflow.build(
+        env,
+        new QueryContext(
+            "qid",
+            "bronze-files",
+            "run",
+            "bronze-files-qid",
+            dir.resolve("chk").toUri().toString(),
+            false,
+            false,
+            OutputMode.APPEND));
+    DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
+    inspector.requireUids();
+    QueryFingerprint fingerprint = inspector.fingerprint("rocksdb", 128);
+    assertThat(fingerprint.sources())
+        .singleElement()
+        .satisfies(
+            source -> {
+              assertThat(source.name()).isEqualTo(OrdersBronzeFromFiles.STREAM);
+              assertThat(source.type()).isEqualTo("cloudFiles");
+              assertThat(source.target()).contains(landing.toString());
+            });
+    assertThat(fingerprint.sinks())
+        .singleElement()
+        .satisfies(
+            sink -> {
+              assertThat(sink.name()).isEqualTo("bronze-files-sink");
+              assertThat(sink.kind()).isEqualTo(SinkKind.DELTA);
+              assertThat(sink.target()).endsWith("/out/" + OrdersBronzeFromFiles.TABLE);
+            });
+    assertThat(inspector.inputPaths()).singleElement().asString().contains(landing.toString());
   }
 
   @Test

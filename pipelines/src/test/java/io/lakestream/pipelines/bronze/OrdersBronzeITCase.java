@@ -10,7 +10,9 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import io.lakestream.testkit.logging.CapturedLogs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -21,6 +23,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -36,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Pipeline E2 end to end on a real broker with failures injected: the bronze Delta table holds
  * exactly the distinct valid input events (row for row), malformed records land in the dead-letter
- * table, and duplicates re-sent in a later run are still dropped (the dedup state survived).
+ * table, and duplicates re-sent in a later run are still dropped (the dedup state survived); each
+ * epoch is one Delta version. A new checkpoint location on the same tables is a new query: a new
+ * app id, and every row written again.
  */
 class OrdersBronzeITCase {
   @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -45,6 +51,8 @@ class OrdersBronzeITCase {
   static volatile int failAtOrder = Integer.MAX_VALUE;
 
   private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+  private static final Pattern ANNOUNCED_APP_ID =
+      Pattern.compile("starts from scratch: .* sink transactions use app id (\\S+)");
 
   @TempDir Path dir;
 
@@ -86,6 +94,12 @@ class OrdersBronzeITCase {
   /** Orders {@code from..to-1}, 10% of them sent twice, plus {@code malformed} bad records. */
   private static int produce(int from, int to, List<Integer> resend, int malformed, long seed)
       throws Exception {
+    return produce("orders", from, to, resend, malformed, seed);
+  }
+
+  private static int produce(
+      String topic, int from, int to, List<Integer> resend, int malformed, long seed)
+      throws Exception {
     List<String> values = new ArrayList<>();
     IntStream.range(from, to).forEach(i -> values.add(json(i)));
     resend.forEach(i -> values.add(json(i)));
@@ -98,13 +112,17 @@ class OrdersBronzeITCase {
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
       for (String v : values) {
-        producer.send(new ProducerRecord<>("orders", v));
+        producer.send(new ProducerRecord<>(topic, v));
       }
     }
     return values.size();
   }
 
   private StreamingQuery run() throws Exception {
+    return run("orders", 700);
+  }
+
+  private StreamingQuery run(String topic, int maxOffsetsPerTrigger) throws Exception {
     PipelineOptions options =
         new PipelineOptions(
             dir.resolve("lake").toUri(),
@@ -114,16 +132,22 @@ class OrdersBronzeITCase {
             Map.of(
                 "kafka.bootstrap.servers",
                 KAFKA.bootstrapServers(),
+                "subscribe",
+                topic,
                 "maxOffsetsPerTrigger",
-                "700"));
+                String.valueOf(maxOffsetsPerTrigger)));
     return StreamingQueryBuilder.of(
             OrdersBronze.dataflow(options, orders -> orders.map(new FailOnce()).uid("fail-once")))
         .queryName("bronze")
-        .checkpointLocation(dir.resolve("lake/_checkpoints/bronze").toString())
+        .checkpointLocation(location().toString())
         .trigger(Trigger.availableNow())
         .parallelism(2)
         .stateBackend(StateBackendSettings.defaults())
         .start();
+  }
+
+  private Path location() {
+    return dir.resolve("lake/_checkpoints/bronze");
   }
 
   private List<String> bronzeEventIds() throws Exception {
@@ -173,10 +197,64 @@ class OrdersBronzeITCase {
     List<Integer> resendOld = random.ints(150, 0, 2000).boxed().toList();
     produce(2000, 3000, resendOld, 10, 2);
     failAtOrder = 2500;
-    run().awaitTermination();
+    StreamingQuery second = run();
+    second.awaitTermination();
+    assertThat(second.appId()).isEqualTo(first.appId());
 
     assertThat(FAILED).isTrue();
     assertThat(bronzeEventIds()).containsExactlyElementsOf(ids(3000));
     assertThat(deadLetters()).isEqualTo(30);
+    DeltaLogTxns log = DeltaLogTxns.read(dir.resolve("lake/orders_bronze")).assertEachEpochOnce();
+    log.assertVersionPerEpoch(first.appId(), location(), "bronze-sink");
+    assertThat(log.appIds()).containsExactly(first.appId());
+  }
+
+  /**
+   * The seeds' first pitfall: the checkpoint location is moved away and the query runs again on the
+   * same tables. Its epochs restart at 1, so with the old app id Delta would skip them as already
+   * committed; the query gets a new id and so a new app id, announced in the log, and writes every
+   * row again (in the Delta table and the dead letters).
+   */
+  @Test
+  void aNewCheckpointLocationGetsANewAppIdAndWritesEveryRowAgain() throws Exception {
+    KAFKA.createTopic("relocated", 3);
+    produce("relocated", 0, 90, List.of(), 60, 3); // a third malformed: every epoch has some
+    String firstAppId = runAnnouncingAppId();
+    assertThat(bronzeEventIds()).containsExactlyElementsOf(ids(90));
+    assertThat(deadLetters()).isEqualTo(60);
+
+    Files.move(location(), dir.resolve("old-checkpoint-location"));
+    String secondAppId = runAnnouncingAppId();
+
+    List<String> twice = new ArrayList<>(ids(90));
+    twice.addAll(ids(90));
+    twice.sort(null);
+    assertThat(bronzeEventIds())
+        .as("every order written again by the query on the new checkpoint location")
+        .containsExactlyElementsOf(twice);
+    assertThat(deadLetters()).as("every dead letter written again").isEqualTo(120);
+    assertThat(secondAppId).as("the new query's app id").isNotEqualTo(firstAppId);
+    DeltaLogTxns log = DeltaLogTxns.read(dir.resolve("lake/orders_bronze")).assertEachEpochOnce();
+    assertThat(log.appIds()).containsExactly(firstAppId, secondAppId);
+    assertThat(log.epochsOf(secondAppId))
+        .as("the new query's epochs (the old one's: %s)", log.epochsOf(firstAppId))
+        .containsAnyElementsOf(log.epochsOf(firstAppId));
+    log.assertVersionPerEpoch(secondAppId, location(), "bronze-sink");
+  }
+
+  /** Runs the query on topic relocated until done; returns the app id its start announced. */
+  private String runAnnouncingAppId() throws Exception {
+    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime.QueryLauncher")) {
+      StreamingQuery query = run("relocated", 30);
+      query.awaitTermination();
+      for (String line : logs.lines()) {
+        Matcher m = ANNOUNCED_APP_ID.matcher(line);
+        if (m.find()) {
+          assertThat(m.group(1)).as("announced app id").isEqualTo(query.appId());
+          return m.group(1);
+        }
+      }
+      throw new AssertionError("no log line announced the new query's app id: " + logs.lines());
+    }
   }
 }

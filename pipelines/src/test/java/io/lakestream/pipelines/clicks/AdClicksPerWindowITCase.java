@@ -9,6 +9,7 @@ import io.lakestream.pipelines.Pipelines;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -112,5 +113,9 @@ class AdClicksPerWindowITCase {
     expected.put(T0.plusSeconds(7200) + "|ad-late", 2L);
     assertThat(table()).isEqualTo(expected);
     assertThat(new TreeSet<>(table().keySet())).doesNotContain(T0.plusSeconds(20_000) + "|ad-x");
+    DeltaLogTxns log = DeltaLogTxns.read(dir.resolve("lake/ad_clicks_5m")).assertEachEpochOnce();
+    assertThat(log.appIds()).as("app ids of the table's txns").hasSize(1);
+    log.assertVersionPerEpoch(
+        log.appIds().get(0), dir.resolve("lake/_checkpoints/clicks"), "clicks-sink");
   }
 }

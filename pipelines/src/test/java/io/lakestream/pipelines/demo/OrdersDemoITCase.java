@@ -8,6 +8,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.pipelines.cli.LakestreamCli;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the demo through the CLI, embedded, three times on one checkpoint location (availableNow:
- * half the rows, nothing new, all rows) and checks its tables row for row.
+ * half the rows, nothing new, all rows) and checks its tables row for row, and its Delta log: one
+ * version per epoch, each with the query's txn.
  */
 class OrdersDemoITCase {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -85,6 +87,10 @@ class OrdersDemoITCase {
     // the generator's producer retries reach the table as duplicates (no dedup in this demo)
     assertThat(expectedOrders.size() - new HashSet<>(expectedOrders).size()).isPositive();
     assertThat(output.resolve("orders/_delta_log")).isNotEmptyDirectory();
+    DeltaLogTxns log = DeltaLogTxns.read(output.resolve("orders")).assertEachEpochOnce();
+    assertThat(log.appIds()).as("app ids of the orders table's txns").hasSize(1);
+    log.assertVersionPerEpoch(
+        log.appIds().get(0), output.resolve("_checkpoints/demo"), "orders-sink");
   }
 
   /** The watermark in the orders sink's commit record of the last epoch. */

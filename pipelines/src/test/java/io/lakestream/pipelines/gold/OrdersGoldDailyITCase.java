@@ -14,6 +14,7 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,7 +161,8 @@ class OrdersGoldDailyITCase {
     }
     GOLD_COMMITS.set(0);
     ARMED.set(true);
-    run().awaitTermination();
+    StreamingQuery third = run();
+    third.awaitTermination();
     assertThat(TASK_FAILED).as("task failure injected (changes seen %s)", CHANGES_SEEN).isTrue();
     assertThat(COMMIT_CRASHED).as("crash after commit injected").isTrue();
     Map<LocalDate, String> afterThird = SilverOrders.dailyAggregate(silver.table);
@@ -176,6 +178,10 @@ class OrdersGoldDailyITCase {
     List<Long> epochs = goldEpochs();
     assertThat(epochs).doesNotHaveDuplicates().isSorted();
     assertThat(epochs.size()).isGreaterThanOrEqualTo(3);
+    DeltaLogTxns log =
+        DeltaLogTxns.read(dir.resolve("lake/orders_gold_daily")).assertEachEpochOnce();
+    assertThat(log.appIds()).containsExactly(third.appId());
+    assertThat(log.epochsOf(third.appId())).isEqualTo(epochs);
   }
 
   @Test

@@ -15,7 +15,9 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import io.lakestream.testkit.query.EpochRecords;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,7 +150,8 @@ class OrdersSilverConcurrentAppendITCase {
     while (System.nanoTime() < deadline && !OrderEvents.silver(silver).equals(expected)) {
       Thread.sleep(500);
     }
-    Thread.sleep(2_000); // a duplicate commit, if any, would land now
+    // two more epochs committed: a replay still in flight, if any, has landed
+    EpochRecords.awaitMoreEpochs(dir.resolve("lake/_checkpoints/silver"), 2, Duration.ofMinutes(1));
     query.cancel();
 
     assertThat(outcomes)
@@ -165,6 +168,7 @@ class OrdersSilverConcurrentAppendITCase {
     Map<String, List<Long>> epochs = txnEpochs(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE));
     assertThat(epochs.get(BATCH_APP)).containsExactlyElementsOf(range(BATCHES));
     assertThat(epochs.get(query.appId())).isNotEmpty().doesNotHaveDuplicates().isSorted();
+    DeltaLogTxns.read(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE)).assertEachEpochOnce();
     int lostPlans = unreferencedDataFiles(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE));
     assertThat(lostPlans)
         .as("data files of MERGE plans that lost a race to a conflicting append")

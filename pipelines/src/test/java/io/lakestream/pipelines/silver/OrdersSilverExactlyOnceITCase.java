@@ -12,7 +12,9 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import io.lakestream.testkit.logging.CapturedLogs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +26,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,7 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * per order arriving out of order, null order ids, negative and null amounts, malformed JSON and
  * late events. In the end the silver table equals the reference model row for row (per order the
  * newest valid version), the quarantine table holds every reject exactly once, and each table's
- * transaction log holds every epoch at most once.
+ * transaction log holds every epoch at most once, each in one version. A second test moves the
+ * checkpoint location away and runs the query again on the same tables: a new app id, and nothing
+ * of the new query skipped as already committed by the old one.
  */
 class OrdersSilverExactlyOnceITCase {
   @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -50,6 +56,9 @@ class OrdersSilverExactlyOnceITCase {
   static final AtomicInteger CALLS = new AtomicInteger();
   static volatile String failAtEvent = "";
   static volatile boolean crashAfterCommit;
+
+  private static final Pattern ANNOUNCED_APP_ID =
+      Pattern.compile("starts from scratch: .* sink transactions use app id (\\S+)");
 
   @TempDir Path dir;
 
@@ -88,6 +97,15 @@ class OrdersSilverExactlyOnceITCase {
   }
 
   private StreamingQuery start(Trigger trigger, int maxOffsetsPerTrigger) throws Exception {
+    return start(trigger, maxOffsetsPerTrigger, "orders");
+  }
+
+  private Path location() {
+    return dir.resolve("lake/_checkpoints/silver");
+  }
+
+  private StreamingQuery start(Trigger trigger, int maxOffsetsPerTrigger, String topic)
+      throws Exception {
     PipelineOptions options =
         new PipelineOptions(
             dir.resolve("lake").toUri(),
@@ -97,6 +115,8 @@ class OrdersSilverExactlyOnceITCase {
             Map.of(
                 "kafka.bootstrap.servers",
                 KAFKA.bootstrapServers(),
+                "subscribe",
+                topic,
                 "maxOffsetsPerTrigger",
                 String.valueOf(maxOffsetsPerTrigger)));
     return StreamingQueryBuilder.of(
@@ -105,7 +125,7 @@ class OrdersSilverExactlyOnceITCase {
                 orders -> orders.map(new FailOnce()).uid("fail-once"),
                 OrdersSilverExactlyOnceITCase::crashAfterCommit))
         .queryName("silver")
-        .checkpointLocation(dir.resolve("lake/_checkpoints/silver").toString())
+        .checkpointLocation(location().toString())
         .trigger(trigger)
         .parallelism(2)
         .stateBackend(StateBackendSettings.defaults())
@@ -190,12 +210,101 @@ class OrdersSilverExactlyOnceITCase {
     assertThat(third.awaitTermination(Duration.ofMinutes(6))).as("run 3 ended").isTrue();
     assertTables(concat(abc, late), malformed);
 
-    // Every epoch at most once per table and app id, in increasing order.
+    // Every epoch at most once per table and app id, in increasing order, each in one version.
     String appId = third.appId();
     assertEpochsOnce(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE), appId);
     assertEpochsOnce(
         dir.resolve("lake/" + OrdersSilver.QUARANTINE_TABLE),
         appId + SilverEpochFunction.DLQ_SUFFIX);
+    DeltaLogTxns.read(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE)).assertEachEpochOnce();
+    DeltaLogTxns.read(dir.resolve("lake/" + OrdersSilver.QUARANTINE_TABLE)).assertEachEpochOnce();
+  }
+
+  /**
+   * The seeds' first pitfall on the MERGE and the quarantine: the checkpoint location is moved away
+   * and the query runs again on the same tables, reading the topic from the start plus new orders,
+   * with a higher rate limit (fewer, larger epochs). Its epochs restart at 1: with the old app id
+   * both tables would skip them as already committed, losing the new orders and the second copy of
+   * every reject. The new query announces its new app id and writes everything.
+   */
+  @Test
+  void aNewCheckpointLocationGetsANewAppIdAndSkipsNoMergeOrQuarantineEpoch() throws Exception {
+    KAFKA.createTopic("relocated", 3);
+    Random random = new Random(3);
+    List<Event> a = new ArrayList<>(OrderEvents.versions(24));
+    Collections.shuffle(a, random);
+    List<Event> b = OrderEvents.versions(36).stream().filter(e -> !a.contains(e)).toList();
+    Map<String, String> malformedA = new LinkedHashMap<>();
+    Map<String, String> malformedB = new LinkedHashMap<>();
+    produceTo("relocated", a, OrderEvents.malformed("a"), 1, malformedA);
+    String firstAppId = runAnnouncingAppId(20);
+    assertTables(a, malformedA);
+
+    Files.move(location(), dir.resolve("old-checkpoint-location"));
+    produceTo("relocated", b, OrderEvents.malformed("b"), 2, malformedB);
+    String secondAppId = runAnnouncingAppId(100);
+
+    List<Event> ab = concat(a, b);
+    assertThat(OrderEvents.silver(silverTable()))
+        .as("silver after the run on the new checkpoint location")
+        .isEqualTo(OrderEvents.silverModel(ab));
+    Map<String, String> malformedAb = new LinkedHashMap<>(malformedA);
+    malformedAb.putAll(malformedB);
+    List<List<Object>> quarantine = new ArrayList<>(OrderEvents.quarantineModel(a, malformedA));
+    quarantine.addAll(OrderEvents.quarantineModel(ab, malformedAb));
+    assertThat(OrderEvents.quarantine(quarantineTable()))
+        .as("the quarantine: the rejects of the first input twice, the new ones once")
+        .containsExactlyElementsOf(OrderEvents.sorted(quarantine));
+    assertThat(secondAppId).as("the new query's app id").isNotEqualTo(firstAppId);
+    DeltaLogTxns silver =
+        DeltaLogTxns.read(dir.resolve("lake/" + OrdersSilver.SILVER_TABLE)).assertEachEpochOnce();
+    assertThat(silver.appIds()).containsExactly(firstAppId, secondAppId);
+    assertThat(silver.epochsOf(secondAppId))
+        .as("the new query's MERGE epochs (the old one's: %s)", silver.epochsOf(firstAppId))
+        .containsAnyElementsOf(silver.epochsOf(firstAppId));
+    DeltaLogTxns rejects =
+        DeltaLogTxns.read(dir.resolve("lake/" + OrdersSilver.QUARANTINE_TABLE))
+            .assertEachEpochOnce();
+    assertThat(rejects.appIds())
+        .containsExactly(
+            firstAppId + SilverEpochFunction.DLQ_SUFFIX,
+            secondAppId + SilverEpochFunction.DLQ_SUFFIX);
+  }
+
+  /** Produces events and malformed records, shuffled, to {@code topic}. */
+  private static void produceTo(
+      String topic,
+      List<Event> events,
+      List<String> malformed,
+      long seed,
+      Map<String, String> malformedByPosition)
+      throws Exception {
+    List<String> values = new ArrayList<>();
+    events.forEach(e -> values.add(e.json()));
+    values.addAll(malformed);
+    Collections.shuffle(values, new Random(seed));
+    List<String> positions = OrderEvents.produce(KAFKA.bootstrapServers(), topic, 3, values);
+    for (int i = 0; i < values.size(); i++) {
+      if (malformed.contains(values.get(i))) {
+        malformedByPosition.put(positions.get(i), values.get(i));
+      }
+    }
+  }
+
+  /** Runs the query on topic relocated to its end; returns the app id its start announced. */
+  private String runAnnouncingAppId(int maxOffsetsPerTrigger) throws Exception {
+    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime.QueryLauncher")) {
+      StreamingQuery query = start(Trigger.availableNow(), maxOffsetsPerTrigger, "relocated");
+      assertThat(query.awaitTermination(Duration.ofMinutes(4))).as("the run ended").isTrue();
+      for (String line : logs.lines()) {
+        Matcher m = ANNOUNCED_APP_ID.matcher(line);
+        if (m.find()) {
+          assertThat(m.group(1)).as("announced app id").isEqualTo(query.appId());
+          return m.group(1);
+        }
+      }
+      throw new AssertionError("no log line announced the new query's app id: " + logs.lines());
+    }
   }
 
   private void assertTables(List<Event> distinct, Map<String, String> malformed) throws Exception {

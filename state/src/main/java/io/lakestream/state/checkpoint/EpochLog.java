@@ -205,6 +205,9 @@ public final class EpochLog implements Serializable {
   private Map<String, JsonNode> readAll(String dir) throws IOException {
     Map<String, JsonNode> out = new TreeMap<>();
     for (FileStatus status : CheckpointLocation.list(path(dir))) {
+      if (JsonFiles.isHidden(status.getPath())) {
+        continue;
+      }
       JsonFiles.read(status.getPath(), JsonNode.class)
           .ifPresent(node -> out.put(status.getPath().getName(), node));
     }

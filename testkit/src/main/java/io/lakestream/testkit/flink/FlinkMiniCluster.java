@@ -204,6 +204,18 @@ public final class FlinkMiniCluster implements AutoCloseable {
   }
 
   /**
+   * Waits until {@code more} checkpoints of the job complete after those completed so far: every
+   * commit of the checkpoints before (including a replay after a restore) has run by then, so a
+   * test waits on this rather than sleeping when "a duplicate, if any, would land now".
+   *
+   * @throws IllegalStateException on timeout, or if the job ends first
+   */
+  public void waitForMoreCheckpoints(JobID jobId, int more, Duration timeout) {
+    waitForCompletedCheckpoints(
+        jobId, Math.toIntExact(completedCheckpoints(jobId) + more), timeout);
+  }
+
+  /**
    * Waits until at least {@code count} checkpoints of the job have completed.
    *
    * @throws IllegalStateException on timeout, or if the job ends first

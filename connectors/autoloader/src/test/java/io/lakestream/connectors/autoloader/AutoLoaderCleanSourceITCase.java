@@ -181,7 +181,8 @@ class AutoLoaderCleanSourceITCase {
         }
       }
     }
-    Thread.sleep(1_000); // more epochs and listings: nothing is read again
+    // more epochs and listings: nothing is read again
+    FLINK.cluster().waitForMoreCheckpoints(job, 3, Duration.ofSeconds(60));
     FLINK.cluster().cancel(job, Duration.ofSeconds(60));
     assertThat(out.rows().stream().map(r -> Long.parseLong(r[0])).sorted().toList())
         .containsExactlyElementsOf(
@@ -207,7 +208,8 @@ class AutoLoaderCleanSourceITCase {
             "cloudFiles.cleanSource.retentionDuration",
             "0 s");
     CommittedRows.await(() -> out.rows().size() >= ROWS_PER_FILE, "the rows of file 0");
-    Thread.sleep(2_000); // several checkpoints: each tries the move and fails
+    // several checkpoints: each tries the move and fails
+    FLINK.cluster().waitForMoreCheckpoints(job, 3, Duration.ofSeconds(60));
     assertThat(input.resolve(key(0))).exists();
 
     Files.delete(archive); // the next try succeeds

@@ -61,6 +61,7 @@ class AutoLoaderNotificationITCase {
 
   private static final int ROWS_PER_FILE = 20;
   private static final Duration VISIBILITY = Duration.ofSeconds(2);
+  private static final Duration WAIT = Duration.ofSeconds(60);
 
   static final AtomicBoolean FAILED = new AtomicBoolean();
   static final AtomicLong FAIL_AT_ID = new AtomicLong(Long.MAX_VALUE);
@@ -182,6 +183,19 @@ class AutoLoaderNotificationITCase {
     }
   }
 
+  /** The source's full listings so far, from the newest offsets record; 0 before the first. */
+  private long fullListings(String chk) {
+    try {
+      if (new CheckpointLocation(dir.resolve(chk).toUri()).epochs().offsetEpochs().isEmpty()) {
+        return 0;
+      }
+      JsonNode offsets = lastSourceOffsets(chk);
+      return offsets == null ? 0 : offsets.path("metrics").path("fullListings").asLong();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the offsets in " + chk, e);
+    }
+  }
+
   private JsonNode lastSourceOffsets(String chk) throws Exception {
     CheckpointLocation location = new CheckpointLocation(dir.resolve(chk).toUri());
     List<Long> epochs = location.epochs().offsetEpochs();
@@ -214,7 +228,7 @@ class AutoLoaderNotificationITCase {
     CommittedRows.await(() -> out.rows().size() >= 12 * ROWS_PER_FILE, "the rows of 12 files");
     CommittedRows.await(
         () -> SQS.server().messagesNotDeleted(queue) == 0, "the messages to be deleted");
-    Thread.sleep(1_500); // a few more epochs: a duplicate, if read twice, would land now
+    FLINK.cluster().waitForMoreCheckpoints(job, 3, WAIT); // a duplicate would have landed by then
     FLINK.cluster().cancel(job, Duration.ofSeconds(60));
 
     assertExactlyOnce(out.rows(), 12);
@@ -258,7 +272,11 @@ class AutoLoaderNotificationITCase {
     CommittedRows.await(() -> out.rows().size() >= 20 * ROWS_PER_FILE, "rounds 1 and 2");
     CommittedRows.await(
         () -> SQS.server().messagesNotDeleted(queue) == 0, "the messages to be deleted");
-    Thread.sleep(3_000); // more backfill listings: a duplicate, if read twice, would land now
+    // another backfill listing finds every file again, two checkpoints commit what it admits:
+    // a duplicate, if any, has landed by then
+    long listings = fullListings("chk2");
+    CommittedRows.await(() -> fullListings("chk2") > listings, "another backfill listing");
+    FLINK.cluster().waitForMoreCheckpoints(job, 2, WAIT);
     FLINK.cluster().cancel(job, Duration.ofSeconds(60));
 
     assertExactlyOnce(out.rows(), 20);
@@ -302,7 +320,7 @@ class AutoLoaderNotificationITCase {
     CommittedRows.await(() -> out.rows().size() >= 10 * ROWS_PER_FILE, "run 2");
     CommittedRows.await(
         () -> SQS.server().messagesNotDeleted(queue) == 0, "the messages to be deleted");
-    Thread.sleep(1_500);
+    FLINK.cluster().waitForMoreCheckpoints(job2, 3, WAIT); // a duplicate would have landed by then
     FLINK.cluster().cancel(job2, Duration.ofSeconds(60));
     assertExactlyOnce(out.rows(), 10);
   }

@@ -128,7 +128,12 @@ class AutoLoaderS3ExactlyOnceITCase {
     }
     long total = nextId[0];
     CommittedRows.await(() -> out.rows().size() >= total, "the rows of the late files");
-    Thread.sleep(2_000); // several more full listings: a duplicate, if any, would land now
+    // two more full listings find every file again, and two checkpoints commit what they admit:
+    // a duplicate, if any, has landed by then
+    CheckpointLocation location = new CheckpointLocation(dir.resolve("chk").toUri());
+    long listings = fullListings(location);
+    CommittedRows.await(() -> fullListings(location) >= listings + 2, "two more full listings");
+    FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(60));
     FLINK.cluster().cancel(job, Duration.ofSeconds(60));
 
     List<String[]> rows = out.rows();
@@ -146,12 +151,26 @@ class AutoLoaderS3ExactlyOnceITCase {
       assertThat(row[2]).isEqualTo(file.substring(5, 15)); // the date partition
       assertThat(row[3]).isEqualTo("\\N"); // nothing rescued
     }
+    out.assertEachEpochCommittedOnce();
     // discovery kept listing incrementally, with full listings in between
-    CheckpointLocation location = new CheckpointLocation(dir.resolve("chk").toUri());
     List<Long> epochs = location.epochs().offsetEpochs();
     var last = location.epochs().readOffsets(epochs.get(epochs.size() - 1)).get("events-files");
     assertThat(last.get("metrics").get("fullListings").asLong()).isGreaterThan(0);
     assertThat(last.get("offsets").get("filesAdmitted").asLong()).isGreaterThanOrEqualTo(55);
+  }
+
+  /** The source's full listings so far, from the newest offsets record; 0 before the first. */
+  private static long fullListings(CheckpointLocation location) {
+    try {
+      List<Long> epochs = location.epochs().offsetEpochs();
+      if (epochs.isEmpty()) {
+        return 0;
+      }
+      var record = location.epochs().readOffsets(epochs.get(epochs.size() - 1)).get("events-files");
+      return record == null ? 0 : record.path("metrics").path("fullListings").asLong();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static List<String> lines(long first) {

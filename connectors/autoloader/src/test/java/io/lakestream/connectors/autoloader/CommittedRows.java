@@ -1,5 +1,7 @@
 package io.lakestream.connectors.autoloader;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.sink.EpochListener;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import org.apache.flink.types.Row;
  * tab-separated, null as {@code \N}) and what it committed.
  */
 public final class CommittedRows {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final Path dir;
 
   public CommittedRows(Path dir) {
@@ -52,6 +55,40 @@ public final class CommittedRows {
       throw new UncheckedIOException(e);
     }
     return rows;
+  }
+
+  /**
+   * Checks the table's epoch markers ({@code _commits/N}: files and rows the epoch committed)
+   * against its data files: every committed file and row belongs to exactly one epoch.
+   */
+  public void assertEachEpochCommittedOnce() {
+    long files = 0;
+    long rows = 0;
+    try (Stream<Path> markers = Files.list(dir.resolve("_commits"));
+        Stream<Path> data = Files.list(dir)) {
+      for (Path marker : markers.toList()) {
+        JsonNode m = JSON.readTree(marker.toFile());
+        files += m.get("files").asLong();
+        rows += m.get("rows").asLong();
+      }
+      long dataFiles = data.filter(f -> f.getFileName().toString().endsWith(".jsonl")).count();
+      if (files != dataFiles || rows != rows().size()) {
+        throw new AssertionError(
+            "the epoch markers in "
+                + dir
+                + " count "
+                + files
+                + " files and "
+                + rows
+                + " rows, the table holds "
+                + dataFiles
+                + " files and "
+                + rows().size()
+                + " rows: an epoch was committed twice, or not marked");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Waits up to 120 s for {@code condition}. */

@@ -1,26 +1,50 @@
 package io.lakestream.connectors.files;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits an epoch of a JSON-lines table: moves the staged files into the table directory, then
- * writes the marker {@code _commits/<epoch>}. A replayed epoch whose marker exists is skipped; a
- * replay of a half-done commit finishes it (files already moved are recognised and left alone).
+ * writes the marker {@code _commits/<epoch>} naming the query's app id. A replayed epoch whose
+ * marker exists is skipped; a replay of a half-done commit finishes it (files already moved are
+ * recognised and left alone).
+ *
+ * <p>A marker written under another app id belongs to another query on the same directory (for
+ * example the one before the checkpoint location was deleted or moved: epoch ids restart at 1 in a
+ * new location): it does not make this query's epoch committed, so the epoch is committed and the
+ * marker rewritten. Markers without an app id (written before markers named it, or by a sink built
+ * without one) count for every query, as they always did.
  */
 final class StagedFileCommit implements EpochCommitAction<StagedFile> {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(StagedFileCommit.class);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final String tableDir;
+  private final String appId;
 
+  /** A commit whose markers name no app id: any marker of an epoch skips it. */
   StagedFileCommit(String tableDir) {
+    this(tableDir, null);
+  }
+
+  /**
+   * @param appId the writing query's app id (new for a new checkpoint location), or null
+   */
+  StagedFileCommit(String tableDir, String appId) {
     this.tableDir = tableDir;
+    this.appId = appId;
   }
 
   @Override
@@ -36,7 +60,7 @@ final class StagedFileCommit implements EpochCommitAction<StagedFile> {
       rows += file.numRows();
       bytes += file.numBytes();
     }
-    if (fs.exists(marker)) {
+    if (fs.exists(marker) && markedByThisQuery(fs, marker, epoch)) {
       return new EpochCommitOutcome(
           epoch, EpochCommitOutcome.Status.ALREADY_COMMITTED, rows, files.size(), bytes, "");
     }
@@ -65,12 +89,44 @@ final class StagedFileCommit implements EpochCommitAction<StagedFile> {
                 + " query with a new checkpoint location.");
       }
     }
+    String owner = appId == null ? "" : ",\"appId\":" + MAPPER.writeValueAsString(appId);
     try (OutputStream out = fs.create(marker, FileSystem.WriteMode.OVERWRITE)) {
       out.write(
-          ("{\"epoch\":" + epoch + ",\"files\":" + files.size() + ",\"rows\":" + rows + "}\n")
+          ("{\"epoch\":"
+                  + epoch
+                  + ",\"files\":"
+                  + files.size()
+                  + ",\"rows\":"
+                  + rows
+                  + owner
+                  + "}\n")
               .getBytes(StandardCharsets.UTF_8));
     }
     return new EpochCommitOutcome(
         epoch, EpochCommitOutcome.Status.COMMITTED, rows, files.size(), bytes, "");
+  }
+
+  /** Whether the existing marker of {@code epoch} was written by this query (see the class). */
+  private boolean markedByThisQuery(FileSystem fs, Path marker, long epoch) throws IOException {
+    if (appId == null) {
+      return true;
+    }
+    JsonNode written;
+    try (InputStream in = fs.open(marker)) {
+      written = MAPPER.readTree(in);
+    }
+    JsonNode owner = written == null ? null : written.get("appId");
+    if (owner == null || owner.asText().equals(appId)) {
+      return true;
+    }
+    LOG.info(
+        "{}: epoch {} is marked committed by app {}, another query on this directory (an earlier"
+            + " checkpoint location?); committing epoch {} of app {}",
+        tableDir,
+        epoch,
+        owner.asText(),
+        epoch,
+        appId);
+    return false;
   }
 }

@@ -88,4 +88,35 @@ class StagedFileCommitTest {
     assertThat(outcome.status()).isEqualTo(EpochCommitOutcome.Status.EMPTY);
     assertThat(table.resolve("_commits")).doesNotExist();
   }
+
+  @Test
+  void anEpochMarkedByAnotherQueryIsCommittedAndThenSkippedOnReplay() throws IOException {
+    String dir = table.toUri().toString();
+    new StagedFileCommit(dir, "old-query").commit(1, List.of(stage("a.jsonl", "{\"x\":1}\n")));
+    // a new checkpoint location: a new query whose epochs start at 1 again
+    StagedFile b = stage("b.jsonl", "{\"x\":2}\n");
+    StagedFileCommit newQuery = new StagedFileCommit(dir, "new-query");
+
+    EpochCommitOutcome outcome = newQuery.commit(1, List.of(b));
+
+    assertThat(outcome.status()).isEqualTo(EpochCommitOutcome.Status.COMMITTED);
+    assertThat(table.resolve("a.jsonl")).exists();
+    assertThat(table.resolve("b.jsonl")).hasContent("{\"x\":2}");
+    assertThat(Files.readString(table.resolve("_commits/1"))).contains("\"appId\":\"new-query\"");
+    assertThat(newQuery.commit(1, List.of(b)).status())
+        .isEqualTo(EpochCommitOutcome.Status.ALREADY_COMMITTED);
+  }
+
+  @Test
+  void aMarkerWithoutAnAppIdCountsForEveryQuery() throws IOException {
+    Files.createDirectories(table.resolve("_commits"));
+    Files.writeString(table.resolve("_commits/3"), "{\"epoch\":3,\"files\":1,\"rows\":1}\n");
+    StagedFile a = stage("a.jsonl", "{\"x\":1}\n");
+
+    EpochCommitOutcome outcome =
+        new StagedFileCommit(table.toUri().toString(), "some-query").commit(3, List.of(a));
+
+    assertThat(outcome.status()).isEqualTo(EpochCommitOutcome.Status.ALREADY_COMMITTED);
+    assertThat(table.resolve("a.jsonl")).doesNotExist();
+  }
 }

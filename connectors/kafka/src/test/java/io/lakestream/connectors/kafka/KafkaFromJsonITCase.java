@@ -136,7 +136,8 @@ class KafkaFromJsonITCase {
     JobID job = FLINK.submit(env);
     try {
       await("all 10 records", Duration.ofSeconds(60), () -> GOOD.size() + DEAD.size() >= 10);
-      Thread.sleep(1_000);
+      // two more checkpoints: a record read twice, if any, would have arrived by then
+      FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(60));
     } finally {
       FLINK.cluster().cancel(job, Duration.ofSeconds(60));
     }

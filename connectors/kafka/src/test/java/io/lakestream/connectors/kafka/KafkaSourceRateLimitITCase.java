@@ -70,7 +70,9 @@ class KafkaSourceRateLimitITCase {
   @Test
   void maxOffsetsPerTriggerBoundsEveryEpochAndSplitsByBacklog() throws Exception {
     KAFKA.createTopic("rate", 3);
-    Map<String, Long> initial = Map.of("rate-0", 300L, "rate-1", 150L, "rate-2", 50L);
+    // Backlogs whose shares of 50 are not whole (30.04, 14.77, 5.19 at first): rounding each
+    // share up would exceed the limit, rounding each down would fall short of it.
+    Map<String, Long> initial = Map.of("rate-0", 307L, "rate-1", 151L, "rate-2", 53L);
     initial.forEach(
         (p, n) -> produceCount(KAFKA.broker(), "rate", p.charAt(5) - '0', n.intValue()));
 
@@ -86,13 +88,13 @@ class KafkaSourceRateLimitITCase {
         "rate");
     JobID job = FLINK.submit(env);
     try {
-      await("all 500 records", WAIT, () -> seen("rate").size() >= 500);
+      await("all 511 records", WAIT, () -> seen("rate").size() >= 511);
       long now = FLINK.cluster().completedCheckpoints(job);
       FLINK.cluster().waitForCompletedCheckpoints(job, (int) now + 2, WAIT);
     } finally {
       FLINK.cluster().cancel(job, WAIT);
     }
-    assertThat(seen("rate")).hasSize(500).doesNotHaveDuplicates();
+    assertThat(seen("rate")).hasSize(511).doesNotHaveDuplicates();
 
     TreeMap<Long, Map<String, Long>> epochs = epochsWithData("rate");
     assertThat(epochs.size()).isGreaterThanOrEqualTo(10);
@@ -137,8 +139,8 @@ class KafkaSourceRateLimitITCase {
   @Test
   void availableNowDrainsTheBacklogInBoundedEpochsThenStops() throws Exception {
     KAFKA.createTopic("now", 2);
-    produceCount(KAFKA.broker(), "now", 0, 120);
-    produceCount(KAFKA.broker(), "now", 1, 80);
+    produceCount(KAFKA.broker(), "now", 0, 123); // shares of 40: 24.1 and 15.9, not whole
+    produceCount(KAFKA.broker(), "now", 1, 81);
     QueryContext query = query("now-run-1", true);
     StreamExecutionEnvironment env = FLINK.environment();
     env.setParallelism(1);
@@ -165,7 +167,7 @@ class KafkaSourceRateLimitITCase {
             .get();
     FLINK.cluster().waitForSuccess(job, WAIT); // the job ends (FINISHED) after the savepoint
 
-    assertThat(seen("now")).hasSize(200).doesNotHaveDuplicates();
+    assertThat(seen("now")).hasSize(204).doesNotHaveDuplicates();
     TreeMap<Long, Map<String, Long>> epochs = epochsWithData("now");
     assertThat(epochs.size()).isGreaterThanOrEqualTo(5);
     epochs.forEach(
@@ -195,7 +197,7 @@ class KafkaSourceRateLimitITCase {
     }
     assertThat(seen("now-2"))
         .containsExactlyInAnyOrderElementsOf(
-            KafkaSourceStartingOffsetsITCase.range("now", 0, 120, 150));
+            KafkaSourceStartingOffsetsITCase.range("now", 0, 123, 153));
   }
 
   private static boolean caughtUp(EpochLog log, String runId, String source) {
@@ -209,8 +211,8 @@ class KafkaSourceRateLimitITCase {
   @Test
   void commitsOffsetsToTheConsumerGroupOnCheckpointWhileRateLimited() throws Exception {
     KAFKA.createTopic("commit", 2);
-    produceCount(KAFKA.broker(), "commit", 0, 60);
-    produceCount(KAFKA.broker(), "commit", 1, 40);
+    produceCount(KAFKA.broker(), "commit", 0, 61); // shares of 25: 15.25 and 9.75, not whole
+    produceCount(KAFKA.broker(), "commit", 1, 39);
     StreamExecutionEnvironment env = FLINK.environment();
     env.setParallelism(2);
     KafkaSourceBuilder builder =
@@ -223,7 +225,7 @@ class KafkaSourceRateLimitITCase {
     try {
       await("all 100 records", WAIT, () -> seen("commit").size() >= 100);
       Map<TopicPartition, Long> ends =
-          Map.of(new TopicPartition("commit", 0), 60L, new TopicPartition("commit", 1), 40L);
+          Map.of(new TopicPartition("commit", 0), 61L, new TopicPartition("commit", 1), 39L);
       await(
           "group offsets at the end",
           WAIT,

@@ -4,6 +4,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.state.Locations;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.nio.file.Path;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -41,5 +42,12 @@ class DeltaSinkExactlyOnceITCase {
             OutputMode.APPEND);
     DeltaTable table = DeltaTable.forPath(Locations.absolute(dir.resolve("table").toString()));
     DeltaSinkFailureScenario.run(table, query, "delta-exactly-once");
+    // Delta readers collapse a file added twice: only the log shows an epoch committed twice
+    DeltaLogTxns.read(dir.resolve("table"))
+        .assertEachEpochOnce()
+        .assertVersionPerEpoch(
+            query.appId(),
+            DeltaSinkFailureScenario.checkpointLocation(query),
+            DeltaSinkFailureScenario.SINK);
   }
 }

@@ -16,7 +16,10 @@ import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.SinkKind;
+import io.lakestream.testkit.query.EpochRecords;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,10 +38,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The failure scenario of the Delta sink's exactly-once tests (local path and S3): rate ids through
  * a map that fails once mid-epoch after two commits, into the Delta sink whose committer crashes
  * once right after its third Delta commit (before Flink records it). {@link #run} checks that every
- * id is in the table exactly once and returns the query's last committed epoch.
+ * id is in the table exactly once and returns the query's last committed epoch; the commit records
+ * land in the query's checkpoint location as sink {@value #SINK}.
  */
 final class DeltaSinkFailureScenario {
   static final long ROWS = 4_000;
+  static final String SINK = "delta";
 
   static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
@@ -76,7 +81,7 @@ final class DeltaSinkFailureScenario {
             context -> new DeltaSinkWriter<>(table, SCHEMA, fields, 500),
             DeltaWrittenFileSerializer::new,
             new CrashOnceAfterThirdCommit(new DeltaAppendCommit(table, SCHEMA, query.appId())),
-            new CommitRecordListener(query, "delta", "DeltaSink[" + table.path() + "]"));
+            new CommitRecordListener(query, SINK, "DeltaSink[" + table.path() + "]"));
 
     env.fromSource(
             RateSourceBuilder.rate("ids", id -> id, Types.LONG)
@@ -100,7 +105,8 @@ final class DeltaSinkFailureScenario {
         && (!table.latestSnapshot().isPresent() || reader.count() < ROWS)) {
       Thread.sleep(200);
     }
-    Thread.sleep(1_000); // a duplicate commit, if any, would land now
+    // two more epochs committed: a replay still in flight, if any, has landed
+    EpochRecords.awaitMoreEpochs(checkpointLocation(query), 2, Duration.ofMinutes(1));
     job.cancel().get();
 
     assertThat(TASK_FAILED).isTrue();
@@ -122,6 +128,11 @@ final class DeltaSinkFailureScenario {
             .orElseThrow();
     assertThat(lastEpoch).isPositive();
     return lastEpoch;
+  }
+
+  /** The query's (local) checkpoint location. */
+  static Path checkpointLocation(QueryContext query) {
+    return Path.of(URI.create(query.checkpointLocation()));
   }
 
   /** Throws once, mid-epoch, on the first row after two epochs have committed. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
 import java.nio.charset.StandardCharsets;
@@ -84,5 +85,11 @@ class DeltaSinkS3ExactlyOnceITCase {
     }
     assertThat(epochs).doesNotHaveDuplicates().isSorted().contains(lastEpoch);
     assertThat(commitFiles).hasSize((int) table.latestSnapshot().orElseThrow().getVersion() + 1);
+    DeltaLogTxns.read(S3.service(), "tables/sink")
+        .assertEachEpochOnce()
+        .assertVersionPerEpoch(
+            query.appId(),
+            DeltaSinkFailureScenario.checkpointLocation(query),
+            DeltaSinkFailureScenario.SINK);
   }
 }

@@ -15,8 +15,11 @@ import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.Locations;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.delta.DeltaLogTxns;
+import io.lakestream.testkit.query.EpochRecords;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,9 +40,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A streaming MERGE per epoch through the foreachBatch sink, with a task failing mid-epoch and the
- * epoch function crashing right after a MERGE commit (before Flink records the epoch): the target
- * ends equal to the reference model (per key, the row with the greatest sequence number), and every
- * epoch the table holds is one version with the query's txn.
+ * epoch function crashing right after its MERGE commits (before Flink records the epoch): the
+ * target ends equal to the reference model (per key, the row with the greatest sequence number),
+ * and every epoch the table holds is one version with the query's txn.
+ *
+ * <p>That MERGE is idempotent by itself (a replayed epoch's rows are not newer than the target's),
+ * so the same function also runs a counter MERGE ({@code SET hits = t.hits + s.hits}) into a second
+ * table, which only the txn skip keeps exact: an epoch merged again after the crash would count its
+ * rows twice.
  */
 class ForeachBatchMergeITCase {
   @RegisterExtension
@@ -50,8 +58,6 @@ class ForeachBatchMergeITCase {
               .setNumberSlotsPerTaskManager(2)
               .build());
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
   static final long ROWS = 3_000;
   static final long KEYS = 400;
   static final AtomicBoolean TASK_FAILED = new AtomicBoolean();
@@ -64,6 +70,12 @@ class ForeachBatchMergeITCase {
           .column("val", ColumnType.STRING)
           .column("seq", ColumnType.LONG, false)
           .property("delta.enableChangeDataFeed", "true")
+          .build();
+
+  static final DeltaTableSchema COUNTS =
+      DeltaTableSchema.builder()
+          .column("key", ColumnType.LONG, false)
+          .column("hits", ColumnType.LONG, false)
           .build();
 
   @TempDir Path dir;
@@ -90,11 +102,20 @@ class ForeachBatchMergeITCase {
                 .build(),
             query.appId());
     EpochFunction function = merge.asEpochFunction();
+    DeltaTable counts = DeltaTable.forPath(Locations.absolute(dir.resolve("counts").toString()));
+    DeltaMergeCommit counter =
+        new DeltaMergeCommit(
+            DeltaMerge.into(counts, COUNTS, "key")
+                .whenMatchedUpdate((s, t) -> new Object[] {t[0], (Long) t[1] + (Long) s[1]})
+                .whenNotMatchedInsertAll()
+                .build(),
+            query.appId());
     EpochFunction crashOnce =
         (epoch, rows) -> {
           function.call(epoch, rows);
+          counter.commit(epoch, hitsPerKey(rows));
           if (CALLS.incrementAndGet() >= 2 && FUNCTION_CRASHED.compareAndSet(false, true)) {
-            throw new IllegalStateException("injected crash after the MERGE of epoch " + epoch);
+            throw new IllegalStateException("injected crash after the MERGEs of epoch " + epoch);
           }
         };
     EpochSink<Long, DeltaWrittenFile> sink =
@@ -139,7 +160,8 @@ class ForeachBatchMergeITCase {
     while (System.nanoTime() < deadline && !contents(target, reader).equals(model)) {
       Thread.sleep(300);
     }
-    Thread.sleep(1_000); // a duplicate commit, if any, would land now
+    // two more epochs committed: a replay still in flight, if any, has landed
+    EpochRecords.awaitMoreEpochs(dir.resolve("chk"), 2, Duration.ofMinutes(1));
     job.cancel().get();
 
     assertThat(TASK_FAILED)
@@ -156,19 +178,33 @@ class ForeachBatchMergeITCase {
             .orElseThrow();
     assertThat(lastEpoch).isPositive();
     // one version per epoch: the epoch replayed after the crash was not merged again
-    List<Long> epochs = new java.util.ArrayList<>();
-    try (var logFiles = java.nio.file.Files.list(dir.resolve("silver/_delta_log"))) {
-      for (Path file : logFiles.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-        for (String line : java.nio.file.Files.readAllLines(file)) {
-          var txn = JSON.readTree(line).get("txn");
-          if (txn != null) {
-            epochs.add(txn.get("version").asLong());
-          }
-        }
-      }
-    }
+    List<Long> epochs =
+        DeltaLogTxns.read(dir.resolve("silver")).assertEachEpochOnce().epochsOf(query.appId());
     assertThat(epochs).doesNotHaveDuplicates().isSorted().contains(lastEpoch);
     assertThat(epochs.size()).isGreaterThanOrEqualTo(3);
+
+    // the counter MERGE is not idempotent: only the txn skip kept the replay from counting twice
+    Map<Long, Long> hits = new TreeMap<>();
+    for (Object[] row : new DeltaTableReader(counts).readLatest()) {
+      hits.put((Long) row[0], (Long) row[1]);
+    }
+    Map<Long, Long> expectedHits = new TreeMap<>();
+    for (long id = 0; id < ROWS; id++) {
+      expectedHits.merge(id % KEYS, 1L, Long::sum);
+    }
+    assertThat(hits).as("hits per key: every row counted once").isEqualTo(expectedHits);
+    assertThat(
+            DeltaLogTxns.read(dir.resolve("counts")).assertEachEpochOnce().epochsOf(query.appId()))
+        .containsAll(epochs);
+  }
+
+  /** The epoch's rows counted per key, as counter MERGE source rows {@code [key, hits]}. */
+  private static List<Object[]> hitsPerKey(List<Object[]> rows) {
+    Map<Long, Long> perKey = new TreeMap<>();
+    rows.forEach(r -> perKey.merge((Long) r[0], 1L, Long::sum));
+    List<Object[]> source = new ArrayList<>();
+    perKey.forEach((key, n) -> source.add(new Object[] {key, n}));
+    return source;
   }
 
   private static Map<Long, List<Object>> contents(DeltaTable table, DeltaTableReader reader)

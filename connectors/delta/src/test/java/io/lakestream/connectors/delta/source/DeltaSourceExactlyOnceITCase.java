@@ -9,6 +9,8 @@ import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.delta.DeltaLogTxns;
+import io.lakestream.testkit.query.EpochRecords;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Delta table to Delta table under a task failure: the job restores from its last checkpoint (the
  * source's file position and each reader's rows emitted of its current file) and the output table
- * holds every source row exactly once, row for row.
+ * holds every source row exactly once, row for row, each epoch in one version.
  */
 class DeltaSourceExactlyOnceITCase {
   private static final int VERSIONS = 8;
@@ -116,7 +118,8 @@ class DeltaSourceExactlyOnceITCase {
     }
     long total = VERSIONS * ROWS_PER_VERSION;
     DeltaSourceITCase.await(() -> count(out) >= total, "every row in the output table");
-    Thread.sleep(1_000); // a duplicate commit, if any, would land now
+    // two more epochs committed: a replay still in flight, if any, has landed
+    EpochRecords.awaitMoreEpochs(dir.resolve("chk"), 2, Duration.ofMinutes(1));
     job.cancel().get();
 
     List<Long> ids =
@@ -129,6 +132,9 @@ class DeltaSourceExactlyOnceITCase {
               assertThat(r[1]).isEqualTo("row-" + r[0]);
               assertThat(r[2]).isEqualTo("p" + ((Long) r[0] % 2));
             });
+    DeltaLogTxns.read(dir.resolve("out"))
+        .assertEachEpochOnce()
+        .assertVersionPerEpoch(query.appId(), dir.resolve("chk"), "out");
   }
 
   private static long count(DeltaTableReader reader) {

@@ -15,6 +15,7 @@ import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.flink.CompletedCheckpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -120,9 +122,19 @@ class DeltaSourceITCase {
         .options(options);
   }
 
+  /** Name of the checkpoints the jobs of {@link #collect} report. */
+  static final String CHECKPOINTS = "delta-source-it";
+
+  /** Waits for a few more completed checkpoints: the source polled the table again meanwhile. */
+  static void awaitMoreCheckpoints() throws InterruptedException {
+    CompletedCheckpoints.awaitMore(CHECKPOINTS, 3, Duration.ofSeconds(60));
+  }
+
   JobClient collect(StreamExecutionEnvironment env, DeltaSource source) throws Exception {
-    env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta-src")
-        .uid("delta-src")
+    DataStream<Row> rows =
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta-src").uid("delta-src");
+    rows.map(new CompletedCheckpoints<>(CHECKPOINTS), rows.getType())
+        .uid("checkpoints")
         .sinkTo(new CollectingSink())
         .uid("collect");
     return env.executeAsync("delta-source-it");
@@ -155,7 +167,7 @@ class DeltaSourceITCase {
     append(3, 150, 300, id -> "p" + (id % 3));
     append(4, 300, 310, id -> "p9");
     await(() -> COLLECTED.size() >= 310, "rows of versions committed while running");
-    Thread.sleep(500); // a duplicate, if any, would arrive now
+    awaitMoreCheckpoints(); // a duplicate, if any, would have arrived by then
     job.cancel().get();
 
     assertThat(collectedIds()).isEqualTo(range(0, 310));
@@ -178,7 +190,7 @@ class DeltaSourceITCase {
             .build();
     JobClient job = collect(env(150), source);
     await(() -> COLLECTED.size() >= 120, "all rows");
-    Thread.sleep(400);
+    awaitMoreCheckpoints();
     job.cancel().get();
     assertThat(collectedIds()).isEqualTo(range(10, 130));
 
@@ -239,7 +251,7 @@ class DeltaSourceITCase {
         collect(
             env(200), source(Map.of("startingVersion", "1", "skipChangeCommits", "true")).build());
     await(() -> COLLECTED.size() >= 35, "all appended rows");
-    Thread.sleep(500);
+    awaitMoreCheckpoints();
     job.cancel().get();
     assertThat(collectedIds()).isEqualTo(range(0, 35));
   }
@@ -256,7 +268,7 @@ class DeltaSourceITCase {
     await(() -> caughtUp(log, query), "the caught-up signal");
     assertThat(collectedIds()).isEqualTo(range(100, 600));
     append(6, 600, 610, id -> "p"); // after the run's end: not read in this run
-    Thread.sleep(800);
+    awaitMoreCheckpoints(); // the source polled the table again: still not read
     job.cancel().get();
     assertThat(collectedIds()).isEqualTo(range(100, 600));
     long last = log.offsetEpochs().get(log.offsetEpochs().size() - 1);

@@ -9,6 +9,7 @@ import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.flink.CompletedCheckpoints;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -61,6 +62,7 @@ class LakebaseSinkITCase {
   static final AtomicBoolean FAIL_ONCE = new AtomicBoolean();
   static final AtomicBoolean FAILED = new AtomicBoolean();
   static final AtomicInteger OPENS = new AtomicInteger();
+  static final String CHECKPOINTS = "lakebase-sink-it";
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
@@ -185,6 +187,8 @@ class LakebaseSinkITCase {
         .uid("seq")
         .map(new FailOnceMidStream())
         .uid("fail-once")
+        .map(new CompletedCheckpoints<>(CHECKPOINTS), Types.LONG)
+        .uid("checkpoints")
         .sinkTo(sink)
         .uid("lakebase");
     running = env.executeAsync("lakebase-" + table);
@@ -213,7 +217,9 @@ class LakebaseSinkITCase {
       assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("job ended").isFalse();
       Thread.sleep(200);
     }
-    Thread.sleep(500); // a stale write, if any, would land now
+    // two more checkpoints: the sink flushed and acknowledged every write before them, so a
+    // stale write, if any, has landed
+    CompletedCheckpoints.awaitMore(CHECKPOINTS, 2, Duration.ofMinutes(1));
     job.cancel().get();
   }
 

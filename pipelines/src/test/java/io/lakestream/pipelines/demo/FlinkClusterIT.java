@@ -1,0 +1,243 @@
+package io.lakestream.pipelines.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.rate.OrderEventGenerator;
+import io.lakestream.testkit.TempDirectory;
+import io.lakestream.testkit.delta.DeltaLogTxns;
+import io.lakestream.testkit.flink.FlinkCluster;
+import io.lakestream.testkit.flink.FlinkClusterExtension;
+import io.lakestream.testkit.flink.FlinkCommand;
+import io.lakestream.testkit.s3.S3ServerExtension;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo on a real standalone cluster (a JobManager and two TaskManager JVMs of one slot each),
+ * submitted with {@code flink run -d lakestream.jar} and controlled with Flink's CLI only. Its
+ * checkpoint location is on an S3 server (through the cluster's flink-s3-fs-hadoop plugin in every
+ * process), its tables are local. A TaskManager is killed with SIGKILL while rows flow, a new one
+ * takes its place and the job recovers; {@code flink stop --savepointPath} ends it. The orders
+ * table then holds every generated order exactly as often as the generator produced it, the dead
+ * letters every malformed record once, and the Delta log each epoch once.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FlinkClusterIT {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final long ROWS = 6_000;
+  private static final long ROWS_PER_SECOND = 200;
+  private static final Path CLUSTER_DIR = Path.of("target/flink-cluster-it").toAbsolutePath();
+
+  @RegisterExtension
+  @Order(1)
+  static final S3ServerExtension S3 = new S3ServerExtension("flink-cluster-it");
+
+  @RegisterExtension
+  @Order(2)
+  static final FlinkClusterExtension FLINK =
+      new FlinkClusterExtension(
+          () -> {
+            TempDirectory.deleteRecursively(CLUSTER_DIR); // logs of the last run only
+            return FlinkCluster.builder()
+                .taskManagers(2)
+                .directory(CLUSTER_DIR)
+                .configuration(S3.flinkConfiguration());
+          });
+
+  @TempDir Path output;
+
+  @Test
+  @Order(1)
+  void theDemoRecoversFromAKilledTaskManagerAndStopsWithEveryRowOnce() throws Exception {
+    FlinkCluster cluster = FLINK.cluster();
+    String checkpoint = S3.uri("queries/demo").toString();
+    Expected expected = expected();
+    long t0 = System.nanoTime();
+
+    FlinkCommand run =
+        cluster.startFlink(
+            "run",
+            "-d",
+            applicationJar(),
+            "run",
+            "demo",
+            "--trigger",
+            "processingTime=2s",
+            "--rows",
+            Long.toString(ROWS),
+            "--rows-per-second",
+            Long.toString(ROWS_PER_SECOND),
+            "--output",
+            output.toString(),
+            "--checkpoint",
+            checkpoint);
+    JobID job = run.awaitJobId(Duration.ofMinutes(2));
+    cluster.awaitCompletedCheckpoints(job, 2, Duration.ofMinutes(1));
+    long checkpointed = elapsed(t0);
+
+    assertThat(committedOrders())
+        .as("the kill lands while the generator still produces")
+        .isLessThan(expected.orders.size());
+    long checkpointsBeforeKill = cluster.completedCheckpoints(job);
+    cluster.killTaskManager(0);
+    cluster.startTaskManager();
+    awaitFailureRecorded(cluster, job);
+    cluster.awaitAllTasksRunning(job, Duration.ofMinutes(1));
+    cluster.awaitCompletedCheckpoints(job, checkpointsBeforeKill + 2, Duration.ofMinutes(1));
+    long recovered = elapsed(t0);
+    assertThat(cluster.flink("list", "-r").requireSuccess().output()).contains(job.toString());
+
+    awaitOrders(expected.orders.size(), Duration.ofMinutes(2));
+    FlinkCommand.Result stop =
+        cluster
+            .flink("stop", "--savepointPath", checkpoint + "/savepoints", job.toString())
+            .requireSuccess();
+    assertThat(stop.output()).contains("Savepoint completed");
+    cluster.awaitJobStatus(job, JobStatus.FINISHED, Duration.ofMinutes(1));
+    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
+        .as("the query runner in the client ends with the job: %s", run.logFile())
+        .isZero();
+    long stopped = elapsed(t0);
+
+    assertThat(orders()).containsExactlyInAnyOrderElementsOf(expected.orders);
+    assertThat(deadLetterRaws()).containsExactlyInAnyOrderElementsOf(expected.deadLetters);
+    DeltaLogTxns log = DeltaLogTxns.read(output.resolve("orders")).assertEachEpochOnce();
+    assertThat(log.appIds()).hasSize(1);
+    assertThat(log.epochsOf(log.appIds().get(0))).doesNotHaveDuplicates().hasSizeGreaterThan(3);
+    assertThat(S3.server().keys("queries/demo/savepoints/")).isNotEmpty();
+    assertThat(S3.server().keys("queries/demo/progress/"))
+        .as("flink run -d keeps the query runner in the client, which writes progress")
+        .isNotEmpty();
+    System.out.printf(
+        "FlinkClusterIT timings from submit: 2 checkpoints %d ms, recovered %d ms, stopped %d ms;"
+            + " failures %s%n",
+        checkpointed, recovered, stopped, cluster.jobFailures(job));
+  }
+
+  /** Waits until the JobManager has recorded the killed TaskManager's failure of the job. */
+  private static void awaitFailureRecorded(FlinkCluster cluster, JobID job) {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (cluster.jobFailures(job).isEmpty()) {
+      assertThat(System.nanoTime()).as("a failure of job %s is recorded", job).isLessThan(deadline);
+      sleep(200);
+    }
+  }
+
+  private void awaitOrders(long count, Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long now;
+    while ((now = committedOrders()) < count) {
+      assertThat(System.nanoTime())
+          .as("orders table reaches %d rows (has %d)", count, now)
+          .isLessThan(deadline);
+      sleep(500);
+    }
+  }
+
+  /**
+   * Rows the orders table's commits added, from the {@code numRecords} statistics in its Delta log
+   * (cheap enough to poll; the final check reads the rows).
+   */
+  private long committedOrders() throws IOException {
+    Path log = output.resolve("orders/_delta_log");
+    if (!Files.isDirectory(log)) {
+      return 0;
+    }
+    long rows = 0;
+    try (Stream<Path> files = Files.list(log)) {
+      for (Path commit : files.filter(p -> p.toString().matches(".*\\d{20}\\.json")).toList()) {
+        for (String line : Files.readAllLines(commit)) {
+          JsonNode add = MAPPER.readTree(line).path("add");
+          if (!add.isMissingNode()) {
+            rows += MAPPER.readTree(add.path("stats").asText("{}")).path("numRecords").asLong();
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** The orders table's rows, or none before its first commit. */
+  private List<String> orders() throws IOException {
+    if (!Files.isDirectory(output.resolve("orders/_delta_log"))) {
+      return List.of();
+    }
+    DeltaTableReader reader =
+        new DeltaTableReader(DeltaTable.forPath(output.resolve("orders").toUri().toString()));
+    return reader.readLatest().stream().map(Arrays::toString).toList();
+  }
+
+  private List<String> deadLetterRaws() throws IOException {
+    List<String> raws = new ArrayList<>();
+    try (Stream<Path> files = Files.list(output.resolve("orders_dead_letters"))) {
+      for (Path file : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+        for (String line : Files.readAllLines(file)) {
+          raws.add(MAPPER.readTree(line).get("raw").asText());
+        }
+      }
+    }
+    return raws;
+  }
+
+  /**
+   * What the demo's generator produces for rows 0..ROWS-1, split as the demo's parser splits it.
+   */
+  private static Expected expected() throws Exception {
+    OrderEventGenerator generator =
+        new OrderEventGenerator(
+            OrdersDemo.EVENT_TIME_START.toEpochMilli(),
+            ROWS_PER_SECOND,
+            OrdersDemo.DUPLICATE_EVERY,
+            OrdersDemo.MALFORMED_EVERY);
+    OrderJson json = new OrderJson();
+    Expected expected = new Expected(new ArrayList<>(), new ArrayList<>());
+    for (long i = 0; i < ROWS; i++) {
+      String raw = generator.map(i);
+      try {
+        expected.orders.add(Arrays.toString(OrdersDemo.toDeltaRow(json.parse(raw))));
+      } catch (Exception malformed) {
+        expected.deadLetters.add(raw);
+      }
+    }
+    return expected;
+  }
+
+  private record Expected(List<String> orders, List<String> deadLetters) {}
+
+  private static String applicationJar() {
+    Path jar = Path.of(System.getProperty("lakestream.applicationJar", "target/lakestream.jar"));
+    assertThat(jar).as("application jar (built by mvn package)").isRegularFile();
+    return jar.toAbsolutePath().toString();
+  }
+
+  private static long elapsed(long t0) {
+    return Duration.ofNanos(System.nanoTime() - t0).toMillis();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+}

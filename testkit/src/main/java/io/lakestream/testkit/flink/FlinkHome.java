@@ -1,0 +1,235 @@
+package io.lakestream.testkit.flink;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.GlobalConfiguration;
+
+/**
+ * A {@code FLINK_HOME}-like directory assembled from Maven artifacts, since the Flink distribution
+ * archive is not available: {@code lib/} (links to the jars module lakestream-flink-cluster-runtime
+ * resolves), {@code plugins/<name>/} (flink-s3-fs-hadoop, flink-metrics-prometheus), {@code
+ * conf/config.yaml} (the repository's {@code flink-conf/config.yaml} with the cluster's overrides
+ * replacing its keys), {@code conf/log4j*.properties} (everything to files under {@code log/}).
+ */
+final class FlinkHome {
+
+  private static final String RESOURCES = "io/lakestream/testkit/flink/cluster/";
+  private static final Pattern TOP_LEVEL_KEY = Pattern.compile("^([A-Za-z0-9_.\\-]+)\\s*:");
+
+  private static final String PROCESS_LOG4J =
+      String.join(
+          "\n",
+          "# FlinkCluster (testkit): JobManager and TaskManager logs, one file per process",
+          "monitorInterval = 0",
+          "rootLogger.level = INFO",
+          "rootLogger.appenderRef.file.ref = MainAppender",
+          "appender.main.name = MainAppender",
+          "appender.main.type = File",
+          "appender.main.append = true",
+          "appender.main.fileName = ${sys:log.file}",
+          "appender.main.layout.type = PatternLayout",
+          "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %-60c %x - %m%n",
+          "logger.pekko.name = org.apache.pekko",
+          "logger.pekko.level = WARN",
+          "logger.hadoop.name = org.apache.hadoop",
+          "logger.hadoop.level = WARN",
+          "# Flink 1.20's sink committer re-registers its 'pendingCommittables' gauge every checkpoint",
+          "logger.metricgroup.name = org.apache.flink.metrics.MetricGroup",
+          "logger.metricgroup.level = ERROR",
+          "");
+
+  private static final String CLIENT_LOG4J =
+      PROCESS_LOG4J.replace("JobManager and TaskManager logs", "flink CLI logs");
+
+  private final Path root;
+
+  private FlinkHome(Path root) {
+    this.root = root;
+  }
+
+  /**
+   * Lays out the directory under {@code root} (which may exist) with {@code overrides} replacing
+   * the keys of the repository's config.yaml.
+   *
+   * @throws IllegalStateException if the resources of lakestream-flink-cluster-runtime are missing
+   *     or name jars that do not exist (rebuild it on this machine)
+   * @throws UncheckedIOException if the directory cannot be written
+   */
+  static FlinkHome create(Path root, Map<String, String> overrides) {
+    FlinkHome home = new FlinkHome(root);
+    try {
+      Files.createDirectories(home.log());
+      home.linkLib();
+      home.linkPlugins();
+      home.writeConfiguration(overrides);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot lay out a Flink home directory at " + root, e);
+    }
+    return home;
+  }
+
+  Path root() {
+    return root;
+  }
+
+  Path conf() {
+    return root.resolve("conf");
+  }
+
+  Path lib() {
+    return root.resolve("lib");
+  }
+
+  Path plugins() {
+    return root.resolve("plugins");
+  }
+
+  Path log() {
+    return root.resolve("log");
+  }
+
+  /** The class path of every process: {@code lib/*}. */
+  String classpath() {
+    return lib().toAbsolutePath() + "/*";
+  }
+
+  /** conf/config.yaml parsed by Flink, as each process reads it. */
+  Configuration configuration() {
+    return GlobalConfiguration.loadConfiguration(conf().toString());
+  }
+
+  /**
+   * The JVM options the Flink scripts start a process with: {@code env.java.default-opts.all},
+   * {@code env.java.opts.all} and the process's own option (e.g. {@code
+   * env.java.opts.taskmanager}).
+   */
+  List<String> jvmOptions(ConfigOption<String> processOption) {
+    Configuration conf = configuration();
+    List<String> options = new ArrayList<>();
+    for (ConfigOption<String> option :
+        List.of(
+            CoreOptions.FLINK_DEFAULT_JVM_OPTIONS, CoreOptions.FLINK_JVM_OPTIONS, processOption)) {
+      String value = conf.get(option);
+      if (value != null && !value.isBlank()) {
+        options.addAll(List.of(value.trim().split("\\s+")));
+      }
+    }
+    return options;
+  }
+
+  /** The log4j configuration for the JobManager and TaskManagers. */
+  Path processLog4j() {
+    return conf().resolve("log4j.properties");
+  }
+
+  /** The log4j configuration for the CLI front end. */
+  Path clientLog4j() {
+    return conf().resolve("log4j-cli.properties");
+  }
+
+  private void linkLib() throws IOException {
+    Files.createDirectories(lib());
+    Set<String> names = new LinkedHashSet<>();
+    for (String entry : resource("lib.classpath").trim().split(java.io.File.pathSeparator)) {
+      Path jar = Path.of(entry);
+      requireFile(jar, "lib/ jar");
+      if (names.add(jar.getFileName().toString())) {
+        link(lib().resolve(jar.getFileName()), jar);
+      }
+    }
+  }
+
+  private void linkPlugins() throws IOException {
+    Properties plugins = new Properties();
+    plugins.load(new java.io.StringReader(resource("plugins.properties")));
+    for (String name : plugins.stringPropertyNames()) {
+      Path jar = Path.of(plugins.getProperty(name).trim());
+      requireFile(jar, "plugin " + name);
+      Path dir = Files.createDirectories(plugins().resolve(name));
+      link(dir.resolve(jar.getFileName()), jar);
+    }
+  }
+
+  private void writeConfiguration(Map<String, String> overrides) throws IOException {
+    Files.createDirectories(conf());
+    Files.writeString(
+        conf().resolve("config.yaml"),
+        withOverrides(resource("config.yaml"), overrides),
+        StandardCharsets.UTF_8);
+    Files.writeString(processLog4j(), PROCESS_LOG4J, StandardCharsets.UTF_8);
+    Files.writeString(clientLog4j(), CLIENT_LOG4J, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@code yaml} (a flat Flink config.yaml) with the lines of overridden keys left out and the
+   * overrides appended, single-quoted. YAML forbids duplicate keys, so a key is never repeated.
+   */
+  static String withOverrides(String yaml, Map<String, String> overrides) {
+    StringBuilder out = new StringBuilder();
+    for (String line : yaml.split("\n", -1)) {
+      Matcher key = TOP_LEVEL_KEY.matcher(line);
+      if (key.find() && overrides.containsKey(key.group(1))) {
+        out.append("# (overridden below) ").append(line).append('\n');
+      } else {
+        out.append(line).append('\n');
+      }
+    }
+    out.append("\n# FlinkCluster (testkit) settings\n");
+    overrides.forEach(
+        (k, v) -> out.append(k).append(": '").append(v.replace("'", "''")).append("'\n"));
+    return out.toString();
+  }
+
+  private static String resource(String name) {
+    String path = RESOURCES + name;
+    try (InputStream in = FlinkHome.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "resource "
+                + path
+                + " not found: is lakestream-flink-cluster-runtime (a dependency of"
+                + " lakestream-testkit) on the class path?");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read resource " + path, e);
+    }
+  }
+
+  private static void requireFile(Path jar, String what) {
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(
+          what
+              + " "
+              + jar
+              + " does not exist: rebuild the cluster runtime on this machine (mvn install -pl"
+              + " testkit/flink-cluster-runtime), which resolves it");
+    }
+  }
+
+  private static void link(Path link, Path target) throws IOException {
+    if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try {
+      Files.createSymbolicLink(link, target);
+    } catch (UnsupportedOperationException | IOException e) {
+      Files.copy(target, link);
+    }
+  }
+}
