@@ -1,5 +1,6 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
@@ -38,7 +39,8 @@ public final class Pipelines {
   public static Pipeline byName(String name) {
     Pipeline pipeline = ALL.get(name);
     if (pipeline == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_UNKNOWN,
           "unknown pipeline '" + name + "'; known pipelines: " + String.join(", ", ALL.keySet()));
     }
     return pipeline;

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.checkpoint.EpochLog;
 import java.io.IOException;
 import java.time.Duration;
@@ -123,7 +124,8 @@ final class AvailableNowController {
       return;
     }
     savepoint.completeExceptionally(
-        new IllegalStateException(
+        new LakestreamException(
+            QueryErrorClass.QUERY_STOP_FAILED,
             "availableNow: could not stop with a savepoint after "
                 + MAX_STOP_ATTEMPTS
                 + " attempts; the job was cancelled and resumes from its last checkpoint on the"

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.query.DeclaresStateSchema;
 import io.lakestream.state.query.DescribedSink;
 import io.lakestream.state.query.DescribedSource;
@@ -60,12 +61,13 @@ public final class DataflowInspector {
   }
 
   /**
-   * @throws IllegalStateException listing operators without uid
+   * @throws LakestreamException ({@code QUERY_OPERATOR_UID_MISSING}) listing operators without uid
    */
   public void requireUids() {
     List<String> missing = operatorsWithoutUid();
     if (!missing.isEmpty()) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_OPERATOR_UID_MISSING,
           "Every operator of a query needs an explicit uid so its state can be found again after"
               + " a code change; missing on "
               + String.join(", ", missing)

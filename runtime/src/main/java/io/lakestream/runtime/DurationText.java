@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -15,17 +16,21 @@ public final class DurationText {
 
   private DurationText() {}
 
-  /** Parses {@code text}; fails with {@link IllegalArgumentException} naming the valid units. */
+  /**
+   * Parses {@code text}; fails with a {@link LakestreamException} ({@code QUERY_INVALID_TRIGGER})
+   * naming the valid units.
+   */
   public static Duration parse(String text) {
     if (text == null) {
-      throw new IllegalArgumentException("duration is missing");
+      throw new LakestreamException(QueryErrorClass.QUERY_INVALID_TRIGGER, "duration is missing");
     }
     if (text.trim().toUpperCase(Locale.ROOT).startsWith("P")) {
       return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
     }
     Matcher m = FORM.matcher(text);
     if (!m.matches()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_TRIGGER,
           "cannot read duration '" + text + "'; write e.g. 30s, 500ms, 5 minutes, 1h");
     }
     double amount = Double.parseDouble(m.group(1));
@@ -81,10 +86,12 @@ public final class DurationText {
       case "y":
       case "year":
       case "years":
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            QueryErrorClass.QUERY_INVALID_TRIGGER,
             "duration '" + text + "': months and years have no fixed length; use days");
       default:
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            QueryErrorClass.QUERY_INVALID_TRIGGER,
             "duration '"
                 + text
                 + "': unknown unit '"

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
 import java.io.File;
@@ -28,7 +29,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The Flink configuration of one run of a query: the caller's settings, then the state backend, the
  * trigger ({@link TriggerSettings}), bounded restarts, and, when Flink runs embedded, a REST
  * endpoint for progress; plus how the run restores its snapshot. Refuses a savepoint given to Flink
- * directly ({@link IllegalArgumentException}): a query restores its own snapshots.
+ * directly ({@code QUERY_SAVEPOINT_PATH_NOT_ALLOWED}): a query restores its own snapshots.
  */
 final class FlinkSettings {
   /** In-job restarts in a row before the query fails (default restart strategy only). */
@@ -40,7 +41,7 @@ final class FlinkSettings {
    * The configuration a run of {@code s} is submitted with. When Flink runs embedded this also
    * initialises its file systems with the caller's settings.
    *
-   * @throws IllegalArgumentException if a savepoint to restore was passed to Flink
+   * @throws LakestreamException if a savepoint to restore was passed to Flink
    */
   static Configuration forRun(QueryExecution.Settings s) {
     Configuration conf = new Configuration(s.flinkConfiguration());
@@ -121,7 +122,8 @@ final class FlinkSettings {
             .getConfiguration()
             .getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
             .isPresent()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_SAVEPOINT_PATH_NOT_ALLOWED,
           "do not pass a savepoint to restore (-s / execution.state-recovery.path): a lakestream"
               + " query restores the newest snapshot of its checkpoint location by itself. To"
               + " restore an older one, use --restore-from <path> (StreamingQueryBuilder"

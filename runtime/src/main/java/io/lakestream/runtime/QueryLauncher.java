@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.QueryFingerprint;
@@ -71,7 +72,8 @@ final class QueryLauncher {
     if (context.availableNow()) {
       List<String> unbounded = inspector.sourcesWithoutAvailableNow();
       if (!unbounded.isEmpty()) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            QueryErrorClass.QUERY_UNSUPPORTED_TRIGGER,
             "trigger "
                 + s.trigger()
                 + " needs sources that can stop at the data available at start; "

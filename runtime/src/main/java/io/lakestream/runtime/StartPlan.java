@@ -1,5 +1,7 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.LocationNesting;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * says what to do: {@link CheckpointLocationException} when the location is inconsistent or a
  * restore does not fit it (also {@code ReplayNotPossibleException}), {@link
  * IncompatibleRestartException} when the program changed in a way its snapshot cannot follow,
- * {@link IllegalArgumentException} when a new query's parallelism exceeds its max parallelism.
+ * {@code QUERY_INVALID_PARALLELISM} when a new query's parallelism exceeds its max parallelism.
  */
 final class StartPlan {
   private static final Logger LOG = LoggerFactory.getLogger(StartPlan.class);
@@ -82,7 +84,7 @@ final class StartPlan {
    * @throws CheckpointLocationException if {@code restoreFrom} holds no snapshot or the location no
    *     metadata, if the location holds snapshots or epochs but no metadata, or epochs but no
    *     snapshot, or if committed epochs cannot be replayed exactly
-   * @throws IllegalArgumentException if a new query's parallelism exceeds its max parallelism
+   * @throws LakestreamException if a new query's parallelism exceeds its max parallelism
    */
   static StartPlan read(
       URI checkpointLocation,
@@ -362,6 +364,7 @@ final class StartPlan {
   private static CheckpointLocationException restoreIntoNewLocation(
       String restoreFrom, CheckpointLocation location) {
     return new CheckpointLocationException(
+        StateErrorClass.CHECKPOINT_LOCATION_NO_QUERY,
         "Cannot restore "
             + restoreFrom
             + ": checkpoint location "
@@ -372,6 +375,7 @@ final class StartPlan {
 
   private static CheckpointLocationException metadataMissing(CheckpointLocation location) {
     return new CheckpointLocationException(
+        StateErrorClass.CHECKPOINT_LOCATION_CORRUPT,
         "Checkpoint location "
             + location
             + " holds snapshots or epochs but no metadata file: it was damaged or not written by"
@@ -381,6 +385,7 @@ final class StartPlan {
   private static CheckpointLocationException snapshotsMissing(
       CheckpointLocation location, long lastEpoch) {
     return new CheckpointLocationException(
+        StateErrorClass.CHECKPOINT_LOCATION_SNAPSHOTS_MISSING,
         "Checkpoint location "
             + location
             + " has committed epochs up to "
@@ -397,8 +402,9 @@ final class StartPlan {
    * submission ("Failed to execute job"), after its metadata was written: raising the max
    * parallelism was then refused as a restart change although nothing had ever run.
    */
-  private static IllegalArgumentException parallelismAboveMax(int parallelism, int max) {
-    return new IllegalArgumentException(
+  private static LakestreamException parallelismAboveMax(int parallelism, int max) {
+    return new LakestreamException(
+        QueryErrorClass.QUERY_INVALID_PARALLELISM,
         "parallelism "
             + parallelism
             + " exceeds the max parallelism "

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.Locations;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.query.OutputMode;
@@ -103,20 +104,27 @@ public final class StreamingQueryBuilder {
     return this;
   }
 
-  /** Checks the settings; fails with {@link IllegalArgumentException} naming the bad one. */
+  /**
+   * Checks the settings; fails with a {@link LakestreamException} ({@link QueryErrorClass}) naming
+   * the bad one.
+   */
   public void sanityCheck() {
     if (queryName == null || !queryName.matches("[A-Za-z0-9_][A-Za-z0-9_.-]*")) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_NAME,
           "queryName is required and may contain letters, digits, '_', '.', '-'; was " + queryName);
     }
     if (checkpointLocation == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_CHECKPOINT_LOCATION_REQUIRED,
           "checkpointLocation is required: give every query its own directory on durable"
               + " storage, e.g. s3://bucket/_checkpoints/"
               + queryName);
     }
     if (parallelism < 1) {
-      throw new IllegalArgumentException("parallelism must be >= 1, was " + parallelism);
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_PARALLELISM,
+          "parallelism must be >= 1, was " + parallelism);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -11,7 +12,8 @@ import java.util.regex.Pattern;
  *
  * <p>{@link #parse(String)} accepts what a Databricks user writes, e.g. {@code processingTime=30
  * seconds}, {@code processingTime:30s}, {@code availableNow}, {@code once}, {@code realTime=5
- * minutes}; invalid text fails with {@link IllegalArgumentException} listing the accepted forms.
+ * minutes}; invalid text fails with a {@link LakestreamException} ({@code QUERY_INVALID_TRIGGER})
+ * listing the accepted forms.
  */
 public sealed interface Trigger {
 
@@ -66,10 +68,12 @@ public sealed interface Trigger {
   /**
    * Spark's continuous processing is not offered.
    *
-   * @throws UnsupportedOperationException always, pointing to {@link #realTime(Duration)}
+   * @throws LakestreamException ({@code QUERY_UNSUPPORTED_TRIGGER}) always, pointing to {@link
+   *     #realTime(Duration)}
    */
   static Trigger continuous(Duration interval) {
-    throw new UnsupportedOperationException(
+    throw new LakestreamException(
+        QueryErrorClass.QUERY_UNSUPPORTED_TRIGGER,
         "trigger continuous("
             + interval
             + ") is not supported: Spark's continuous mode is experimental and at-least-once."
@@ -86,7 +90,8 @@ public sealed interface Trigger {
     Matcher m =
         Pattern.compile("(?i)([a-z]+)\\s*(?:[=:(]\\s*['\"]?(.*?)['\"]?\\s*\\)?)?").matcher(t);
     if (!m.matches()) {
-      throw new IllegalArgumentException("unknown trigger '" + text + "'; valid: " + FORMS);
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_TRIGGER, "unknown trigger '" + text + "'; valid: " + FORMS);
     }
     String kind = m.group(1).toLowerCase(Locale.ROOT);
     String arg = m.group(2);
@@ -104,20 +109,24 @@ public sealed interface Trigger {
       case "continuous":
         return continuous(DurationText.parse(requireArgument(kind, arg)));
       default:
-        throw new IllegalArgumentException("unknown trigger '" + text + "'; valid: " + FORMS);
+        throw new LakestreamException(
+            QueryErrorClass.QUERY_INVALID_TRIGGER,
+            "unknown trigger '" + text + "'; valid: " + FORMS);
     }
   }
 
   private static void noArgument(String kind, String arg) {
     if (arg != null && !arg.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_TRIGGER,
           "trigger " + kind + " takes no argument, got '" + arg + "'");
     }
   }
 
   private static String requireArgument(String kind, String arg) {
     if (arg == null || arg.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_TRIGGER,
           "trigger " + kind + " needs a duration, e.g. " + kind + "=30s; valid: " + FORMS);
     }
     return arg;
@@ -125,7 +134,8 @@ public sealed interface Trigger {
 
   private static void requirePositive(Duration d, String kind) {
     if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(kind + " needs a positive duration, got " + d);
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_INVALID_TRIGGER, kind + " needs a positive duration, got " + d);
     }
   }
 }

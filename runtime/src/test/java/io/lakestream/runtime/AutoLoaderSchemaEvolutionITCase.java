@@ -119,7 +119,9 @@ class AutoLoaderSchemaEvolutionITCase {
     assertThatThrownBy(second::awaitTermination)
         .hasStackTraceContaining(UnknownFieldException.class.getName())
         .hasStackTraceContaining("new columns [amount]")
-        .hasStackTraceContaining("recorded schema version 1");
+        .hasStackTraceContaining("recorded schema version 1")
+        .extracting(e -> ((StreamingQueryException) e).errorClass())
+        .isEqualTo("UNKNOWN_FIELD_EXCEPTION");
     assertThat(schemaVersions()).containsExactly("0", "1");
 
     StreamingQuery third = start();

@@ -3,6 +3,7 @@ package io.lakestream.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
@@ -139,7 +140,9 @@ class DeltaSourceAvailableNowITCase {
     assertThatThrownBy(() -> start(firstSavepoint))
         .isInstanceOf(IncompatibleRestartException.class)
         .hasMessageContaining("cannot replay them exactly as committed")
-        .hasMessageContaining("[delta-in]");
+        .hasMessageContaining("[delta-in]")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
     assertThat(outIds()).hasSize(400);
   }
 }

@@ -3,6 +3,7 @@ package io.lakestream.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +24,16 @@ class DurationTextTest {
   @Test
   void monthsAndUnknownUnitsAreRefused() {
     assertThatThrownBy(() -> DurationText.parse("1 month"))
-        .hasMessageContaining("months and years have no fixed length");
+        .hasMessageContaining("months and years have no fixed length")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
     assertThatThrownBy(() -> DurationText.parse("3 fortnights"))
-        .hasMessageContaining("unknown unit 'fortnights'");
-    assertThatThrownBy(() -> DurationText.parse("soon")).hasMessageContaining("cannot read");
+        .hasMessageContaining("unknown unit 'fortnights'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
+    assertThatThrownBy(() -> DurationText.parse("soon"))
+        .hasMessageContaining("cannot read")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
   }
 }

@@ -9,6 +9,7 @@ import static io.lakestream.runtime.GuardsFixture.tableCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.runtime.GuardsFixture.CountModel;
 import io.lakestream.runtime.GuardsFixture.Flow;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
@@ -58,7 +59,9 @@ class QueryGuardsITCase {
           .isInstanceOf(QueryAlreadyRunningException.class)
           .hasMessageContaining("is already running on checkpoint location")
           .hasMessageContaining("run " + first.runId())
-          .hasMessageContaining("stop the other run first");
+          .hasMessageContaining("stop the other run first")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("QUERY_ALREADY_RUNNING");
 
       assertThat(first.isActive()).as("the first run goes on").isTrue();
       assertThat(Files.readString(location().resolve("lock")))
@@ -105,10 +108,14 @@ class QueryGuardsITCase {
     assertThatThrownBy(() -> start(table().resolve("q"), flow, Trigger.availableNow(), 1))
         .isInstanceOf(CheckpointLocationException.class)
         .hasMessageContaining("is inside a table's data directory")
-        .hasMessageContaining("/_checkpoints/");
+        .hasMessageContaining("/_checkpoints/")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_OVERLAPS_DATA");
     assertThatThrownBy(() -> start(table(), flow, Trigger.availableNow(), 1))
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("is a table's data directory itself");
+        .hasMessageContaining("is a table's data directory itself")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_OVERLAPS_DATA");
     assertThat(contents(table())).as("nothing written into the table").isEmpty();
 
     Path allowed = table().resolve("_checkpoints").resolve("q");
@@ -123,10 +130,12 @@ class QueryGuardsITCase {
     Flow flow = new Flow(table()).withFilter().withProjection().withoutUid(operator);
 
     assertThatThrownBy(() -> start(location(), flow, Trigger.availableNow(), 1))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("needs an explicit uid")
         .hasMessageContaining("missing on '" + operator + "'.")
-        .hasMessageContaining(".uid(");
+        .hasMessageContaining(".uid(")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_OPERATOR_UID_MISSING");
 
     assertThat(contents(location())).as("no metadata, lock or state written").isEmpty();
     assertThat(table()).doesNotExist();
@@ -147,7 +156,9 @@ class QueryGuardsITCase {
         .isInstanceOf(CheckpointLocationException.class)
         .hasMessageContaining("has committed epochs up to")
         .hasMessageContaining("no restorable checkpoint or savepoint")
-        .hasMessageContaining("silently start from scratch");
+        .hasMessageContaining("silently start from scratch")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_SNAPSHOTS_MISSING");
 
     assertThat(contents(location())).isEqualTo(locationBefore);
     assertThat(contents(table())).isEqualTo(tableBefore);
@@ -169,7 +180,9 @@ class QueryGuardsITCase {
       assertThatThrownBy(() -> start(location(), flow.rows(400), Trigger.availableNow(), 1))
           .as(leftOver)
           .isInstanceOf(CheckpointLocationException.class)
-          .hasMessageContaining("holds snapshots or epochs but no metadata file");
+          .hasMessageContaining("holds snapshots or epochs but no metadata file")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("CHECKPOINT_LOCATION_CORRUPT");
       assertThat(contents(location())).as(leftOver).isEqualTo(locationBefore);
       assertThat(location().resolve("metadata")).doesNotExist();
     }
@@ -182,10 +195,12 @@ class QueryGuardsITCase {
     for (Trigger trigger : List.of(Trigger.availableNow(), Trigger.once())) {
       assertThatThrownBy(() -> start(location(), flow, trigger, 1))
           .as(trigger.toString())
-          .isInstanceOf(IllegalArgumentException.class)
+          .isInstanceOf(LakestreamException.class)
           .hasMessageContaining("needs sources that can stop at the data available at start")
           .hasMessageContaining("[numbers] cannot")
-          .hasMessageContaining("processingTime");
+          .hasMessageContaining("processingTime")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("QUERY_UNSUPPORTED_TRIGGER");
     }
     assertThat(contents(location())).isEmpty();
   }
@@ -196,8 +211,10 @@ class QueryGuardsITCase {
     assertThatThrownBy(
             () ->
                 start(location(), flow, Trigger.availableNow(), 3, hashmap().withMaxParallelism(2)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("parallelism 3 exceeds the max parallelism 2");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("parallelism 3 exceeds the max parallelism 2")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_PARALLELISM");
     assertThat(contents(location())).as("no metadata written").isEmpty();
   }
 

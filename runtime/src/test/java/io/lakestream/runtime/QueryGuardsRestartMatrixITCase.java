@@ -13,6 +13,7 @@ import static io.lakestream.runtime.GuardsFixture.tableCounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.runtime.GuardsFixture.CountModel;
 import io.lakestream.runtime.GuardsFixture.Flow;
 import io.lakestream.runtime.GuardsFixture.SinkChoice;
@@ -67,7 +68,9 @@ class QueryGuardsRestartMatrixITCase {
     assertThatThrownBy(() -> start(location, changed, Trigger.availableNow(), parallelism, state))
         .isInstanceOf(IncompatibleRestartException.class)
         .hasMessageContaining("cannot restart from its checkpoint location")
-        .hasMessageContainingAll(words);
+        .hasMessageContainingAll(words)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
 
     assertThat(contents(location)).as("checkpoint location untouched").isEqualTo(locationBefore);
     assertThat(contents(table)).as("table untouched").isEqualTo(tableBefore);
@@ -207,7 +210,9 @@ class QueryGuardsRestartMatrixITCase {
                     1))
         .isInstanceOf(IncompatibleRestartException.class)
         .hasMessageContaining("sink '" + SINK + "' changed from KAFKA to FILE")
-        .hasMessageContaining("restart matrix does not allow");
+        .hasMessageContaining("restart matrix does not allow")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
     assertThat(contents(sinkLocation)).isEqualTo(locationBefore);
     assertThat(collectedCounts("file")).hasSize(200);
   }

@@ -77,7 +77,9 @@ class QueryRecoveryITCase {
     assertThatThrownBy(failed::awaitTermination)
         .isInstanceOf(StreamingQueryException.class)
         .hasMessageContaining("injected task failure")
-        .hasMessageContaining("run it again to resume");
+        .hasMessageContaining("run it again to resume")
+        .extracting(e -> ((StreamingQueryException) e).errorClass())
+        .isEqualTo("STREAM_FAILED");
     assertThat(CountingQuery.read(table()).size()).isLessThan(900);
 
     query(location, Trigger.availableNow(), 900, 100, 0).start().awaitTermination();

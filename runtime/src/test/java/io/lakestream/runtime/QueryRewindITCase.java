@@ -3,6 +3,7 @@ package io.lakestream.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -200,7 +201,9 @@ class QueryRewindITCase {
     assertThatThrownBy(() -> start(600, older.path()))
         .isInstanceOf(ReplayNotPossibleException.class)
         .hasMessageContaining("Cannot restore epoch " + older.checkpointId() + " exactly once")
-        .hasMessageContaining("Restore the newest snapshot instead");
+        .hasMessageContaining("Restore the newest snapshot instead")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("REPLAY_NOT_POSSIBLE");
     assertThat(deltaIds()).containsExactlyElementsOf(range(400));
   }
 }

@@ -3,6 +3,7 @@ package io.lakestream.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.EpochLog;
@@ -177,7 +178,9 @@ class StartPlanTest {
     assertThatThrownBy(() -> plan.admit(fingerprint(), List.of(), List.of("orders-src")))
         .isInstanceOf(IncompatibleRestartException.class)
         .hasMessageContaining("would replay epochs 6..8")
-        .hasMessageContaining("cannot replay them exactly as committed");
+        .hasMessageContaining("cannot replay them exactly as committed")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
     assertThat(later).as("a refusal changes nothing").exists();
 
     plan.admit(fingerprint(), List.of(), List.of()).prepareLocation();
@@ -193,7 +196,9 @@ class StartPlanTest {
 
     assertThatThrownBy(() -> read("orders", older.toString(), 1))
         .isInstanceOf(ReplayNotPossibleException.class)
-        .hasMessageContaining("Cannot restore epoch 5 exactly once");
+        .hasMessageContaining("Cannot restore epoch 5 exactly once")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("REPLAY_NOT_POSSIBLE");
   }
 
   @Test
@@ -202,10 +207,14 @@ class StartPlanTest {
 
     assertThatThrownBy(() -> read("orders", elsewhere.toString(), 1))
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("has no metadata, so it does not belong to a query yet");
+        .hasMessageContaining("has no metadata, so it does not belong to a query yet")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_NO_QUERY");
     assertThatThrownBy(() -> read("orders", dir.resolve("nothing").toString(), 1))
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("No completed savepoint or checkpoint at");
+        .hasMessageContaining("No completed savepoint or checkpoint at")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_SNAPSHOT_NOT_FOUND");
   }
 
   @Test
@@ -214,7 +223,9 @@ class StartPlanTest {
 
     assertThatThrownBy(this::read)
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("holds snapshots or epochs but no metadata file");
+        .hasMessageContaining("holds snapshots or epochs but no metadata file")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_CORRUPT");
   }
 
   @Test
@@ -225,21 +236,27 @@ class StartPlanTest {
     assertThatThrownBy(this::read)
         .isInstanceOf(CheckpointLocationException.class)
         .hasMessageContaining("has committed epochs up to 3")
-        .hasMessageContaining("no restorable checkpoint or savepoint");
+        .hasMessageContaining("no restorable checkpoint or savepoint")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_SNAPSHOTS_MISSING");
   }
 
   @Test
   void parallelismAboveTheMaxParallelismIsRefused() throws IOException {
     assertThatThrownBy(() -> read("orders", null, MAX_PARALLELISM + 1))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("exceeds the max parallelism 128 of this new query");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("exceeds the max parallelism 128 of this new query")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_PARALLELISM");
     assertThat(location.readMetadata()).isEmpty();
 
     location.writeMetadata(previousRun(fingerprint()));
     StartPlan restart = read("orders", null, MAX_PARALLELISM + 1);
     assertThatThrownBy(() -> restart.admit(fingerprint(), List.of(), List.of()))
         .isInstanceOf(IncompatibleRestartException.class)
-        .hasMessageContaining("exceeds the query's max parallelism");
+        .hasMessageContaining("exceeds the query's max parallelism")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
   }
 
   @Test
@@ -252,7 +269,9 @@ class StartPlanTest {
 
     assertThatThrownBy(() -> plan.admit(withoutDedup, List.of(), List.of()))
         .isInstanceOf(IncompatibleRestartException.class)
-        .hasMessageContaining("dedup");
+        .hasMessageContaining("dedup")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
     assertThat(location.readMetadata()).contains(previousRun(fingerprint()));
   }
 
@@ -265,7 +284,9 @@ class StartPlanTest {
 
     assertThatThrownBy(() -> read().admit(toKafka, List.of(), List.of()))
         .isInstanceOf(IncompatibleRestartException.class)
-        .hasMessageContaining("is replaced, but the newest snapshot is a checkpoint");
+        .hasMessageContaining("is replaced, but the newest snapshot is a checkpoint")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
 
     savepoint(root.resolve("savepoints"), "savepoint-6", 6);
     assertThat(read().admit(toKafka, List.of(), List.of()).dropsReplacedSinkState()).isTrue();
@@ -280,10 +301,14 @@ class StartPlanTest {
 
     assertThatThrownBy(() -> plan.admit(fingerprint(), List.of(dir.toUri()), List.of()))
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("is inside a source's input path");
+        .hasMessageContaining("is inside a source's input path")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_OVERLAPS_DATA");
     assertThatThrownBy(() -> plan.admit(intoParent, List.of(), List.of()))
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("is inside a table's data directory");
+        .hasMessageContaining("is inside a table's data directory")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_OVERLAPS_DATA");
     assertThat(plan.admit(fingerprint(), List.of(URI.create("file:///landing")), List.of()))
         .isNotNull();
   }

@@ -3,6 +3,7 @@ package io.lakestream.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,24 +37,34 @@ class TriggerTest {
   @Test
   void continuousIsRefusedPointingToRealTime() {
     assertThatThrownBy(() -> Trigger.parse("continuous=1s"))
-        .isInstanceOf(UnsupportedOperationException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("not supported")
-        .hasMessageContaining("realTime");
+        .hasMessageContaining("realTime")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_UNSUPPORTED_TRIGGER");
   }
 
   @Test
   void badTriggersNameTheValidForms() {
     assertThatThrownBy(() -> Trigger.parse("sometimes"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("valid: default, processingTime=<duration>, availableNow");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("valid: default, processingTime=<duration>, availableNow")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
     assertThatThrownBy(() -> Trigger.parse("processingTime"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("needs a duration");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("needs a duration")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
     assertThatThrownBy(() -> Trigger.parse("availableNow=3s"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("takes no argument");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("takes no argument")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
     assertThatThrownBy(() -> Trigger.parse("processingTime=0s"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("positive duration");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("positive duration")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_INVALID_TRIGGER");
   }
 }

@@ -1,5 +1,6 @@
 package io.lakestream.state;
 
+import io.lakestream.api.error.LakestreamException;
 import java.io.Serializable;
 import java.net.URI;
 import java.util.Objects;
@@ -20,8 +21,9 @@ import org.apache.flink.configuration.StateChangelogOptions;
  * state silently falls back to Kryo, and a fixed max parallelism (changing it later makes keyed
  * state unrestorable, so it is part of a query's identity).
  *
- * <p>Instances are immutable; {@link #toConfiguration(URI)} fails with {@link
- * IllegalArgumentException} when the checkpoint directory is not an absolute URI.
+ * <p>Instances are immutable; {@link #toConfiguration(URI)} fails with a {@link
+ * LakestreamException} ({@code INVALID_STATE_SETTING}) when the checkpoint directory is not an
+ * absolute URI.
  */
 public final class StateBackendSettings implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -54,7 +56,8 @@ public final class StateBackendSettings implements Serializable {
           return b;
         }
       }
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          StateErrorClass.INVALID_STATE_SETTING,
           "unknown state backend '" + name + "'; valid: rocksdb, hashmap");
     }
   }
@@ -73,7 +76,8 @@ public final class StateBackendSettings implements Serializable {
   private StateBackendSettings(
       Backend backend, boolean incremental, boolean changelog, int maxParallelism) {
     if (maxParallelism < 1 || maxParallelism > 32768) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          StateErrorClass.INVALID_STATE_SETTING,
           "max parallelism must be between 1 and 32768, was " + maxParallelism);
     }
     this.backend = Objects.requireNonNull(backend, "backend");
@@ -121,7 +125,8 @@ public final class StateBackendSettings implements Serializable {
    */
   public Configuration toConfiguration(URI checkpointDir) {
     if (checkpointDir == null || !checkpointDir.isAbsolute()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          StateErrorClass.INVALID_STATE_SETTING,
           "checkpoint directory must be an absolute URI such as file:///data/chk or"
               + " s3://bucket/chk, was "
               + checkpointDir);

@@ -3,6 +3,7 @@ package io.lakestream.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.net.URI;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -52,14 +53,18 @@ class StateBackendSettingsTest {
   void relativeCheckpointDirectoryIsRefused() {
     assertThatThrownBy(
             () -> StateBackendSettings.defaults().toConfiguration(URI.create("relative/dir")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("absolute URI");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("absolute URI")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_STATE_SETTING");
   }
 
   @Test
   void maxParallelismOutOfRangeIsRefused() {
     assertThatThrownBy(() -> StateBackendSettings.defaults().withMaxParallelism(0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("between 1 and 32768");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("between 1 and 32768")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_STATE_SETTING");
   }
 }

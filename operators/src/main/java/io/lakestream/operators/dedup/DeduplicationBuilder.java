@@ -1,5 +1,7 @@
 package io.lakestream.operators.dedup;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
 import io.lakestream.operators.state.StateMetrics;
@@ -118,7 +120,8 @@ public final class DeduplicationBuilder<T> {
         .delayMillis()
         .orElseThrow(
             () ->
-                new IllegalStateException(
+                new LakestreamException(
+                    OperatorErrorClass.INVALID_DEDUPLICATION,
                     "dropDuplicatesWithinWatermark ("
                         + uid
                         + ") cannot tell the watermark delay: the upstream withWatermark delays"
@@ -130,15 +133,18 @@ public final class DeduplicationBuilder<T> {
 
   private void sanityCheck() {
     if (uid == null || uid.isBlank()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.OPERATOR_UID_MISSING,
           "dropDuplicates needs an explicit uid: its state is stored under it. Set"
               + " DeduplicationBuilder.uid(\"...\").");
     }
     if (delay != null && delay.isNegative()) {
-      throw new IllegalArgumentException("delay must be >= 0, was " + delay);
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_DEDUPLICATION, "delay must be >= 0, was " + delay);
     }
     if (!withinWatermark && (delay != null || lateRows != null)) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_DEDUPLICATION,
           "dropDuplicates has no watermark bound, so delay(...) and lateRowsTo(...) do not apply;"
               + " use dropDuplicatesWithinWatermark.");
     }

@@ -1,5 +1,7 @@
 package io.lakestream.operators.dedup;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.Values;
 import io.lakestream.operators.row.ValuesSerializer;
 import io.lakestream.operators.state.StateMetrics;
@@ -40,8 +42,9 @@ import org.apache.flink.util.OutputTag;
  * one was given. Dropped duplicates are counted in {@value #NUM_DUPLICATES_DROPPED}. Metrics: see
  * {@link StateMetrics} (rows = keys held).
  *
- * <p>Fails the task with an {@link IllegalStateException} if a row carries no event time (no
- * watermark assigner upstream), which the builder also checks before the job runs.
+ * <p>Fails the task with an {@link LakestreamException} ({@code EVENT_TIME_MISSING}) if a row
+ * carries no event time (no watermark assigner upstream), which the builder also checks before the
+ * job runs.
  */
 public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     implements OneInputStreamOperator<T, T>, Triggerable<Values, VoidNamespace> {
@@ -98,7 +101,8 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   @Override
   public void processElement(StreamRecord<T> element) throws Exception {
     if (!element.hasTimestamp()) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          OperatorErrorClass.EVENT_TIME_MISSING,
           "dropDuplicatesWithinWatermark ("
               + uid
               + ") received a row without an event time. Add Watermarks.withWatermark(stream,"

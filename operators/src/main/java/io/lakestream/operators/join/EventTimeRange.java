@@ -1,5 +1,7 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import java.io.Serializable;
 import java.time.Duration;
 
@@ -28,13 +30,15 @@ public final class EventTimeRange implements Serializable {
    * (e.g. {@code lower = 1 hour, upper = -1 minute} means "left between one hour and one minute
    * before right"), but the range may not be empty.
    *
-   * @throws IllegalArgumentException if {@code -lower > upper} (no pair could ever match)
+   * @throws LakestreamException ({@code INVALID_STREAM_JOIN}) if {@code -lower > upper} (no pair
+   *     could ever match)
    */
   public static EventTimeRange leftTimeBetween(Duration lower, Duration upper) {
     long l = lower.toMillis();
     long u = upper.toMillis();
     if (-l > u) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_STREAM_JOIN,
           "the join time range leftTime BETWEEN rightTime - "
               + lower
               + " AND rightTime + "

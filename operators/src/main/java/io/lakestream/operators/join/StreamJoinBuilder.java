@@ -1,5 +1,7 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
 import io.lakestream.operators.state.StateMetrics;
@@ -36,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *   <li>a uid and the key columns of both sides (same number of columns) are required; row types
  *       that Flink would serialize with Kryo are refused (state must not use Kryo);
  *   <li>outer joins need a watermark on both inputs ({@link MissingWatermarkException} otherwise)
- *       and an event-time range ({@link IllegalStateException} otherwise): without them an
+ *       and an event-time range ({@code STREAM_JOIN_WITHOUT_TIME_RANGE} otherwise): without them an
  *       unmatched row could never be known to be final;
  *   <li>an inner join without a watermark on both inputs, or without a range, logs a warning: its
  *       state is never dropped and grows with the input.
@@ -140,7 +142,8 @@ public final class StreamJoinBuilder<L, R> {
               + " Watermarks.withWatermark(stream, eventTime, delay, uid) on both inputs.");
     }
     if (range == null) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          OperatorErrorClass.STREAM_JOIN_WITHOUT_TIME_RANGE,
           what
               + " between two streaming inputs is not supported without an event-time range"
               + " condition: without it a row could match rows of any future time, so it is never"
@@ -151,17 +154,20 @@ public final class StreamJoinBuilder<L, R> {
 
   private void sanityCheck() {
     if (uid == null || uid.isBlank()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.OPERATOR_UID_MISSING,
           "a stream-stream join needs an explicit uid: its buffered rows are stored under it."
               + " Set StreamJoinBuilder.uid(\"...\").");
     }
     Objects.requireNonNull(type, "joinType");
     if (leftKeys == null || rightKeys == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_STREAM_JOIN,
           "stream-stream join (" + uid + "): set the join keys with on(leftKeys, rightKeys).");
     }
     if (leftKeys.names().size() != rightKeys.names().size()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_STREAM_JOIN,
           "stream-stream join ("
               + uid
               + "): the left keys ["
@@ -176,7 +182,8 @@ public final class StreamJoinBuilder<L, R> {
 
   private void refuseKryo(String side, TypeInformation<?> type) {
     if (type instanceof GenericTypeInfo) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.KRYO_STATE_TYPE,
           "stream-stream join ("
               + uid
               + "): the "

@@ -1,5 +1,7 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.Values;
 import io.lakestream.operators.row.ValuesSerializer;
 import io.lakestream.operators.state.StateMetrics;
@@ -46,8 +48,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * state grows forever (the builder warns).
  *
  * <p>Metrics ({@link StateMetrics}): rows = buffered rows of both sides; updated = rows added to
- * state. Fails the task with an {@link IllegalStateException} if a row carries no event time while
- * a range is set.
+ * state. Fails the task with an {@link LakestreamException} ({@code EVENT_TIME_MISSING}) if a row
+ * carries no event time while a range is set.
  */
 public final class StreamJoinOperator<L, R> extends AbstractStreamOperator<JoinedRow<L, R>>
     implements TwoInputStreamOperator<L, R, JoinedRow<L, R>>, Triggerable<Values, VoidNamespace> {
@@ -208,7 +210,8 @@ public final class StreamJoinOperator<L, R> extends AbstractStreamOperator<Joine
       return element.getTimestamp();
     }
     if (range != null) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          OperatorErrorClass.EVENT_TIME_MISSING,
           "stream-stream join ("
               + uid
               + ") received a row without an event time, but its time range needs one. Add"

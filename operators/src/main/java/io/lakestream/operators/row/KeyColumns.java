@@ -1,5 +1,7 @@
 package io.lakestream.operators.row;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +49,8 @@ public final class KeyColumns<T> implements KeySelector<T, Values> {
     Objects.requireNonNull(name, "column name");
     Objects.requireNonNull(column, "column");
     if (names.contains(name)) {
-      throw new IllegalArgumentException("key column '" + name + "' is listed twice");
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_KEY_COLUMNS, "key column '" + name + "' is listed twice");
     }
     List<String> n = new ArrayList<>(names);
     List<Column<T>> c = new ArrayList<>(columns);

@@ -1,5 +1,7 @@
 package io.lakestream.operators.row;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
@@ -9,9 +11,9 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * operators. Each value is one of {@code null}, {@link String}, {@link Long}, {@link Double} or
  * {@link Boolean}; {@link #of} widens {@code Integer}/{@code Short}/{@code Byte} to {@code Long},
  * {@code Float} to {@code Double} and any {@link CharSequence} to {@code String}, and refuses every
- * other type with an {@link IllegalArgumentException} that names the position and the type (convert
- * such a column in the key extractor, for example a {@code BigDecimal} with {@code toPlainString()}
- * or an {@code Instant} with {@code toEpochMilli()}).
+ * other type with an {@link LakestreamException} ({@code INVALID_KEY_COLUMNS}) that names the
+ * position and the type (convert such a column in the key extractor, for example a {@code
+ * BigDecimal} with {@code toPlainString()} or an {@code Instant} with {@code toEpochMilli()}).
  *
  * <p>Equality is by value, so two rows with equal key columns land in the same group. Serialized by
  * {@link ValuesSerializer} (no Kryo), declared through {@link TypeInfo} so that a {@code Values}
@@ -60,7 +62,8 @@ public final class Values {
     if (value instanceof CharSequence) {
       return value.toString();
     }
-    throw new IllegalArgumentException(
+    throw new LakestreamException(
+        OperatorErrorClass.INVALID_KEY_COLUMNS,
         label
             + " has type "
             + value.getClass().getName()

@@ -1,5 +1,7 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import java.util.Locale;
 
 /**
@@ -23,7 +25,8 @@ public enum MultipleWatermarkPolicy {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WATERMARK,
           "unknown multipleWatermarkPolicy '" + text + "'; valid: min, max");
     }
   }

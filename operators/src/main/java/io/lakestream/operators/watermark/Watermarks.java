@@ -1,5 +1,7 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -46,10 +48,12 @@ public final class Watermarks {
     Objects.requireNonNull(eventTime, "eventTime");
     Objects.requireNonNull(uid, "uid");
     if (delay.isNegative()) {
-      throw new IllegalArgumentException("withWatermark: delay must be >= 0, was " + delay);
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WATERMARK, "withWatermark: delay must be >= 0, was " + delay);
     }
     if (idleTimeout.isNegative()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WATERMARK,
           "withWatermark: idle timeout must be >= 0 (0 disables it), was " + idleTimeout);
     }
     return stream

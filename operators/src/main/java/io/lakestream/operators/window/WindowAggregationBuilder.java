@@ -1,5 +1,7 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.ValuesTypeInfo;
 import io.lakestream.operators.state.StateMetrics;
@@ -128,23 +130,27 @@ public final class WindowAggregationBuilder<T> {
 
   private void sanityCheck() {
     if (uid == null || uid.isBlank()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.OPERATOR_UID_MISSING,
           "a window aggregation needs an explicit uid: its state is stored under it. Set"
               + " WindowAggregationBuilder.uid(\"...\").");
     }
     if (keys == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_AGGREGATION,
           "window aggregation ("
               + uid
               + "): set the group columns with groupBy(KeyColumns.of(...)).");
     }
     Objects.requireNonNull(mode, "outputMode");
     if (column != null && (columnName == null || columnName.isBlank())) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_AGGREGATION,
           "window aggregation (" + uid + "): the aggregated column needs a name");
     }
     if (lateRows != null && mode == OutputMode.COMPLETE) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_AGGREGATION,
           "window aggregation ("
               + uid
               + "): complete mode drops no late rows, so lateRowsTo(...) does not apply");

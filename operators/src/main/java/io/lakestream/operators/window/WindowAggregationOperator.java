@@ -1,5 +1,7 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.Values;
 import io.lakestream.operators.row.ValuesSerializer;
 import io.lakestream.operators.state.StateMetrics;
@@ -47,8 +49,8 @@ import org.apache.flink.util.OutputTag;
  * closed; a sliding-window row keeps counting in its open windows.) Metrics: {@link StateMetrics},
  * with one row per open (window, group).
  *
- * <p>Fails the task with an {@link IllegalStateException} if a row carries no event time and no
- * {@link EventTimeMicros} was given.
+ * <p>Fails the task with an {@link LakestreamException} ({@code EVENT_TIME_MISSING}) if a row
+ * carries no event time and no {@link EventTimeMicros} was given.
  */
 public final class WindowAggregationOperator<T> extends AbstractStreamOperator<WindowAggregate>
     implements OneInputStreamOperator<T, WindowAggregate>, Triggerable<Values, VoidNamespace> {
@@ -156,7 +158,8 @@ public final class WindowAggregationOperator<T> extends AbstractStreamOperator<W
       return eventTimeMicros.eventTimeMicros(element.getValue());
     }
     if (!element.hasTimestamp()) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          OperatorErrorClass.EVENT_TIME_MISSING,
           "window aggregation ("
               + uid
               + ") received a row without an event time. Add Watermarks.withWatermark(stream,"

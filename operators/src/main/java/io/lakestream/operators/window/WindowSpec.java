@@ -1,5 +1,7 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.OperatorErrorClass;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Locale;
@@ -12,9 +14,9 @@ import java.util.Locale;
  *
  * <p>Durations are {@link Duration}s or Spark interval strings such as {@code "10 minutes"}, {@code
  * "1 hour 30 minutes"}, {@code "250 milliseconds"} or {@code "interval 2 days"}. Months and years
- * are refused with an {@link IllegalArgumentException}: they have no fixed length, so a window
- * could not be assigned by arithmetic (use days). A slide longer than the size, a non-positive
- * duration, or a {@link Duration} finer than a microsecond is refused the same way.
+ * are refused with an {@link LakestreamException} ({@code INVALID_WINDOW_SPEC}): they have no fixed
+ * length, so a window could not be assigned by arithmetic (use days). A slide longer than the size,
+ * a non-positive duration, or a {@link Duration} finer than a microsecond is refused the same way.
  */
 public final class WindowSpec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -24,7 +26,8 @@ public final class WindowSpec implements Serializable {
 
   private WindowSpec(long sizeMicros, long slideMicros) {
     if (sizeMicros <= 0 || slideMicros <= 0) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_SPEC,
           "window size and slide must be positive, were "
               + sizeMicros
               + " and "
@@ -32,7 +35,8 @@ public final class WindowSpec implements Serializable {
               + " microseconds");
     }
     if (slideMicros > sizeMicros) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_SPEC,
           "the window slide ("
               + slideMicros
               + " us) must be less than or equal to the window size ("
@@ -97,10 +101,12 @@ public final class WindowSpec implements Serializable {
 
   static long toMicros(Duration d) {
     if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("window durations must be positive, was " + d);
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_SPEC, "window durations must be positive, was " + d);
     }
     if (d.getNano() % 1_000 != 0) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_SPEC,
           "window durations have microsecond precision; " + d + " has nanoseconds");
     }
     return Math.addExact(Math.multiplyExact(d.getSeconds(), 1_000_000L), d.getNano() / 1_000);
@@ -127,7 +133,9 @@ public final class WindowSpec implements Serializable {
       total = Math.addExact(total, Math.multiplyExact(amount, unitMicros(parts[i + 1], text)));
     }
     if (total <= 0) {
-      throw new IllegalArgumentException("window duration '" + text + "' must be positive");
+      throw new LakestreamException(
+          OperatorErrorClass.INVALID_WINDOW_SPEC,
+          "window duration '" + text + "' must be positive");
     }
     return total;
   }
@@ -165,7 +173,8 @@ public final class WindowSpec implements Serializable {
       case "months":
       case "year":
       case "years":
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            OperatorErrorClass.INVALID_WINDOW_SPEC,
             "window duration '"
                 + text
                 + "' uses "
@@ -177,8 +186,9 @@ public final class WindowSpec implements Serializable {
     }
   }
 
-  private static IllegalArgumentException badDuration(String text) {
-    return new IllegalArgumentException(
+  private static LakestreamException badDuration(String text) {
+    return new LakestreamException(
+        OperatorErrorClass.INVALID_WINDOW_SPEC,
         "cannot parse window duration '"
             + text
             + "'; expected '<number> <unit>' pairs such as '10 minutes' or '1 hour 30 minutes',"

@@ -3,6 +3,7 @@ package io.lakestream.operators.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.TestEvent;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.MissingWatermarkException;
@@ -36,7 +37,7 @@ class DeduplicationBuilderTest {
                     .build())
         .isInstanceOf(MissingWatermarkException.class)
         .hasMessageStartingWith(
-            "dropDuplicatesWithinWatermark is not supported on streams without a watermark")
+            "[MISSING_WATERMARK] dropDuplicatesWithinWatermark is not supported on streams without a watermark")
         .hasMessageContaining("Add Watermarks.withWatermark(");
   }
 
@@ -65,7 +66,9 @@ class DeduplicationBuilderTest {
                     .uid("dedup")
                     .build())
         .hasMessageContaining("cannot tell the watermark delay")
-        .hasMessageContaining("DeduplicationBuilder.delay(Duration)");
+        .hasMessageContaining("DeduplicationBuilder.delay(Duration)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_DEDUPLICATION");
     assertThat(
             DeduplicationBuilder.dropDuplicatesWithinWatermark(a.union(b), KEYS)
                 .delay(Duration.ofSeconds(2))
@@ -77,7 +80,9 @@ class DeduplicationBuilderTest {
   @Test
   void aUidIsRequiredAndPlainDropDuplicatesNeedsNoWatermark() {
     assertThatThrownBy(() -> DeduplicationBuilder.dropDuplicates(events(), KEYS).build())
-        .hasMessageContaining("needs an explicit uid");
+        .hasMessageContaining("needs an explicit uid")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("OPERATOR_UID_MISSING");
     assertThat(DeduplicationBuilder.dropDuplicates(events(), KEYS).uid("forever").build())
         .isNotNull();
     assertThatThrownBy(
@@ -86,6 +91,8 @@ class DeduplicationBuilderTest {
                     .delay(Duration.ofSeconds(1))
                     .uid("x")
                     .build())
-        .hasMessageContaining("use dropDuplicatesWithinWatermark");
+        .hasMessageContaining("use dropDuplicatesWithinWatermark")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_DEDUPLICATION");
   }
 }

@@ -3,6 +3,7 @@ package io.lakestream.operators.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.TestEvent;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.Values;
@@ -162,9 +163,11 @@ class WatermarkDeduplicatorTest {
         harness(new WatermarkDeduplicator<>(DELAY, "dedup-x", null))) {
       h.open();
       assertThatThrownBy(() -> h.processElement(new StreamRecord<>(TestEvent.of("a", 1))))
-          .isInstanceOf(IllegalStateException.class)
+          .isInstanceOf(LakestreamException.class)
           .hasMessageContaining("dedup-x")
-          .hasMessageContaining("Watermarks.withWatermark");
+          .hasMessageContaining("Watermarks.withWatermark")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("EVENT_TIME_MISSING");
     }
   }
 

@@ -3,6 +3,7 @@ package io.lakestream.operators.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.TestEvent;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.MissingWatermarkException;
@@ -55,7 +56,7 @@ class StreamJoinBuilderTest {
                       .build())
           .isInstanceOf(MissingWatermarkException.class)
           .hasMessageStartingWith(
-              "Stream-stream "
+              "[MISSING_WATERMARK] Stream-stream "
                   + type.sparkName()
                   + " join (j) between two"
                   + " streaming inputs is not supported without a watermark on both inputs")
@@ -72,10 +73,12 @@ class StreamJoinBuilderTest {
                     .joinType(JoinType.LEFT_OUTER)
                     .uid("j")
                     .build())
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("LeftOuter join (j)")
         .hasMessageContaining("without an event-time range condition")
-        .hasMessageContaining("leftTimeBetween(lower, upper)");
+        .hasMessageContaining("leftTimeBetween(lower, upper)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("STREAM_JOIN_WITHOUT_TIME_RANGE");
   }
 
   @Test
@@ -111,16 +114,22 @@ class StreamJoinBuilderTest {
   @Test
   void settingsAreChecked() {
     assertThatThrownBy(() -> StreamJoinBuilder.join(events(), events()).on(KEYS, KEYS).build())
-        .hasMessageContaining("needs an explicit uid");
+        .hasMessageContaining("needs an explicit uid")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("OPERATOR_UID_MISSING");
     assertThatThrownBy(() -> StreamJoinBuilder.join(events(), events()).uid("j").build())
-        .hasMessageContaining("set the join keys with on(leftKeys, rightKeys)");
+        .hasMessageContaining("set the join keys with on(leftKeys, rightKeys)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_STREAM_JOIN");
     assertThatThrownBy(
             () ->
                 StreamJoinBuilder.join(events(), events())
                     .on(KEYS, KEYS.and("ts", e -> e.ts))
                     .uid("j")
                     .build())
-        .hasMessageContaining("same number of columns");
+        .hasMessageContaining("same number of columns")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_STREAM_JOIN");
     DataStream<Object> generic =
         env.fromSource(new NumberSequenceSource(1, 2), WatermarkStrategy.noWatermarks(), "g")
             .map(n -> (Object) new StringBuilder("x"))
@@ -132,6 +141,8 @@ class StreamJoinBuilderTest {
                     .uid("j")
                     .build())
         .hasMessageContaining("right row type java.lang.Object")
-        .hasMessageContaining("Kryo");
+        .hasMessageContaining("Kryo")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KRYO_STATE_TYPE");
   }
 }

@@ -3,6 +3,7 @@ package io.lakestream.operators.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.TestEvent;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.Values;
@@ -218,16 +219,20 @@ class StreamJoinOperatorTest {
     }
     assertThatThrownBy(
             () -> EventTimeRange.leftTimeBetween(Duration.ofSeconds(2), Duration.ofSeconds(-3)))
-        .hasMessageContaining("is empty");
+        .hasMessageContaining("is empty")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_STREAM_JOIN");
   }
 
   @Test
   void aRowWithoutEventTimeFailsWithWhatToAdd() throws Exception {
     try (var h = harness(operator(JoinType.INNER, RANGE), null)) {
       assertThatThrownBy(() -> h.processElement1(new StreamRecord<>(TestEvent.of("a", 1))))
-          .isInstanceOf(IllegalStateException.class)
+          .isInstanceOf(LakestreamException.class)
           .hasMessageContaining("join")
-          .hasMessageContaining("Watermarks.withWatermark");
+          .hasMessageContaining("Watermarks.withWatermark")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("EVENT_TIME_MISSING");
     }
   }
 

@@ -3,6 +3,7 @@ package io.lakestream.operators.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.math.BigDecimal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
@@ -49,10 +50,12 @@ class ValuesSerializerTest extends SerializerTestBase<Values> {
   void refusesOtherTypesNamingTheColumn() {
     KeyColumns<BigDecimal> keys = KeyColumns.of("amount", (BigDecimal b) -> b);
     assertThatThrownBy(() -> keys.getKey(BigDecimal.ONE))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("key column 'amount'")
         .hasMessageContaining("java.math.BigDecimal")
-        .hasMessageContaining("toPlainString");
+        .hasMessageContaining("toPlainString")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_KEY_COLUMNS");
   }
 
   @Test

@@ -28,7 +28,7 @@ class UpstreamWatermarkTest {
     assertThatThrownBy(() -> UpstreamWatermark.of(plain).require("dropDuplicatesWithinWatermark"))
         .isInstanceOf(MissingWatermarkException.class)
         .hasMessageStartingWith(
-            "dropDuplicatesWithinWatermark is not supported on streams without a watermark")
+            "[MISSING_WATERMARK] dropDuplicatesWithinWatermark is not supported on streams without a watermark")
         .hasMessageContaining("Watermarks.withWatermark(stream, eventTime, delay, uid)");
   }
 

@@ -2,6 +2,7 @@ package io.lakestream.operators.watermark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakestream.api.error.LakestreamException;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -68,6 +69,8 @@ class WatermarkCombinerTest {
   void policiesParseLikeSparkConf() {
     assertThat(MultipleWatermarkPolicy.parse(" Max ")).isEqualTo(MultipleWatermarkPolicy.MAX);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> MultipleWatermarkPolicy.parse("avg"))
-        .hasMessageContaining("valid: min, max");
+        .hasMessageContaining("valid: min, max")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WATERMARK");
   }
 }

@@ -3,6 +3,7 @@ package io.lakestream.operators.window;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.TestEvent;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.MissingWatermarkException;
@@ -40,7 +41,7 @@ class WindowAggregationBuilderTest {
                       .build())
           .isInstanceOf(MissingWatermarkException.class)
           .hasMessageStartingWith(
-              "window aggregation in "
+              "[MISSING_WATERMARK] window aggregation in "
                   + mode.name().toLowerCase()
                   + " mode is not supported on streams without a watermark");
     }
@@ -72,12 +73,16 @@ class WindowAggregationBuilderTest {
     assertThatThrownBy(
             () ->
                 WindowAggregationBuilder.window(events(), WindowSpec.tumbling("1 minute")).build())
-        .hasMessageContaining("needs an explicit uid");
+        .hasMessageContaining("needs an explicit uid")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("OPERATOR_UID_MISSING");
     assertThatThrownBy(
             () ->
                 WindowAggregationBuilder.window(events(), WindowSpec.tumbling("1 minute"))
                     .uid("agg")
                     .build())
-        .hasMessageContaining("groupBy(KeyColumns.of(...))");
+        .hasMessageContaining("groupBy(KeyColumns.of(...))")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_AGGREGATION");
   }
 }

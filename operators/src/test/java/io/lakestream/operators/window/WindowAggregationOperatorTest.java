@@ -3,6 +3,7 @@ package io.lakestream.operators.window;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.TestEvent;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.row.Values;
@@ -268,8 +269,10 @@ class WindowAggregationOperatorTest {
         harness(operator(WindowSpec.tumbling("1 second"), OutputMode.APPEND))) {
       h.open();
       assertThatThrownBy(() -> h.processElement(new StreamRecord<>(TestEvent.of("a", 1))))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("Watermarks.withWatermark");
+          .isInstanceOf(LakestreamException.class)
+          .hasMessageContaining("Watermarks.withWatermark")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("EVENT_TIME_MISSING");
     }
   }
 

@@ -3,6 +3,7 @@ package io.lakestream.operators.window;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -24,19 +25,35 @@ class WindowSpecTest {
   @Test
   void refusesMonthsYearsAndMalformedDurations() {
     assertThatThrownBy(() -> WindowSpec.tumbling("1 month"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("no fixed length")
-        .hasMessageContaining("30 days");
-    assertThatThrownBy(() -> WindowSpec.sliding("2 years", "1 day")).hasMessageContaining("years");
+        .hasMessageContaining("30 days")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
+    assertThatThrownBy(() -> WindowSpec.sliding("2 years", "1 day"))
+        .hasMessageContaining("years")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
     assertThatThrownBy(() -> WindowSpec.tumbling("ten minutes"))
-        .hasMessageContaining("cannot parse window duration 'ten minutes'");
+        .hasMessageContaining("cannot parse window duration 'ten minutes'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
     assertThatThrownBy(() -> WindowSpec.tumbling("5 fortnights"))
-        .hasMessageContaining("units: microseconds");
-    assertThatThrownBy(() -> WindowSpec.tumbling("0 seconds")).hasMessageContaining("positive");
+        .hasMessageContaining("units: microseconds")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
+    assertThatThrownBy(() -> WindowSpec.tumbling("0 seconds"))
+        .hasMessageContaining("positive")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
     assertThatThrownBy(() -> WindowSpec.tumbling(Duration.ofNanos(1_500)))
-        .hasMessageContaining("microsecond precision");
+        .hasMessageContaining("microsecond precision")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
     assertThatThrownBy(() -> WindowSpec.sliding("5 minutes", "10 minutes"))
-        .hasMessageContaining("must be less than or equal to the window size");
+        .hasMessageContaining("must be less than or equal to the window size")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_WINDOW_SPEC");
   }
 
   @Test

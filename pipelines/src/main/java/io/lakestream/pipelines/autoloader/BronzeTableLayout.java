@@ -44,8 +44,7 @@ final class BronzeTableLayout implements Serializable {
    * @throws DeltaTableException if the existing table's log cannot be read
    */
   static BronzeTableLayout of(
-      AutoLoaderSchema loaderSchema, String table, Map<String, String> hadoopConf)
-      throws DeltaTableException {
+      AutoLoaderSchema loaderSchema, String table, Map<String, String> hadoopConf) {
     RowTypeInfo rowType = loaderSchema.rowType();
     Map<String, ColumnType> loaderColumns = new LinkedHashMap<>();
     for (Column c : loaderSchema.columns()) {

@@ -1,10 +1,12 @@
 package io.lakestream.pipelines.autoloader;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoader;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.pipelines.Pipeline;
+import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import java.util.LinkedHashMap;
@@ -83,7 +85,8 @@ public final class OrdersBronzeFromFiles implements Pipeline {
       } else if (key.startsWith("fs.")) {
         hadoopConf.put(key, e.getValue());
       } else {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            PipelineErrorClass.PIPELINE_INVALID_OPTION,
             "pipeline bronze-files: unknown option '"
                 + key
                 + "'; valid: path, mergeSchema, cloudFiles.* (Auto Loader), fs.* (Hadoop, e.g."
@@ -91,7 +94,8 @@ public final class OrdersBronzeFromFiles implements Pipeline {
       }
     }
     if (path == null || path.isBlank()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_OPTION,
           "pipeline bronze-files reads files: give the landing path with -o path=<dir or"
               + " s3a://bucket/prefix>");
     }
@@ -112,7 +116,8 @@ public final class OrdersBronzeFromFiles implements Pipeline {
       try {
         layout = BronzeTableLayout.of(loader.schema(), table, hadoopConf);
       } catch (DeltaTableException e) {
-        throw new IllegalStateException(
+        throw new LakestreamException(
+            PipelineErrorClass.PIPELINE_INVALID_INPUT,
             "pipeline bronze-files could not read the schema of " + table + ": " + e.getMessage(),
             e);
       }
@@ -132,7 +137,8 @@ public final class OrdersBronzeFromFiles implements Pipeline {
   private static boolean parseBoolean(String value) {
     String v = value.trim().toLowerCase(java.util.Locale.ROOT);
     if (!new TreeSet<>(java.util.List.of("true", "false")).contains(v)) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_OPTION,
           "pipeline bronze-files: option mergeSchema must be true or false, was '" + value + "'");
     }
     return Boolean.parseBoolean(v);

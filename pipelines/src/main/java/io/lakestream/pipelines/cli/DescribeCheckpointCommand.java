@@ -1,6 +1,8 @@
 package io.lakestream.pipelines.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
@@ -42,7 +44,8 @@ final class DescribeCheckpointCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Optional<QueryMetadata> metadata = loc.readMetadata();
     if (metadata.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.CLI_INVALID_ARGUMENT,
           loc + " is not a lakestream checkpoint location (no metadata file)");
     }
     QueryMetadata m = metadata.get();

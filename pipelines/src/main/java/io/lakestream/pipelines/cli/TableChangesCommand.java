@@ -2,10 +2,11 @@ package io.lakestream.pipelines.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
+import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.state.Locations;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -72,21 +73,15 @@ final class TableChangesCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!format.equals("table") && !format.equals("json")) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.CLI_INVALID_ARGUMENT,
           "--format must be 'table' or 'json', was '" + format + "'");
     }
     DeltaTable delta = DeltaTable.forPath(Locations.absolute(table));
-    List<String> columns;
-    List<Object[]> rows;
-    try {
-      long end =
-          endingVersion != null ? endingVersion : new DeltaTableReader(delta).latestVersion();
-      DeltaChangeDataFeed feed = new DeltaChangeDataFeed(delta);
-      rows = new ArrayList<>(feed.read(startingVersion, end));
-      columns = feed.columnNames(end);
-    } catch (DeltaTableException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
+    long end = endingVersion != null ? endingVersion : new DeltaTableReader(delta).latestVersion();
+    DeltaChangeDataFeed feed = new DeltaChangeDataFeed(delta);
+    List<Object[]> rows = new ArrayList<>(feed.read(startingVersion, end));
+    List<String> columns = feed.columnNames(end);
     int type = columns.indexOf("_change_type");
     int version = columns.indexOf("_commit_version");
     rows.sort(

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.clicks;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
@@ -14,6 +15,7 @@ import io.lakestream.operators.window.WindowAggregationBuilder;
 import io.lakestream.operators.window.WindowSpec;
 import io.lakestream.pipelines.KafkaRecordValue;
 import io.lakestream.pipelines.Pipeline;
+import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.OrdersDemo;
 import io.lakestream.runtime.Dataflow;
@@ -69,7 +71,8 @@ public final class AdClicksPerWindow implements Pipeline {
     sourceOptions.put("startingOffsets", "earliest");
     sourceOptions.putAll(options.sourceOptions());
     if (!sourceOptions.containsKey("kafka.bootstrap.servers")) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_OPTION,
           "pipeline clicks reads Kafka: give the brokers with -o"
               + " kafka.bootstrap.servers=host:port");
     }

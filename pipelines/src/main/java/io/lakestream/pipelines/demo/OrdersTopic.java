@@ -1,7 +1,9 @@
 package io.lakestream.pipelines.demo;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
+import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.state.query.QueryContext;
 import java.util.Collections;
@@ -47,7 +49,8 @@ public final class OrdersTopic {
               sourceOptions.put(key, value);
             });
     if (sourceOptions.keySet().stream().noneMatch("kafka.bootstrap.servers"::equalsIgnoreCase)) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_OPTION,
           "pipeline "
               + pipeline
               + " reads Kafka: give the brokers with -o kafka.bootstrap.servers=host:port (and -o"

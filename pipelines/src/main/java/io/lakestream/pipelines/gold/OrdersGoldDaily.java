@@ -7,6 +7,7 @@ import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -21,11 +22,11 @@ import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.pipelines.Pipeline;
+import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.Locations;
-import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -148,9 +149,11 @@ public final class OrdersGoldDaily implements Pipeline {
     DeltaTableSchema gold = goldSchema(silverAmountType(silverPath));
     try { // fails before the job starts on a bad option or a silver table without the feed
       DeltaCdfSourceBuilder.forTable(silverPath).name(SOURCE_UID).options(sourceOptions).build();
-    } catch (UncheckedIOException e) {
-      throw new IllegalArgumentException(
-          "pipeline gold cannot stream the change feed of the silver table: " + e.getMessage(), e);
+    } catch (DeltaTableException e) {
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_INPUT,
+          "pipeline gold cannot stream the change feed of the silver table: " + e.getMessage(),
+          e);
     }
     String goldPath = options.path("orders_gold_daily");
     return (env, query) -> {
@@ -224,19 +227,23 @@ public final class OrdersGoldDaily implements Pipeline {
               .latestSnapshot()
               .orElseThrow(
                   () ->
-                      new IllegalArgumentException(
+                      new LakestreamException(
+                          PipelineErrorClass.PIPELINE_INVALID_INPUT,
                           "pipeline gold reads the change feed of the silver table at "
                               + silverPath
                               + ", but there is no Delta table there: run pipeline silver first,"
                               + " or give the table with -o path=<silver table>"))
               .getSchema();
     } catch (DeltaTableException e) {
-      throw new IllegalArgumentException(
-          "pipeline gold cannot read the silver table at " + silverPath + ": " + e.getMessage(), e);
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_INPUT,
+          "pipeline gold cannot read the silver table at " + silverPath + ": " + e.getMessage(),
+          e);
     }
     for (String column : SilverChanges.REQUIRED_COLUMNS) {
       if (schema.indexOf(column) < 0) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            PipelineErrorClass.PIPELINE_INVALID_INPUT,
             "The silver table at "
                 + silverPath
                 + " has no column '"
@@ -257,7 +264,8 @@ public final class OrdersGoldDaily implements Pipeline {
     if (amount instanceof LongType || amount instanceof IntegerType) {
       return ColumnType.decimal(38, 0);
     }
-    throw new IllegalArgumentException(
+    throw new LakestreamException(
+        PipelineErrorClass.PIPELINE_INVALID_INPUT,
         "The amount column of the silver table at "
             + silverPath
             + " is "

@@ -1,5 +1,7 @@
 package io.lakestream.pipelines.gold;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.pipelines.PipelineErrorClass;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -46,7 +48,8 @@ public final class SilverChanges implements MapFunction<Row, OrderChange> {
   private static int index(RowTypeInfo type, String name) {
     int i = type.getFieldIndex(name);
     if (i < 0) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_INPUT,
           "The silver table has no column '"
               + name
               + "' (the gold aggregate needs "
@@ -66,7 +69,8 @@ public final class SilverChanges implements MapFunction<Row, OrderChange> {
           case "insert", "update_postimage" -> 1;
           case "update_preimage", "delete" -> -1;
           default ->
-              throw new IllegalStateException(
+              throw new LakestreamException(
+                  PipelineErrorClass.PIPELINE_INVALID_INPUT,
                   "Silver version "
                       + version
                       + " has a change row of unknown _change_type '"
@@ -77,7 +81,8 @@ public final class SilverChanges implements MapFunction<Row, OrderChange> {
         };
     Object ts = row.getField(orderTs);
     if (ts == null) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          PipelineErrorClass.PIPELINE_INVALID_INPUT,
           "Silver version "
               + version
               + " has order "
@@ -100,7 +105,8 @@ public final class SilverChanges implements MapFunction<Row, OrderChange> {
     if (ts instanceof LocalDateTime l) { // timestamp_ntz: taken as UTC
       return l.toLocalDate().toEpochDay();
     }
-    throw new IllegalStateException(
+    throw new LakestreamException(
+        PipelineErrorClass.PIPELINE_INVALID_INPUT,
         "order_ts of the silver table must be a timestamp, was " + ts.getClass().getName());
   }
 
@@ -118,7 +124,8 @@ public final class SilverChanges implements MapFunction<Row, OrderChange> {
     if (value instanceof Long || value instanceof Integer || value instanceof Short) {
       return BigDecimal.valueOf(((Number) value).longValue());
     }
-    throw new IllegalStateException(
+    throw new LakestreamException(
+        PipelineErrorClass.PIPELINE_INVALID_INPUT,
         "amount of the silver table must be numeric, was " + value.getClass().getName());
   }
 }

@@ -84,16 +84,20 @@ class OrdersBronzeFromFilesTest {
   @Test
   void theLandingPathIsRequired() {
     assertThatThrownBy(() -> dataflow(Map.of()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("-o path=");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("-o path=")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("PIPELINE_INVALID_OPTION");
   }
 
   @Test
   void unknownOptionsListTheValidOnes() {
     assertThatThrownBy(() -> dataflow(Map.of("path", "/x", "subscribe", "orders")))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("unknown option 'subscribe'")
-        .hasMessageContaining("cloudFiles.*");
+        .hasMessageContaining("cloudFiles.*")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("PIPELINE_INVALID_OPTION");
     assertThatThrownBy(() -> dataflow(Map.of("path", "/x", "cloudFiles.bogus", "1")))
         .isInstanceOfSatisfying(
             LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))

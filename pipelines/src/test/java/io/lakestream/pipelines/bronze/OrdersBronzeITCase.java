@@ -244,7 +244,7 @@ class OrdersBronzeITCase {
 
   /** Runs the query on topic relocated until done; returns the app id its start announced. */
   private String runAnnouncingAppId() throws Exception {
-    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime.QueryLauncher")) {
+    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime")) {
       StreamingQuery query = run("relocated", 30);
       query.awaitTermination();
       for (String line : logs.lines()) {

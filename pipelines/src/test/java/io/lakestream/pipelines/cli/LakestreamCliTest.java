@@ -46,7 +46,7 @@ class LakestreamCliTest {
   void unknownPipelineIsAUsageErrorListingTheKnownOnes() {
     assertThat(LakestreamCli.execute("run", "nope")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("lakestream: unknown pipeline 'nope'; known pipelines: demo");
+        .contains("lakestream: [PIPELINE_UNKNOWN] unknown pipeline 'nope'; known pipelines: demo");
   }
 
   @Test

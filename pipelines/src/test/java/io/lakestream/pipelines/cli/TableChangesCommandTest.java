@@ -195,7 +195,7 @@ class TableChangesCommandTest {
 
     assertThat(code).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("lakestream: ")
+        .contains("lakestream: [DELTA_CHANGE_DATA_FEED_NOT_ENABLED] ")
         .contains("delta.enableChangeDataFeed")
         .contains("version 1");
     assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();

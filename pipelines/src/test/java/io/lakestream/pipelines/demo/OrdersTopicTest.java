@@ -17,9 +17,11 @@ class OrdersTopicTest {
   @Test
   void withoutBrokersTheErrorNamesThePipelineAndTheOption() {
     assertThatThrownBy(() -> OrdersTopic.of(withSource(Map.of()), "silver"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("pipeline silver reads Kafka")
-        .hasMessageContaining("-o kafka.bootstrap.servers=host:port");
+        .hasMessageContaining("-o kafka.bootstrap.servers=host:port")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("PIPELINE_INVALID_OPTION");
   }
 
   @Test

@@ -32,10 +32,12 @@ class OrdersGoldOptionsTest {
   @Test
   void aMissingSilverTableNamesThePathAndTheOption() {
     assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("orders_silver")
         .hasMessageContaining("no Delta table there")
-        .hasMessageContaining("-o path=");
+        .hasMessageContaining("-o path=")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("PIPELINE_INVALID_INPUT");
   }
 
   @Test
@@ -47,8 +49,10 @@ class OrdersGoldOptionsTest {
             .column("amount", ColumnType.DOUBLE)
             .build());
     assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("delta.enableChangeDataFeed");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("delta.enableChangeDataFeed")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("PIPELINE_INVALID_INPUT");
   }
 
   @Test
@@ -60,8 +64,10 @@ class OrdersGoldOptionsTest {
             .property("delta.enableChangeDataFeed", "true")
             .build());
     assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("no column 'amount'");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("no column 'amount'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("PIPELINE_INVALID_INPUT");
   }
 
   @Test

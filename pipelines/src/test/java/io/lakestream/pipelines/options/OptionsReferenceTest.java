@@ -6,6 +6,7 @@ import io.lakestream.connectors.autoloader.AutoLoaderOptions;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceOptions;
 import io.lakestream.connectors.delta.sink.DeltaSinkOptions;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
+import io.lakestream.connectors.kafka.sink.KafkaSinkOptions;
 import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
@@ -33,6 +34,7 @@ class OptionsReferenceTest {
   static final List<OptionsCatalog> CATALOGS =
       List.of(
           KafkaSourceOptions.CATALOG,
+          KafkaSinkOptions.CATALOG,
           DeltaSourceOptions.CATALOG,
           DeltaCdfSourceOptions.CATALOG,
           DeltaSinkOptions.CATALOG,

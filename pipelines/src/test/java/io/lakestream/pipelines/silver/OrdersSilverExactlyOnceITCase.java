@@ -293,7 +293,7 @@ class OrdersSilverExactlyOnceITCase {
 
   /** Runs the query on topic relocated to its end; returns the app id its start announced. */
   private String runAnnouncingAppId(int maxOffsetsPerTrigger) throws Exception {
-    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime.QueryLauncher")) {
+    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime")) {
       StreamingQuery query = start(Trigger.availableNow(), maxOffsetsPerTrigger, "relocated");
       assertThat(query.awaitTermination(Duration.ofMinutes(4))).as("the run ended").isTrue();
       for (String line : logs.lines()) {

@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.query.QueryMetadata;
 import java.io.DataInputStream;
 import java.io.FileNotFoundException;
@@ -42,7 +43,11 @@ public final class CheckpointLocation implements Serializable {
 
   public CheckpointLocation(URI root) {
     if (!root.isAbsolute()) {
-      throw new IllegalArgumentException("checkpoint location must be an absolute URI: " + root);
+      throw new CheckpointLocationException(
+          StateErrorClass.CHECKPOINT_LOCATION_INVALID_PATH,
+          "checkpoint location must be an absolute URI such as file:///data/chk or"
+              + " s3://bucket/chk, was "
+              + root);
     }
     this.root = root.toString().replaceAll("/+$", "");
   }
@@ -73,6 +78,7 @@ public final class CheckpointLocation implements Serializable {
       return JsonFiles.read(path("metadata"), QueryMetadata.class);
     } catch (com.fasterxml.jackson.core.JacksonException e) {
       throw new CheckpointLocationException(
+          StateErrorClass.CHECKPOINT_LOCATION_CORRUPT,
           "The metadata file of checkpoint location "
               + root
               + " is not readable ("
@@ -174,6 +180,7 @@ public final class CheckpointLocation implements Serializable {
     Path metadata = new Path(dir, "_metadata");
     if (!exists(metadata)) {
       throw new CheckpointLocationException(
+          StateErrorClass.CHECKPOINT_LOCATION_SNAPSHOT_NOT_FOUND,
           "No completed savepoint or checkpoint at "
               + path
               + " (no _metadata file). List the snapshots with `lakestream describe-checkpoint "

@@ -1,18 +1,22 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.state.StateErrorClass;
+
 /**
  * A checkpoint location cannot be used as asked: it is unreadable, inconsistent, placed where the
  * query would read or corrupt its own data, or would make the query start from scratch silently.
- * The message says what was found and what to do.
+ * The message says what was found and what to do; the {@code CHECKPOINT_LOCATION_*} error class
+ * ({@link StateErrorClass}) says which case it is.
  */
-public class CheckpointLocationException extends RuntimeException {
+public class CheckpointLocationException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 
-  public CheckpointLocationException(String message) {
-    super(message);
+  public CheckpointLocationException(StateErrorClass errorClass, String message) {
+    super(errorClass, message);
   }
 
-  public CheckpointLocationException(String message, Throwable cause) {
-    super(message, cause);
+  public CheckpointLocationException(StateErrorClass errorClass, String message, Throwable cause) {
+    super(errorClass, message, cause);
   }
 }

@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.state.StateErrorClass;
 import java.net.URI;
 import java.util.Collection;
 
@@ -30,12 +31,14 @@ public final class LocationNesting {
     String dir = normalize(container);
     if (loc.equals(dir)) {
       throw new CheckpointLocationException(
+          StateErrorClass.CHECKPOINT_LOCATION_OVERLAPS_DATA,
           "Checkpoint location " + location + " is " + what + " itself; " + advice(container));
     }
     if (loc.startsWith(dir + "/")) {
       String firstSegment = loc.substring(dir.length() + 1).split("/", 2)[0];
       if (!firstSegment.startsWith("_")) {
         throw new CheckpointLocationException(
+            StateErrorClass.CHECKPOINT_LOCATION_OVERLAPS_DATA,
             "Checkpoint location "
                 + location
                 + " is inside "

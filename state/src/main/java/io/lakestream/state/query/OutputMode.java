@@ -1,5 +1,7 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.state.StateErrorClass;
 import java.util.Locale;
 
 /** Structured Streaming's output modes: what a sink receives each epoch. */
@@ -16,7 +18,8 @@ public enum OutputMode {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          StateErrorClass.INVALID_OUTPUT_MODE,
           "unknown output mode '" + text + "'; valid: append, update, complete");
     }
   }

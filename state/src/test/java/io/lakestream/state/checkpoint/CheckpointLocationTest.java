@@ -3,6 +3,7 @@ package io.lakestream.state.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.query.OperatorSpec;
 import io.lakestream.state.query.QueryFingerprint;
 import io.lakestream.state.query.QueryMetadata;
@@ -76,8 +77,10 @@ class CheckpointLocationTest {
   @Test
   void relativeUriIsRefused() {
     assertThatThrownBy(() -> new CheckpointLocation(URI.create("relative/chk")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("absolute URI");
+        .isInstanceOf(CheckpointLocationException.class)
+        .hasMessageContaining("absolute URI")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_INVALID_PATH");
   }
 
   @Test
@@ -137,7 +140,9 @@ class CheckpointLocationTest {
         .hasMessageContaining("The metadata file of checkpoint location " + location)
         .hasMessageContaining("is not readable")
         .hasMessageContaining("restore it from a backup or use a new checkpoint location")
-        .hasCauseInstanceOf(com.fasterxml.jackson.core.JacksonException.class);
+        .hasCauseInstanceOf(com.fasterxml.jackson.core.JacksonException.class)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_CORRUPT");
   }
 
   @Test
@@ -146,7 +151,9 @@ class CheckpointLocationTest {
 
     assertThatThrownBy(location::readMetadata)
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("use a new checkpoint location");
+        .hasMessageContaining("use a new checkpoint location")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_CORRUPT");
   }
 
   @Test
@@ -155,7 +162,9 @@ class CheckpointLocationTest {
 
     assertThatThrownBy(location::readMetadata)
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContaining("is not readable");
+        .hasMessageContaining("is not readable")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_CORRUPT");
   }
 
   @Test

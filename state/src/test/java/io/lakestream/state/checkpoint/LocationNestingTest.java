@@ -3,6 +3,7 @@ package io.lakestream.state.checkpoint;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,9 @@ class LocationNestingTest {
       String location, List<String> inputs, List<String> tables, String... messageParts) {
     assertThatThrownBy(() -> check(location, inputs, tables))
         .isInstanceOf(CheckpointLocationException.class)
-        .hasMessageContainingAll(messageParts);
+        .hasMessageContainingAll(messageParts)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CHECKPOINT_LOCATION_OVERLAPS_DATA");
   }
 
   private static void allowed(String location, List<String> inputs, List<String> tables) {

@@ -3,6 +3,7 @@ package io.lakestream.state.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,7 +68,9 @@ class QueryLeaseTest {
           .hasMessageContaining("Query 'orders' is already running")
           .hasMessageContaining("run run-A")
           .hasMessageContaining("stop the other run first")
-          .hasMessageContaining("expires 30 s after its last heartbeat");
+          .hasMessageContaining("expires 30 s after its last heartbeat")
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("QUERY_ALREADY_RUNNING");
       assertThat(readLock().runId()).isEqualTo("run-A");
     }
   }
@@ -78,7 +81,9 @@ class QueryLeaseTest {
 
     assertThatThrownBy(() -> QueryLease.acquire(location, "run-B", "orders"))
         .isInstanceOf(QueryAlreadyRunningException.class)
-        .hasMessageContaining("run run-A on host other-host, pid 4242");
+        .hasMessageContaining("run run-A on host other-host, pid 4242")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("QUERY_ALREADY_RUNNING");
   }
 
   @Test
@@ -154,7 +159,9 @@ class QueryLeaseTest {
       assertThat(Instant.parse(holder.heartbeatAt())).isAfter(old.plus(Duration.ofMinutes(9)));
       // a renewed lease keeps other runs out again
       assertThatThrownBy(() -> QueryLease.acquire(location, "run-B", "orders"))
-          .isInstanceOf(QueryAlreadyRunningException.class);
+          .isInstanceOf(QueryAlreadyRunningException.class)
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("QUERY_ALREADY_RUNNING");
     }
   }
 

@@ -34,6 +34,7 @@ class RestartCompatibilityTest {
     List<IncompatibleRestartException> thrown = new ArrayList<>();
     assertThatThrownBy(() -> RestartCompatibility.check(before, after, parallelism))
         .isInstanceOfSatisfying(IncompatibleRestartException.class, thrown::add);
+    assertThat(thrown.get(0).errorClass()).isEqualTo("INCOMPATIBLE_RESTART");
     return thrown.get(0);
   }
 
@@ -322,7 +323,8 @@ class RestartCompatibilityTest {
       assertThat(message).contains("\n  - " + problem);
     }
     assertThat(message)
-        .startsWith("This query cannot restart from its checkpoint location:")
+        .startsWith(
+            "[INCOMPATIBLE_RESTART] This query cannot restart from its checkpoint location:")
         .endsWith(
             "or start it as a new query with a new checkpoint location (--checkpoint <new dir>),"
                 + " which starts from scratch: sources from their starting positions, empty"

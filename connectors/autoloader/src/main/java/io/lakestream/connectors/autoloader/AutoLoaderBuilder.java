@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.clean.CleanSourceMode;
 import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.format.FileFormat;
@@ -75,14 +76,15 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
 
   /**
    * Checks the options against {@link AutoLoaderOptions#CATALOG} and with the schema ({@link
-   * io.lakestream.api.error.LakestreamException} naming the option), and the locations ({@link
-   * IllegalArgumentException}: a missing name, state inside the input path, notifications off S3).
+   * io.lakestream.api.error.LakestreamException} naming the option), and the locations and the
+   * given schema ({@code CONNECTOR_NAME_MISSING}, {@code CF_LOCATION_INSIDE_INPUT}, {@code
+   * CF_INVALID_SCHEMA}; notifications off S3 are {@code CONFLICTING_OPTIONS}).
    */
   public void sanityCheck() {
     checkOptions("Auto Loader stream", AutoLoaderOptions.CATALOG);
     SchemaEvolutionMode mode = mode();
     if (givenSchema != null) {
-      AutoLoaderSchema.parseColumns(givenSchema);
+      givenColumns();
       if (mode == SchemaEvolutionMode.ADD_NEW_COLUMNS) {
         throw AutoLoaderOptions.CATALOG.conflict(
             "option cloudFiles.schemaEvolutionMode=addNewColumns needs an inferred schema kept in"
@@ -115,7 +117,9 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     String queueUrl = options.get(AutoLoaderOptions.QUEUE_URL);
     String scheme = URI.create(path).getScheme();
     if (!List.of("s3a", "s3", "s3n").contains(scheme)) {
-      throw new IllegalArgumentException(
+      throw AutoLoaderOptions.CATALOG.failure(
+          OptionErrorClass.CONFLICTING_OPTIONS,
+          AutoLoaderOptions.USE_NOTIFICATIONS.key(),
           "Auto Loader option cloudFiles.useNotifications=true reads S3 event notifications: the"
               + " input path must be on S3 (s3a://bucket/prefix), was "
               + path);
@@ -155,7 +159,9 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
       URI target = URI.create(comparable(destination));
       if (!Objects.equals(input.getScheme(), target.getScheme())
           || !Objects.equals(input.getAuthority(), target.getAuthority())) {
-        throw new IllegalArgumentException(
+        throw AutoLoaderOptions.CATALOG.failure(
+            OptionErrorClass.INVALID_OPTION_VALUE,
+            "cloudFiles.cleanSource.moveDestination",
             "Auto Loader option cloudFiles.cleanSource.moveDestination "
                 + destination
                 + " must be on the same file system (bucket) as the input path "
@@ -179,6 +185,18 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
             givenSchema != null ? SchemaEvolutionMode.NONE : SchemaEvolutionMode.ADD_NEW_COLUMNS);
   }
 
+  /** The columns of the schema given with {@link #schema(String)}. */
+  private Map<String, ColumnType> givenColumns() {
+    try {
+      return AutoLoaderSchema.parseColumns(givenSchema);
+    } catch (IllegalArgumentException e) {
+      throw new LakestreamException(
+          AutoLoaderErrorClass.CF_INVALID_SCHEMA,
+          "Auto Loader schema '" + givenSchema + "' (AutoLoaderBuilder.schema) " + e.getMessage(),
+          e);
+    }
+  }
+
   private void notInsideInput(String option, String location) {
     if (location == null) {
       return;
@@ -186,7 +204,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     String loc = comparable(Locations.absolute(location));
     String input = comparable(path);
     if (loc.equals(input) || loc.startsWith(input + "/")) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          AutoLoaderErrorClass.CF_LOCATION_INSIDE_INPUT,
           "Auto Loader "
               + option
               + " "
@@ -231,7 +250,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     long version = -1;
     if (givenSchema != null) {
       List<Column> columns = new ArrayList<>();
-      AutoLoaderSchema.parseColumns(givenSchema).forEach((n, t) -> columns.add(new Column(n, t)));
+      givenColumns().forEach((n, t) -> columns.add(new Column(n, t)));
       schema = new AutoLoaderSchema(columns, partitions == null ? List.of() : partitions, rescued);
     } else {
       history = new SchemaHistory(options.get(AutoLoaderOptions.SCHEMA_LOCATION), hadoopConf);

@@ -53,7 +53,20 @@ class AutoLoaderBuilderTest {
         .hasMessageContaining("addNewColumns, rescue, failOnNewColumns or none");
     assertThatThrownBy(
             () -> builder().option("cloudFiles.schemaHints", "amount DECIMAL(12").sanityCheck())
-        .hasMessageContaining("cloudFiles.schemaHints");
+        .hasMessageContaining("cloudFiles.schemaHints")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
+    assertThatThrownBy(
+            () -> builder().option("cloudFiles.schemaHints", "tags MAP<STRING, INT>").sanityCheck())
+        .hasMessageContaining("cloudFiles.schemaHints")
+        .hasMessageContaining("Unsupported column type 'MAP<STRING, INT>'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
+    assertThatThrownBy(() -> builder().schema("id BIGINT, tags MAP<STRING, INT>").sanityCheck())
+        .hasMessageContaining("AutoLoaderBuilder.schema")
+        .hasMessageContaining("Unsupported column type 'MAP<STRING, INT>'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_INVALID_SCHEMA");
     assertThatThrownBy(
             () ->
                 AutoLoaderBuilder.forPath(dir.toString())
@@ -79,20 +92,26 @@ class AutoLoaderBuilderTest {
                         "cloudFiles.schemaLocation",
                         dir.resolve("landing/_schemas_here").toString())
                     .sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("cloudFiles.schemaLocation")
         .hasMessageContaining("is inside the input path")
-        .hasMessageContaining("would list its own state files");
+        .hasMessageContaining("would list its own state files")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_LOCATION_INSIDE_INPUT");
   }
 
   @Test
   void checkpointLocationInsideTheInputPathIsRefused() {
     assertThatThrownBy(() -> builder().query(queryAt(dir.resolve("landing/chk"))).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("checkpointLocation")
-        .hasMessageContaining("is inside the input path");
+        .hasMessageContaining("is inside the input path")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_LOCATION_INSIDE_INPUT");
     assertThatThrownBy(() -> builder().query(queryAt(dir.resolve("landing"))).sanityCheck())
-        .hasMessageContaining("is inside the input path");
+        .hasMessageContaining("is inside the input path")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_LOCATION_INSIDE_INPUT");
     // beside the input is fine, as is a similarly named sibling
     builder().query(queryAt(dir.resolve("landing-chk"))).sanityCheck();
   }
@@ -103,7 +122,9 @@ class AutoLoaderBuilderTest {
     assertThatThrownBy(() -> builder().build())
         .isInstanceOf(SchemaInferenceException.class)
         .hasMessageContaining("has no files yet")
-        .hasMessageContaining("Give the schema");
+        .hasMessageContaining("Give the schema")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_EMPTY_DIR_FOR_SCHEMA_INFERENCE");
   }
 
   @Test

@@ -36,7 +36,9 @@ class AutoLoaderNotificationOptionsTest {
                     .option("cloudFiles.useNotifications", "true")
                     .option("cloudFiles.queueUrl", "http://127.0.0.1:1/000000000000/q")
                     .sanityCheck())
-        .hasMessageContaining("the input path must be on S3");
+        .hasMessageContaining("the input path must be on S3")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONFLICTING_OPTIONS");
     assertThatThrownBy(
             () -> s3().option("cloudFiles.queueUrl", "http://127.0.0.1:1/0/q").sanityCheck())
         .hasMessageContaining("cloudFiles.region is needed");
@@ -85,14 +87,18 @@ class AutoLoaderNotificationOptionsTest {
                     .option("cloudFiles.cleanSource.moveDestination", input + "/archive")
                     .sanityCheck())
         .hasMessageContaining("cloudFiles.cleanSource.moveDestination")
-        .hasMessageContaining("is inside the input path");
+        .hasMessageContaining("is inside the input path")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_LOCATION_INSIDE_INPUT");
     assertThatThrownBy(
             () ->
                 on("s3a://landing/in")
                     .option("cloudFiles.cleanSource", "MOVE")
                     .option("cloudFiles.cleanSource.moveDestination", "s3a://other/archive")
                     .sanityCheck())
-        .hasMessageContaining("must be on the same file system (bucket)");
+        .hasMessageContaining("must be on the same file system (bucket)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(
             () ->
                 on(input)

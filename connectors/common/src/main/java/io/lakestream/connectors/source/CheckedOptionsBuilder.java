@@ -1,5 +1,7 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.state.Locations;
@@ -15,7 +17,7 @@ import java.util.Objects;
  * {@code sanityCheck()}) checks the name, then the options against the source's {@link
  * OptionsCatalog}, and fills {@link #options}.
  *
- * <p>Fails with {@link IllegalArgumentException} for a missing name, and with the catalog's {@link
+ * <p>Fails with {@code CONNECTOR_NAME_MISSING} for a missing name, and with the catalog's {@link
  * io.lakestream.api.error.LakestreamException} ({@link
  * io.lakestream.connectors.options.OptionErrorClass}) for an unknown option (naming the closest
  * valid one), a value that does not parse or is out of range, or options that conflict.
@@ -89,13 +91,15 @@ public abstract class CheckedOptionsBuilder<B extends CheckedOptionsBuilder<B>> 
    *
    * @param subject what is built, for the missing-name message, e.g. {@code "Delta source"}
    * @param catalog every option the builder knows
-   * @throws IllegalArgumentException for a missing name
+   * @throws LakestreamException ({@code CONNECTOR_NAME_MISSING}) for a missing name
    * @throws io.lakestream.api.error.LakestreamException for a bad option (see {@link
    *     OptionsCatalog#validate})
    */
   protected final OptionValues checkOptions(String subject, OptionsCatalog catalog) {
     if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException(subject + " for " + path + " needs a name (its uid)");
+      throw new LakestreamException(
+          ConnectorErrorClass.CONNECTOR_NAME_MISSING,
+          subject + " for " + path + " needs a name (its uid)");
     }
     options = catalog.validate(rawOptions, "for " + path);
     return options;

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
@@ -139,7 +141,8 @@ public final class EpochPositions {
         location().epochs().markCaughtUp(query.runId(), sourceName);
         LOG.info("Source {} read everything available at the start of this run", sourceName);
       } catch (IOException e) {
-        throw new IllegalStateException(
+        throw new LakestreamException(
+            StateErrorClass.CHECKPOINT_LOCATION_UNAVAILABLE,
             "Could not tell the runner that source "
                 + sourceName
                 + " caught up: the checkpoint location "

@@ -5,7 +5,8 @@ package io.lakestream.connectors.delta;
  * remove} action with {@code dataChange=true}: DELETE, UPDATE, MERGE, overwrite). An append-only
  * stream cannot represent it, so the query stops rather than silently diverge from the table. The
  * message names the version and the two ways out: the source option {@code skipChangeCommits=true}
- * (ignore such versions entirely) or a restart from a later {@code startingVersion}.
+ * (ignore such versions entirely) or a restart from a later {@code startingVersion}. Error class
+ * {@link DeltaErrorClass#DELTA_SOURCE_TABLE_IGNORE_CHANGES}, as Delta Lake names it.
  */
 public final class DeltaChangeCommitException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
@@ -13,7 +14,7 @@ public final class DeltaChangeCommitException extends DeltaTableException {
   private final long version;
 
   public DeltaChangeCommitException(String message, long version) {
-    super(message);
+    super(DeltaErrorClass.DELTA_SOURCE_TABLE_IGNORE_CHANGES, message);
     this.version = version;
   }
 

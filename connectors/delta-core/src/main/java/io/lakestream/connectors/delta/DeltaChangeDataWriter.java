@@ -5,6 +5,7 @@ import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
@@ -64,11 +65,11 @@ public final class DeltaChangeDataWriter {
    *
    * @return the written files (absolute paths, with the partition values of their rows), not yet
    *     referenced by any commit; empty for no rows
-   * @throws IllegalArgumentException if a row does not fit the declaration (names the column)
+   * @throws LakestreamException ({@code DELTA_INVALID_ROW}) if a row does not fit the declaration
+   *     (names the column)
    * @throws DeltaTableException if a file cannot be written
    */
-  public List<DeltaWrittenFile> write(List<Object[]> rows, List<String> changeTypes)
-      throws DeltaTableException {
+  public List<DeltaWrittenFile> write(List<Object[]> rows, List<String> changeTypes) {
     if (rows.size() != changeTypes.size()) {
       throw new IllegalArgumentException(
           rows.size() + " rows but " + changeTypes.size() + " change types");
@@ -77,7 +78,8 @@ public final class DeltaChangeDataWriter {
     for (int r = 0; r < rows.size(); r++) {
       Object[] row = rows.get(r);
       if (row.length < schema.columns().size()) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_ROW,
             "Change row " + r + " has " + row.length + " values, the table has " + schema);
       }
       Map<String, String> partition = new LinkedHashMap<>();
@@ -118,7 +120,9 @@ public final class DeltaChangeDataWriter {
         }
       } catch (IOException | UncheckedIOException | KernelException e) {
         throw new DeltaTableException(
-            "Cannot write change data files of " + table.path() + ": " + e.getMessage(), e);
+            DeltaErrorClass.DELTA_TABLE_WRITE_FAILED,
+            "Cannot write change data files of " + table.path() + ": " + e.getMessage(),
+            e);
       }
     }
     return written;

@@ -69,7 +69,8 @@ final class DeltaColumnBuffer {
   /**
    * Appends a row of values in declared column order.
    *
-   * @throws IllegalArgumentException if a value does not fit its column (names the column)
+   * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_ROW}) if a value does
+   *     not fit its column (names the column)
    */
   void append(Object[] row) {
     if (size == capacity) {

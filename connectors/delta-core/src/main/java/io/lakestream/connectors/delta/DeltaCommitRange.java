@@ -57,10 +57,13 @@ public final class DeltaCommitRange {
    *
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
-  public long latestVersion() throws DeltaTableException {
+  public long latestVersion() {
     return table
         .latestSnapshot()
-        .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()))
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()))
         .getVersion();
   }
 
@@ -72,11 +75,11 @@ public final class DeltaCommitRange {
    * @throws DeltaTableException if the schemas differ
    */
   public void checkSchema(
-      long version, Snapshot snapshot, String schemaJson, Function<StructType, String> differs)
-      throws DeltaTableException {
+      long version, Snapshot snapshot, String schemaJson, Function<StructType, String> differs) {
     StructType actual = snapshot.getSchema();
     if (!actual.toJson().equals(schemaJson)) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_SCHEMA_CHANGED,
           "Version " + version + " of the Delta table at " + table.path() + differs.apply(actual));
     }
   }
@@ -91,8 +94,7 @@ public final class DeltaCommitRange {
    *     file was removed by log cleanup)
    */
   public <T> List<T> read(
-      long from, long to, Set<Action> actions, String advice, CommitReader<T> reader)
-      throws DeltaTableException {
+      long from, long to, Set<Action> actions, String advice, CommitReader<T> reader) {
     Engine engine = table.engine();
     List<T> out = new ArrayList<>();
     try {
@@ -110,6 +112,7 @@ public final class DeltaCommitRange {
       throw e;
     } catch (Exception e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot read versions "
               + from
               + " to "

@@ -63,7 +63,7 @@ public final class DeltaCompleteCommit extends DeltaEpochCommit {
   }
 
   @Override
-  public void open() throws IOException {
+  public void open() {
     super.open();
     Optional<Snapshot> snapshot = table.latestSnapshot();
     if (snapshot.isPresent()) {
@@ -75,7 +75,7 @@ public final class DeltaCompleteCommit extends DeltaEpochCommit {
    * @throws DeltaTableException if the table's properties rule out replacing its contents
    */
   @Override
-  void checkTable(Snapshot snapshot) throws DeltaTableException {
+  void checkTable(Snapshot snapshot) {
     refuseIfSet(
         snapshot,
         "delta.enableChangeDataFeed",
@@ -89,11 +89,11 @@ public final class DeltaCompleteCommit extends DeltaEpochCommit {
             + " append, or a table that is not append-only");
   }
 
-  private void refuseIfSet(Snapshot snapshot, String property, String why)
-      throws DeltaTableException {
+  private void refuseIfSet(Snapshot snapshot, String property, String why) {
     String value = snapshot.getTableProperties().get(property);
     if (value != null && value.trim().toLowerCase(Locale.ROOT).equals("true")) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
           "Output mode complete cannot write to the Delta table at "
               + table.path()
               + ": it has "

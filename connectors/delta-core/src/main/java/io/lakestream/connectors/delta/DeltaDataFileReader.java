@@ -54,7 +54,8 @@ public final class DeltaDataFileReader {
   /**
    * @param schemaJson the table schema ({@link StructType#toJson()})
    * @param partitionColumns the table's partition columns
-   * @throws IllegalArgumentException if a column has a type rows cannot carry (nested types)
+   * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) if a column has a type rows
+   *     cannot carry (nested types)
    */
   public DeltaDataFileReader(DeltaTable table, String schemaJson, List<String> partitionColumns) {
     this.table = table;
@@ -63,7 +64,8 @@ public final class DeltaDataFileReader {
     List<StructField> data = new ArrayList<>();
     for (StructField field : schema.fields()) {
       if (!DeltaTableReader.isSupported(field.getDataType())) {
-        throw new IllegalArgumentException(
+        throw new DeltaTableException(
+            DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
             "Column '"
                 + field.getName()
                 + "' of the Delta table at "
@@ -80,7 +82,7 @@ public final class DeltaDataFileReader {
   }
 
   /** Opens {@code file}; the caller closes the returned rows. */
-  public Rows open(DeltaAddedFile file) throws DeltaTableException {
+  public Rows open(DeltaAddedFile file) {
     Object[] partitionValues = new Object[schema.length()];
     for (int c = 0; c < schema.length(); c++) {
       StructField field = schema.at(c);
@@ -101,7 +103,10 @@ public final class DeltaDataFileReader {
               .map(FileReadResult::getData);
       return new Rows(file, batches, partitionValues);
     } catch (IOException | UncheckedIOException | KernelException e) {
-      throw new DeltaTableException("Cannot read data file " + file.path() + ": " + e, e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot read data file " + file.path() + ": " + e,
+          e);
     }
   }
 
@@ -126,7 +131,7 @@ public final class DeltaDataFileReader {
      *
      * @throws DeltaTableException if the file cannot be read
      */
-    public boolean hasNext() throws DeltaTableException {
+    public boolean hasNext() {
       try {
         while (vectors == null || next >= size) {
           if (!batches.hasNext()) {
@@ -145,12 +150,15 @@ public final class DeltaDataFileReader {
         }
         return true;
       } catch (UncheckedIOException | KernelException e) {
-        throw new DeltaTableException("Cannot read data file " + file.path() + ": " + e, e);
+        throw new DeltaTableException(
+            DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+            "Cannot read data file " + file.path() + ": " + e,
+            e);
       }
     }
 
     /** The next row. */
-    public Object[] next() throws DeltaTableException {
+    public Object[] next() {
       if (!hasNext()) {
         throw new NoSuchElementException("no more rows in " + file.path());
       }
@@ -168,8 +176,7 @@ public final class DeltaDataFileReader {
     }
   }
 
-  private Object partitionValue(StructField field, String text, DeltaAddedFile file)
-      throws DeltaTableException {
+  private Object partitionValue(StructField field, String text, DeltaAddedFile file) {
     DataType type = field.getDataType();
     if (text == null || (text.isEmpty() && !(type instanceof StringType))) {
       return null;
@@ -204,6 +211,7 @@ public final class DeltaDataFileReader {
       }
     } catch (RuntimeException e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_CORRUPT,
           "Partition value '"
               + text
               + "' of column '"
@@ -214,7 +222,8 @@ public final class DeltaDataFileReader {
               + type,
           e);
     }
-    throw new DeltaTableException("Unsupported partition column type " + type);
+    throw new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE, "Unsupported partition column type " + type);
   }
 
   /** Spark's partition text {@code 2024-05-01 10:00:00[.123456]} or ISO form. */

@@ -71,12 +71,12 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
 
   /** Creates the table if missing, or checks (and with mergeSchema, evolves) its schema. */
   @Override
-  public void open() throws IOException {
+  public void open() {
     table.ensureExists(schema, mergeSchema);
   }
 
   /** Checks the table before each attempt; throws if this kind of commit cannot go to it. */
-  void checkTable(Snapshot snapshot) throws DeltaTableException {}
+  void checkTable(Snapshot snapshot) {}
 
   /** Lets the subclass tune the transaction (for example, how Kernel retries conflicts). */
   UpdateTableTransactionBuilder configure(UpdateTableTransactionBuilder builder) {
@@ -102,7 +102,7 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
    *     state is unknown and a retry will find out through the txn check)
    */
   @Override
-  public EpochCommitOutcome commit(long epoch, List<DeltaWrittenFile> files) throws IOException {
+  public EpochCommitOutcome commit(long epoch, List<DeltaWrittenFile> files) {
     if (files.isEmpty()) {
       return EpochCommitOutcome.empty(epoch);
     }
@@ -117,6 +117,7 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
               .orElseThrow(
                   () ->
                       new DeltaTableException(
+                          DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
                           "No Delta table at "
                               + table.path()
                               + ": it must exist before committing (open() creates it)"));
@@ -159,6 +160,7 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
       } catch (KernelException | UncheckedIOException e) {
         if (!(e instanceof KernelException k) || !isConflict(k)) {
           throw new DeltaTableException(
+              DeltaErrorClass.DELTA_TABLE_WRITE_FAILED,
               "Cannot commit epoch "
                   + epoch
                   + " of app "

@@ -12,12 +12,12 @@ public interface DeltaFileRows extends Closeable {
    *
    * @throws DeltaTableException if the file cannot be read
    */
-  boolean hasNext() throws DeltaTableException;
+  boolean hasNext();
 
   /**
    * The next row.
    *
    * @throws DeltaTableException if the file cannot be read
    */
-  Object[] next() throws DeltaTableException;
+  Object[] next();
 }

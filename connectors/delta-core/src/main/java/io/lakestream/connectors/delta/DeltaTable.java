@@ -104,13 +104,16 @@ public final class DeltaTable implements Serializable {
    *
    * @throws DeltaTableException if the log cannot be read
    */
-  public Optional<Snapshot> latestSnapshot() throws DeltaTableException {
+  public Optional<Snapshot> latestSnapshot() {
     try {
       return Optional.of(kernelTable().getLatestSnapshot(engine()));
     } catch (TableNotFoundException e) {
       return Optional.empty();
     } catch (KernelException | java.io.UncheckedIOException e) {
-      throw new DeltaTableException("Cannot read the Delta log of " + path + ": " + e, e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot read the Delta log of " + path + ": " + e,
+          e);
     }
   }
 
@@ -123,7 +126,7 @@ public final class DeltaTable implements Serializable {
    * @throws DeltaSchemaMismatchException if an existing table differs from the declaration
    * @throws DeltaTableException if the table cannot be read or created
    */
-  public long ensureExists(DeltaTableSchema schema) throws DeltaTableException {
+  public long ensureExists(DeltaTableSchema schema) {
     return ensureExists(schema, false);
   }
 
@@ -162,8 +165,7 @@ public final class DeltaTable implements Serializable {
    *     is false
    * @throws DeltaTableException if the table cannot be read, created or evolved
    */
-  public long ensureExists(DeltaTableSchema schema, boolean mergeSchema)
-      throws DeltaTableException {
+  public long ensureExists(DeltaTableSchema schema, boolean mergeSchema) {
     Engine e = engine();
     RuntimeException last = null;
     for (int attempt = 0; attempt < 8; attempt++) {
@@ -183,6 +185,7 @@ public final class DeltaTable implements Serializable {
           last = raced; // another writer changed the table: compare again
         } catch (KernelException | IllegalArgumentException failed) {
           throw new DeltaTableException(
+              DeltaErrorClass.DELTA_TABLE_CREATE_FAILED,
               "Cannot add columns "
                   + change.newColumns()
                   + " to the Delta table at "
@@ -217,12 +220,15 @@ public final class DeltaTable implements Serializable {
         last = raced; // another writer created it: check its schema on the next round
       } catch (KernelException | IllegalArgumentException failed) {
         throw new DeltaTableException(
+            DeltaErrorClass.DELTA_TABLE_CREATE_FAILED,
             "Cannot create Delta table at " + path + " with " + schema + ": " + failed.getMessage(),
             failed);
       }
     }
     throw new DeltaTableException(
-        "Could not create, evolve or read the Delta table at " + path, last);
+        DeltaErrorClass.DELTA_TABLE_CREATE_FAILED,
+        "Could not create, evolve or read the Delta table at " + path,
+        last);
   }
 
   /** The table property that turns on column mapping. */
@@ -283,8 +289,7 @@ public final class DeltaTable implements Serializable {
    *
    * @throws DeltaSchemaMismatchException if it does not
    */
-  void checkMatches(DeltaTableSchema schema, Snapshot snapshot)
-      throws DeltaSchemaMismatchException {
+  void checkMatches(DeltaTableSchema schema, Snapshot snapshot) {
     DeltaSchemaChange change = compare(schema, snapshot);
     if (!change.isNone()) {
       throw mismatch(schema, snapshot, change, false);

@@ -63,7 +63,7 @@ public final class DeltaTableChanges {
    *
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
-  public long latestVersion() throws DeltaTableException {
+  public long latestVersion() {
     return commits.latestVersion();
   }
 
@@ -72,14 +72,16 @@ public final class DeltaTableChanges {
    *
    * @throws DeltaTableException if the version is not available or cannot be read
    */
-  public List<DeltaAddedFile> snapshotFiles(long version) throws DeltaTableException {
+  public List<DeltaAddedFile> snapshotFiles(long version) {
     Snapshot snapshot;
     try {
       snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
     } catch (TableNotFoundException e) {
-      throw new DeltaTableException("No Delta table at " + table.path(), e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path(), e);
     } catch (KernelException | IllegalArgumentException | UncheckedIOException e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot read version " + version + " of the Delta table at " + table.path() + ": " + e,
           e);
     }
@@ -92,7 +94,7 @@ public final class DeltaTableChanges {
    *
    * @throws DeltaTableException if a file has a deletion vector or the files cannot be listed
    */
-  public List<DeltaAddedFile> snapshotFiles(Snapshot snapshot) throws DeltaTableException {
+  public List<DeltaAddedFile> snapshotFiles(Snapshot snapshot) {
     Engine engine = table.engine();
     long version = snapshot.getVersion();
     List<SnapshotFile> listed = new ArrayList<>();
@@ -104,7 +106,9 @@ public final class DeltaTableChanges {
           scanFile -> listed.add(snapshotFile(scanFile, version)));
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
-          "Cannot list the files of version " + version + " of " + table.path() + ": " + e, e);
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot list the files of version " + version + " of " + table.path() + ": " + e,
+          e);
     }
     listed.sort(
         Comparator.comparingLong(SnapshotFile::modificationTime)
@@ -132,8 +136,7 @@ public final class DeltaTableChanges {
     }
   }
 
-  private SnapshotFile snapshotFile(KernelScanFile scanFile, long version)
-      throws DeltaTableException {
+  private SnapshotFile snapshotFile(KernelScanFile scanFile, long version) {
     FileStatus status = scanFile.status();
     if (scanFile.hasDeletionVector()) {
       throw deletionVector(status.getPath(), version);
@@ -149,7 +152,7 @@ public final class DeltaTableChanges {
    * @throws DeltaTableException if a version changes the schema or cannot be read (e.g. its commit
    *     file was removed by log cleanup)
    */
-  public List<DeltaAddedFile> versionFiles(long from, long to) throws DeltaTableException {
+  public List<DeltaAddedFile> versionFiles(long from, long to) {
     if (from > to) {
       return List.of();
     }
@@ -199,7 +202,7 @@ public final class DeltaTableChanges {
     }
 
     /** The version's files as the class comment says, once all its actions are visited. */
-    List<DeltaAddedFile> admitted() throws DeltaTableException {
+    List<DeltaAddedFile> admitted() {
       if (changesMetadata) {
         checkSchema(version);
       }
@@ -225,7 +228,7 @@ public final class DeltaTableChanges {
     }
   }
 
-  private void checkSchema(long version) throws DeltaTableException {
+  private void checkSchema(long version) {
     Snapshot snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
     commits.checkSchema(
         version,
@@ -242,6 +245,7 @@ public final class DeltaTableChanges {
 
   private DeltaTableException deletionVector(String path, long version) {
     return new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
         "Data file "
             + path
             + " (version "

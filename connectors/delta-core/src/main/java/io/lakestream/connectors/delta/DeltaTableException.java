@@ -1,20 +1,22 @@
 package io.lakestream.connectors.delta;
 
-import java.io.IOException;
+import io.lakestream.api.error.LakestreamException;
 
 /**
- * A Delta table operation failed in a way the caller should act on (the message says how). The
- * subclasses name the common cases; any other Kernel failure is wrapped in this type with the table
- * path in the message.
+ * A Delta table operation failed in a way the caller should act on (the message says how); the
+ * {@link DeltaErrorClass} says which case it is. Unchecked. The subclasses name the cases callers
+ * catch; any other Kernel or I/O failure is wrapped in this type, with the table path in the
+ * message, the failure as cause, and {@code DELTA_TABLE_READ_FAILED} or {@code
+ * DELTA_TABLE_WRITE_FAILED}.
  */
-public class DeltaTableException extends IOException {
+public class DeltaTableException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 
-  public DeltaTableException(String message) {
-    super(message);
+  public DeltaTableException(DeltaErrorClass errorClass, String message) {
+    super(errorClass, message);
   }
 
-  public DeltaTableException(String message, Throwable cause) {
-    super(message, cause);
+  public DeltaTableException(DeltaErrorClass errorClass, String message, Throwable cause) {
+    super(errorClass, message, cause);
   }
 }

@@ -90,7 +90,7 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException if there is no table at the path or its log cannot be read
    */
-  public long latestVersion() throws DeltaTableException {
+  public long latestVersion() {
     return latest().getVersion();
   }
 
@@ -99,7 +99,7 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException if there is no table at the path or its log cannot be read
    */
-  public List<String> columnNames() throws DeltaTableException {
+  public List<String> columnNames() {
     return latest().getSchema().fieldNames();
   }
 
@@ -108,7 +108,7 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException see the class comment
    */
-  public List<Object[]> readLatest() throws DeltaTableException {
+  public List<Object[]> readLatest() {
     return read(latest());
   }
 
@@ -118,7 +118,7 @@ public final class DeltaTableReader {
    * @throws DeltaTableException if the version is not in the table's history (the message names the
    *     available versions), or see the class comment
    */
-  public List<Object[]> readVersion(long version) throws DeltaTableException {
+  public List<Object[]> readVersion(long version) {
     return read(snapshotAt(version));
   }
 
@@ -129,7 +129,7 @@ public final class DeltaTableReader {
    * @throws DeltaTableException if {@code timestamp} is before the first available commit or after
    *     the latest one (the message names both commit times and versions), or see the class comment
    */
-  public List<Object[]> readAsOfTimestamp(Instant timestamp) throws DeltaTableException {
+  public List<Object[]> readAsOfTimestamp(Instant timestamp) {
     return read(snapshotAsOf(timestamp));
   }
 
@@ -140,7 +140,7 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException see the class comment
    */
-  public long count() throws DeltaTableException {
+  public long count() {
     return count(latest());
   }
 
@@ -149,7 +149,7 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException as {@link #readVersion(long)}
    */
-  public long countVersion(long version) throws DeltaTableException {
+  public long countVersion(long version) {
     return count(snapshotAt(version));
   }
 
@@ -158,7 +158,7 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException as {@link #readVersion(long)}
    */
-  public Snapshot snapshotAtVersion(long version) throws DeltaTableException {
+  public Snapshot snapshotAtVersion(long version) {
     return snapshotAt(version);
   }
 
@@ -168,28 +168,33 @@ public final class DeltaTableReader {
    *
    * @throws DeltaTableException as {@link #readAsOfTimestamp(Instant)}
    */
-  public long versionAsOf(Instant timestamp) throws DeltaTableException {
+  public long versionAsOf(Instant timestamp) {
     return snapshotAsOf(timestamp).getVersion();
   }
 
   // ---------------------------------------------------------------- snapshots
 
-  private Snapshot latest() throws DeltaTableException {
+  private Snapshot latest() {
     return table
         .latestSnapshot()
-        .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()));
   }
 
-  private Snapshot snapshotAt(long version) throws DeltaTableException {
+  private Snapshot snapshotAt(long version) {
     try {
       return table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
     } catch (TableNotFoundException e) {
-      throw new DeltaTableException("No Delta table at " + table.path(), e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path(), e);
     } catch (KernelException | IllegalArgumentException | UncheckedIOException e) {
       long latest = latestVersion();
       long earliest = earliestVersion(latest);
       if (version < earliest || version > latest) {
         throw new DeltaTableException(
+            DeltaErrorClass.DELTA_VERSION_NOT_FOUND,
             "Version "
                 + version
                 + " of the Delta table at "
@@ -202,22 +207,26 @@ public final class DeltaTableReader {
             e);
       }
       throw new DeltaTableException(
-          "Cannot read version " + version + " of " + table.path() + ": " + e.getMessage(), e);
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot read version " + version + " of " + table.path() + ": " + e.getMessage(),
+          e);
     }
   }
 
-  private Snapshot snapshotAsOf(Instant timestamp) throws DeltaTableException {
+  private Snapshot snapshotAsOf(Instant timestamp) {
     Objects.requireNonNull(timestamp, "timestamp");
     try {
       return table.kernelTable().getSnapshotAsOfTimestamp(table.engine(), timestamp.toEpochMilli());
     } catch (TableNotFoundException e) {
-      throw new DeltaTableException("No Delta table at " + table.path(), e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path(), e);
     } catch (KernelException | IllegalArgumentException | UncheckedIOException e) {
       Snapshot latest = latest();
       long earliest = earliestVersion(latest.getVersion());
       Instant first = commitTime(earliest);
       Instant last = Instant.ofEpochMilli(latest.getTimestamp(table.engine()));
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_VERSION_NOT_FOUND,
           "No version of the Delta table at "
               + table.path()
               + " is current at "
@@ -236,7 +245,7 @@ public final class DeltaTableReader {
     }
   }
 
-  private Instant commitTime(long version) throws DeltaTableException {
+  private Instant commitTime(long version) {
     try {
       return Instant.ofEpochMilli(
           table
@@ -245,7 +254,9 @@ public final class DeltaTableReader {
               .getTimestamp(table.engine()));
     } catch (KernelException | UncheckedIOException e) {
       throw new DeltaTableException(
-          "Cannot read the commit time of version " + version + " of " + table.path(), e);
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot read the commit time of version " + version + " of " + table.path(),
+          e);
     }
   }
 
@@ -253,7 +264,7 @@ public final class DeltaTableReader {
    * The oldest version that can still be reconstructed: 0 if its commit file is still there,
    * otherwise the oldest checkpoint (log cleanup removes older commit files).
    */
-  private long earliestVersion(long latest) throws DeltaTableException {
+  private long earliestVersion(long latest) {
     String log = table.path().replaceAll("/+$", "") + "/_delta_log/";
     long earliestCheckpoint = latest;
     try (CloseableIterator<FileStatus> files =
@@ -271,19 +282,23 @@ public final class DeltaTableReader {
         }
       }
     } catch (IOException | UncheckedIOException e) {
-      throw new DeltaTableException("Cannot list the Delta log of " + table.path(), e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot list the Delta log of " + table.path(),
+          e);
     }
     return earliestCheckpoint;
   }
 
   // ---------------------------------------------------------------- rows
 
-  private List<Object[]> read(Snapshot snapshot) throws DeltaTableException {
+  private List<Object[]> read(Snapshot snapshot) {
     Engine engine = table.engine();
     StructType schema = snapshot.getSchema();
     for (StructField field : schema.fields()) {
       if (!isSupported(field.getDataType())) {
         throw new DeltaTableException(
+            DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
             "Column '"
                 + field.getName()
                 + "' of the Delta table at "
@@ -305,6 +320,7 @@ public final class DeltaTableReader {
           file -> readFile(engine, scanState, file, physicalSchema, schema, rows));
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot read version "
               + snapshot.getVersion()
               + " of the Delta table at "
@@ -404,7 +420,7 @@ public final class DeltaTableReader {
 
   // ---------------------------------------------------------------- count
 
-  private long count(Snapshot snapshot) throws DeltaTableException {
+  private long count(Snapshot snapshot) {
     Engine engine = table.engine();
     try {
       RowCounter counter = new RowCounter(engine, snapshot);
@@ -412,6 +428,7 @@ public final class DeltaTableReader {
       return counter.total;
     } catch (IOException | UncheckedIOException | KernelException e) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
           "Cannot count the rows of version "
               + snapshot.getVersion()
               + " of the Delta table at "

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta;
 
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
@@ -24,8 +25,9 @@ import java.util.Set;
  *
  * <p>Guarantees, checked when built: column names are non-blank and unique ignoring case (Delta
  * resolves names case-insensitively), every partition column is a declared column, and at least one
- * column is not a partition column. A violation throws {@link IllegalArgumentException} naming the
- * offending column. Every column is of a type the Delta writer writes, else a {@link
+ * column is not a partition column. A violation throws a {@link
+ * io.lakestream.api.error.LakestreamException} ({@code DELTA_INVALID_SCHEMA}) naming the offending
+ * column. Every column is of a type the Delta writer writes, else a {@link
  * io.lakestream.api.error.LakestreamException} of class {@link
  * io.lakestream.connectors.schema.SchemaErrorClass#UNSUPPORTED_DATA_TYPE} names it ({@link
  * DeltaTypes#checkWritable}). Immutable and serializable.
@@ -52,22 +54,26 @@ public final class DeltaTableSchema implements Serializable {
 
   private void validate(List<Column> columns) {
     if (columns.isEmpty()) {
-      throw new IllegalArgumentException("A Delta table needs at least one column");
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SCHEMA, "A Delta table needs at least one column");
     }
     Set<String> seen = new HashSet<>();
     for (Column c : columns) {
       if (c.name().isBlank()) {
-        throw new IllegalArgumentException("Column names must not be blank");
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_SCHEMA, "Column names must not be blank");
       }
       if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_SCHEMA,
             "Column '" + c.name() + "' is declared twice (Delta column names ignore case)");
       }
       DeltaTypes.checkWritable(c);
     }
     for (String p : partitionColumns) {
       if (columns.stream().noneMatch(c -> c.name().equals(p))) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_SCHEMA,
             "Partition column '"
                 + p
                 + "' is not a declared column; columns are "
@@ -75,7 +81,8 @@ public final class DeltaTableSchema implements Serializable {
       }
     }
     if (new HashSet<>(partitionColumns).size() == columns.size()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SCHEMA,
           "Every column is a partition column; Delta needs at least one data column");
     }
   }
@@ -172,9 +179,9 @@ public final class DeltaTableSchema implements Serializable {
     }
 
     /**
-     * @throws IllegalArgumentException if the declaration is invalid (see the class comment)
-     * @throws io.lakestream.api.error.LakestreamException if the writer does not write a column's
-     *     type
+     * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_SCHEMA}) if the
+     *     declaration is invalid (see the class comment), ({@code UNSUPPORTED_DATA_TYPE}) if the
+     *     writer does not write a column's type
      */
     public DeltaTableSchema build() {
       return new DeltaTableSchema(columns, partitionColumns, properties);

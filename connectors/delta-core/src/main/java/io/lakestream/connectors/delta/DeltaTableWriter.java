@@ -15,6 +15,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
 import io.lakestream.connectors.delta.kernel.KernelStateRows;
 import io.lakestream.connectors.schema.ColumnType;
@@ -84,7 +85,7 @@ public final class DeltaTableWriter {
    * @throws DeltaSchemaMismatchException if the existing table differs from the declaration
    * @throws DeltaTableException if the table cannot be read or created
    */
-  public void open() throws DeltaTableException {
+  public void open() {
     if (transactionState != null) {
       return;
     }
@@ -108,7 +109,9 @@ public final class DeltaTableWriter {
       transactionState = state;
     } catch (KernelException e) {
       throw new DeltaTableException(
-          "Cannot prepare writing to " + table.path() + ": " + e.getMessage(), e);
+          DeltaErrorClass.DELTA_TABLE_WRITE_FAILED,
+          "Cannot prepare writing to " + table.path() + ": " + e.getMessage(),
+          e);
     }
   }
 
@@ -117,11 +120,12 @@ public final class DeltaTableWriter {
    * buffered by {@link #append} are not touched.
    *
    * @return the written files, not yet committed; empty for no rows
-   * @throws IllegalArgumentException if a row has the wrong number of values, a value of the wrong
-   *     type, or null in a NOT NULL column (the message names row and column); nothing is written
+   * @throws LakestreamException ({@code DELTA_INVALID_ROW}) if a row has the wrong number of
+   *     values, a value of the wrong type, or null in a NOT NULL column (the message names row and
+   *     column); nothing is written
    * @throws DeltaTableException if the table cannot be prepared or a file cannot be written
    */
-  public List<DeltaWrittenFile> write(List<Object[]> rows) throws DeltaTableException {
+  public List<DeltaWrittenFile> write(List<Object[]> rows) {
     if (rows.isEmpty()) {
       return List.of();
     }
@@ -129,8 +133,9 @@ public final class DeltaTableWriter {
     for (int r = 0; r < rows.size(); r++) {
       try {
         add(buffers, rows.get(r));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("Row " + r + ": " + e.getMessage(), e);
+      } catch (LakestreamException e) {
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_ROW, "Row " + r + ": " + e.detail(), e);
       }
     }
     return writeAll(buffers);
@@ -139,9 +144,9 @@ public final class DeltaTableWriter {
   /**
    * Buffers one row (column by column, in memory) for the next {@link #flush()}.
    *
-   * @throws IllegalArgumentException if the row has the wrong number of values, a value of the
-   *     wrong type, or null in a NOT NULL column (the message names the column); the row is not
-   *     buffered, rows buffered before stay
+   * @throws LakestreamException ({@code DELTA_INVALID_ROW}) if the row has the wrong number of
+   *     values, a value of the wrong type, or null in a NOT NULL column (the message names the
+   *     column); the row is not buffered, rows buffered before stay
    */
   public void append(Object[] row) {
     add(pending, row);
@@ -170,7 +175,7 @@ public final class DeltaTableWriter {
    * @throws DeltaTableException if the table cannot be prepared or a file cannot be written; the
    *     rows stay buffered
    */
-  public List<DeltaWrittenFile> flush() throws DeltaTableException {
+  public List<DeltaWrittenFile> flush() {
     if (pendingRows == 0) {
       return List.of();
     }
@@ -199,7 +204,8 @@ public final class DeltaTableWriter {
   private void add(Map<List<String>, DeltaColumnBuffer> buffers, Object[] row) {
     List<io.lakestream.connectors.schema.Column> columns = schema.columns();
     if (row == null || row.length != columns.size()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_ROW,
           "The row has "
               + (row == null ? "no" : String.valueOf(row.length))
               + " values, the table has "
@@ -229,8 +235,7 @@ public final class DeltaTableWriter {
     buffer.append(row);
   }
 
-  private List<DeltaWrittenFile> writeAll(Map<List<String>, DeltaColumnBuffer> buffers)
-      throws DeltaTableException {
+  private List<DeltaWrittenFile> writeAll(Map<List<String>, DeltaColumnBuffer> buffers) {
     open();
     List<DeltaWrittenFile> written = new ArrayList<>();
     for (Map.Entry<List<String>, DeltaColumnBuffer> group : buffers.entrySet()) {
@@ -241,8 +246,8 @@ public final class DeltaTableWriter {
     return written;
   }
 
-  private List<DeltaWrittenFile> writePartition(List<String> partitionText, DeltaColumnBuffer rows)
-      throws DeltaTableException {
+  private List<DeltaWrittenFile> writePartition(
+      List<String> partitionText, DeltaColumnBuffer rows) {
     Engine engine = table.engine();
     Map<String, String> partitionValues = new LinkedHashMap<>();
     Map<String, Literal> literals = new LinkedHashMap<>();
@@ -302,6 +307,7 @@ public final class DeltaTableWriter {
 
   private DeltaTableException writeFailed(Map<String, String> partitionValues, Exception e) {
     return new DeltaTableException(
+        DeltaErrorClass.DELTA_TABLE_WRITE_FAILED,
         "Cannot write Parquet files of "
             + table.path()
             + " (partition "

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta;
 
 import io.delta.kernel.expressions.Literal;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
@@ -17,12 +18,13 @@ final class DeltaValues {
    * The Kernel in-memory value of {@code value} for a column (Long micros for timestamps, Integer
    * days for dates, a BigDecimal of the column's scale for decimals).
    *
-   * @throws IllegalArgumentException if the value does not fit the column
+   * @throws LakestreamException ({@code DELTA_INVALID_ROW}) if the value does not fit the column
    */
   static Object toKernelValue(Column column, Object value) {
     if (value == null) {
       if (!column.nullable()) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_ROW,
             "Column '" + column.name() + "' is NOT NULL but the row holds null");
       }
       return null;
@@ -64,11 +66,13 @@ final class DeltaValues {
           try {
             scaled = d.setScale(decimal.scale(), RoundingMode.UNNECESSARY);
           } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(
+            throw new LakestreamException(
+                DeltaErrorClass.DELTA_INVALID_ROW,
                 "Column '" + column.name() + "' is " + type + " but " + d + " needs rounding");
           }
           if (scaled.precision() > decimal.precision()) {
-            throw new IllegalArgumentException(
+            throw new LakestreamException(
+                DeltaErrorClass.DELTA_INVALID_ROW,
                 "Column '" + column.name() + "' is " + type + " but " + d + " has more digits");
           }
           return scaled;
@@ -93,7 +97,8 @@ final class DeltaValues {
       default:
         break;
     }
-    throw new IllegalArgumentException(
+    throw new LakestreamException(
+        DeltaErrorClass.DELTA_INVALID_ROW,
         "Column '"
             + column.name()
             + "' is "

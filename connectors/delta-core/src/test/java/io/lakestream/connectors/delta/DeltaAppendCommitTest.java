@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
@@ -175,11 +176,15 @@ class DeltaAppendCommitTest {
         .hasMessageContaining(table())
         .hasMessageContaining("id long NOT NULL")
         .hasMessageContaining("id string NOT NULL")
-        .hasMessageContaining("write to a new table path");
+        .hasMessageContaining("write to a new table path")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
     assertThatThrownBy(
             () -> new DeltaAppendCommit(table, orders().partitionedBy("day").build(), "a").open())
         .isInstanceOf(DeltaSchemaMismatchException.class)
-        .hasMessageContaining("partitioned by [day]");
+        .hasMessageContaining("partitioned by [day]")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
   }
 
   @Test
@@ -188,13 +193,17 @@ class DeltaAppendCommitTest {
     Object[] bad = order(1, "2024-05-01");
     bad[0] = null;
     assertThatThrownBy(() -> writer.write(List.<Object[]>of(order(0, "2024-05-01"), bad)))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("Row 1")
-        .hasMessageContaining("'id' is NOT NULL");
+        .hasMessageContaining("'id' is NOT NULL")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
     Object[] wrongType = order(1, "2024-05-01");
     wrongType[2] = "three";
     assertThatThrownBy(() -> writer.write(List.<Object[]>of(wrongType)))
-        .hasMessageContaining("'qty' is int but the row holds a java.lang.String");
+        .hasMessageContaining("'qty' is int but the row holds a java.lang.String")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
@@ -125,11 +126,15 @@ class DeltaCompleteCommitTest {
     assertThatThrownBy(() -> new DeltaCompleteCommit(table, cdf, "app").open())
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("delta.enableChangeDataFeed=true")
-        .hasMessageContaining("output mode append");
+        .hasMessageContaining("output mode append")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_FEATURE");
     DeltaTable other = DeltaTable.forPath(dir.resolve("ao").toString());
     DeltaTableSchema appendOnly = counts().property("delta.appendOnly", "true").build();
     assertThatThrownBy(() -> new DeltaCompleteCommit(other, appendOnly, "app").open())
-        .hasMessageContaining("delta.appendOnly=true");
+        .hasMessageContaining("delta.appendOnly=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_FEATURE");
   }
 
   /**

@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
@@ -72,7 +73,9 @@ class DeltaSchemaEvolutionTest {
     assertThatThrownBy(() -> table.ensureExists(v2(partitioned)))
         .isExactlyInstanceOf(DeltaSchemaMismatchException.class)
         .hasMessageContaining("[score]")
-        .hasMessageContaining("mergeSchema=true");
+        .hasMessageContaining("mergeSchema=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_SCHEMA_MISMATCH");
 
     appendEpoch(table, v2(partitioned), true, 2, rows(4, 7, true));
     var snapshot = table.latestSnapshot().orElseThrow();
@@ -120,7 +123,9 @@ class DeltaSchemaEvolutionTest {
     assertThatThrownBy(() -> table.ensureExists(typeChange, true))
         .isInstanceOf(DeltaSchemaEvolutionException.class)
         .hasMessageContaining("NO_TYPE_CHANGES")
-        .hasMessageContaining("mergeSchema=true");
+        .hasMessageContaining("mergeSchema=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
     DeltaTableSchema dropped =
         DeltaTableSchema.builder()
             .column("id", ColumnType.LONG, false)
@@ -128,12 +133,18 @@ class DeltaSchemaEvolutionTest {
             .build();
     assertThatThrownBy(() -> new DeltaAppendCommit(table, dropped, "a", 3, true).open())
         .isInstanceOf(DeltaSchemaEvolutionException.class)
-        .hasMessageContaining("NO_DROPPED_COLUMNS");
+        .hasMessageContaining("NO_DROPPED_COLUMNS")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
     DeltaTableSchema notNullNew = v1().column("score", ColumnType.INT, false).build();
     assertThatThrownBy(() -> table.ensureExists(notNullNew, true))
-        .hasMessageContaining("NEW_COLUMNS_NULLABLE");
+        .hasMessageContaining("NEW_COLUMNS_NULLABLE")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
     assertThatThrownBy(() -> table.ensureExists(v1().partitionedBy("part").build(), true))
-        .hasMessageContaining("SAME_PARTITIONING");
+        .hasMessageContaining("SAME_PARTITIONING")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
     // nothing was changed by the refused attempts
     assertThat(table.latestSnapshot().orElseThrow().getVersion()).isZero();
   }

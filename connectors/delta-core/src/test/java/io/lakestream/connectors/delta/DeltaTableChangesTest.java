@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -129,7 +130,9 @@ class DeltaTableChangesTest {
         .hasMessageContaining("Version " + deleted)
         .hasMessageContaining(table.path())
         .hasMessageContaining("skipChangeCommits=true")
-        .hasMessageContaining("startingVersion " + (deleted + 1));
+        .hasMessageContaining("startingVersion " + (deleted + 1))
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_SOURCE_TABLE_IGNORE_CHANGES");
     // skipChangeCommits: the change version is skipped, the others still read
     assertThat(ids(changes(true, false).versionFiles(1, after))).isEqualTo(range(0, 14));
     // ignoreDeletes: a version that only deletes is skipped too
@@ -156,7 +159,11 @@ class DeltaTableChangesTest {
         .isInstanceOf(DeltaTableException.class)
         // the first version after v1 turns on column mapping, which changes the schema's metadata
         .hasMessageStartingWith(
-            "Version " + (v1 + 1) + " of the Delta table at " + table.path() + " changes the table")
+            "[DELTA_SCHEMA_CHANGED] Version "
+                + (v1 + 1)
+                + " of the Delta table at "
+                + table.path()
+                + " changes the table")
         .hasMessageContaining("startingVersion");
   }
 
@@ -172,7 +179,9 @@ class DeltaTableChangesTest {
     assertThatThrownBy(() -> changes.versionFiles(1, 2))
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("Cannot read versions 1 to 2")
-        .hasMessageContaining("startingVersion");
+        .hasMessageContaining("startingVersion")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_TABLE_READ_FAILED");
   }
 
   @SuppressWarnings("unused")

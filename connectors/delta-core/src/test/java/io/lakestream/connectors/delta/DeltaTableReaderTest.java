@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
@@ -179,10 +180,14 @@ class DeltaTableReaderTest {
         .hasMessageContaining("2001-01-01T00:00:00Z")
         .hasMessageContaining("available commits are from")
         .hasMessageContaining("(version 0)")
-        .hasMessageContaining(committedAt.get(2) + " (version 3)");
+        .hasMessageContaining(committedAt.get(2) + " (version 3)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
     assertThatThrownBy(() -> reader.readAsOfTimestamp(committedAt.get(2).plusSeconds(3600)))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("(version 3)");
+        .hasMessageContaining("(version 3)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
   }
 
   @Test
@@ -193,13 +198,19 @@ class DeltaTableReaderTest {
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("Version 7")
         .hasMessageContaining(table().path())
-        .hasMessageContaining("available versions are 0 to 3");
+        .hasMessageContaining("available versions are 0 to 3")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
     assertThatThrownBy(() -> reader.readVersion(-1))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("available versions are 0 to 3");
+        .hasMessageContaining("available versions are 0 to 3")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
     assertThatThrownBy(() -> reader.countVersion(4))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("available versions are 0 to 3");
+        .hasMessageContaining("available versions are 0 to 3")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
   }
 
   @Test
@@ -222,11 +233,15 @@ class DeltaTableReaderTest {
     assertThat(reader.readLatest()).hasSize(8);
     assertThatThrownBy(() -> reader.readVersion(1))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("available versions are 2 to 4");
+        .hasMessageContaining("available versions are 2 to 4")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
     assertThatThrownBy(() -> reader.readAsOfTimestamp(Instant.parse("2001-01-01T00:00:00Z")))
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("(version 2)")
-        .hasMessageContaining("(version 4)");
+        .hasMessageContaining("(version 4)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
   }
 
   @Test
@@ -257,9 +272,13 @@ class DeltaTableReaderTest {
     DeltaTableReader reader = new DeltaTableReader(table());
     assertThatThrownBy(reader::readLatest)
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("No Delta table at " + table().path());
+        .hasMessageContaining("No Delta table at " + table().path())
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_TABLE_NOT_FOUND");
     assertThatThrownBy(() -> reader.readVersion(0))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("No Delta table at");
+        .hasMessageContaining("No Delta table at")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_TABLE_NOT_FOUND");
   }
 }

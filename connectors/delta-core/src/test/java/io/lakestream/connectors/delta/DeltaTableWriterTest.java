@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -117,16 +118,26 @@ class DeltaTableWriterTest {
     Object[] wrongType = row(2);
     wrongType[2] = "three";
     assertThatThrownBy(() -> writer.append(wrongType))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'qty' is int but the row holds a java.lang.String");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("'qty' is int but the row holds a java.lang.String")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
     Object[] nullId = row(4);
     nullId[0] = null;
-    assertThatThrownBy(() -> writer.append(nullId)).hasMessageContaining("'id' is NOT NULL");
+    assertThatThrownBy(() -> writer.append(nullId))
+        .hasMessageContaining("'id' is NOT NULL")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
     assertThatThrownBy(() -> writer.append(new Object[] {1L}))
-        .hasMessageContaining("has 1 values, the table has 9 columns");
+        .hasMessageContaining("has 1 values, the table has 9 columns")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
     Object[] badPartition = row(5);
     badPartition[8] = 5;
-    assertThatThrownBy(() -> writer.append(badPartition)).hasMessageContaining("'region'");
+    assertThatThrownBy(() -> writer.append(badPartition))
+        .hasMessageContaining("'region'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
 
     assertThat(writer.bufferedRows()).isEqualTo(1);
     new DeltaAppendCommit(table, SCHEMA, "app").commit(1, writer.flush());

@@ -33,7 +33,7 @@ class DeltaTypesTest {
 
   @Test
   void tablesGetTheSchemaJsonTheyGotBeforeTheModel() {
-    // Captured from the writer of DeltaColumnType (the type class the model replaced).
+    // Captured from the writer before the schema model replaced its own Delta type class.
     assertThat(WRITABLE.toStructType().toJson())
         .isEqualTo(
             "{\"type\":\"struct\",\"fields\":["

@@ -7,6 +7,7 @@ import static io.lakestream.connectors.kafka.KafkaSourceHarness.seen;
 import static io.lakestream.connectors.kafka.KafkaSourceHarness.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.testkit.flink.FlinkMiniCluster;
 import io.lakestream.testkit.flink.FlinkMiniClusterExtension;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
@@ -151,6 +152,7 @@ class KafkaSourceStartingOffsetsITCase {
     assertThat(result.isSuccess()).isFalse();
     Throwable error =
         result.getSerializedThrowable().orElseThrow().deserializeError(getClass().getClassLoader());
+    assertThat(LakestreamException.errorClassOf(error)).isEqualTo("KAFKA_DATA_LOSS");
     assertThat(ExceptionUtils.findThrowable(error, KafkaDataLossException.class))
         .get()
         .extracting(Throwable::getMessage)
@@ -235,6 +237,7 @@ class KafkaSourceStartingOffsetsITCase {
     assertThat(result.isSuccess()).isFalse();
     Throwable error =
         result.getSerializedThrowable().orElseThrow().deserializeError(getClass().getClassLoader());
+    assertThat(LakestreamException.errorClassOf(error)).isEqualTo("KAFKA_DATA_LOSS");
     assertThat(ExceptionUtils.findThrowable(error, KafkaDataLossException.class))
         .get()
         .extracting(Throwable::getMessage)

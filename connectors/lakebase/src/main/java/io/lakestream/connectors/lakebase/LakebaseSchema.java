@@ -1,10 +1,13 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
 import java.io.Serializable;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The columns of the stream written by the Lakebase sink, in the order of the values its {@link
@@ -13,11 +16,11 @@ import java.util.List;
  * gets exactly these columns (see {@link PostgresTypes} for the type mapping); an existing table
  * must have all of them (it may have more, which keep their defaults).
  *
- * <p>Checked as columns are added: names are valid PostgreSQL identifiers ({@link
- * PostgresIdentifiers#checkColumn}, {@link IllegalArgumentException}) and unique exactly (names are
- * case-sensitive: always double-quoted in SQL), types are ones the sink writes ({@link
- * PostgresTypes#checkSupported}); both of the latter fail with a {@link
- * io.lakestream.api.error.LakestreamException}. Immutable and serializable.
+ * <p>Checked as columns are added, each failing with a {@link LakestreamException}: names are valid
+ * PostgreSQL identifiers ({@link PostgresIdentifiers#checkColumn}) and unique exactly (names are
+ * case-sensitive: always double-quoted in SQL), both of class {@code
+ * JDBC_STREAMING_SINK_INVALID_SCHEMA}; types are ones the sink writes ({@link
+ * PostgresTypes#checkSupported}, {@code UNSUPPORTED_DATA_TYPE}). Immutable and serializable.
  */
 public final class LakebaseSchema implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -35,7 +38,9 @@ public final class LakebaseSchema implements Serializable {
   /**
    * The sink schema of {@code schema}'s columns (checked as {@link Builder#column(Column)} does).
    *
-   * @throws IllegalArgumentException if a name is invalid or there is no column
+   * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if a name is invalid
+   *     or repeats or there is no column; ({@code UNSUPPORTED_DATA_TYPE}) for a type the sink does
+   *     not write
    */
   public static LakebaseSchema of(RowSchema schema) {
     Builder builder = builder();
@@ -69,6 +74,7 @@ public final class LakebaseSchema implements Serializable {
   /** Collects columns in order. */
   public static final class Builder {
     private final RowSchema.Builder columns = RowSchema.builder();
+    private final Set<String> names = new HashSet<>();
 
     private Builder() {}
 
@@ -81,9 +87,9 @@ public final class LakebaseSchema implements Serializable {
      * Adds a column.
      *
      * @param nullable whether a created table allows NULL in it (key columns never do)
-     * @throws IllegalArgumentException if the name is invalid
-     * @throws io.lakestream.api.error.LakestreamException if the name is already used or the sink
-     *     does not write the type
+     * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if the name is not a
+     *     valid column name or is already used; ({@code UNSUPPORTED_DATA_TYPE}) if the sink does
+     *     not write the type
      */
     public Builder column(String name, ColumnType type, boolean nullable) {
       PostgresIdentifiers.checkColumn(name);
@@ -94,16 +100,24 @@ public final class LakebaseSchema implements Serializable {
     public Builder column(Column column) {
       PostgresIdentifiers.checkColumn(column.name());
       PostgresTypes.checkSupported(column);
+      if (!names.add(column.name())) {
+        throw new LakestreamException(
+            LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
+            "column '" + column.name() + "' is declared twice");
+      }
       columns.column(column);
       return this;
     }
 
     /**
-     * @throws IllegalArgumentException if no column was added
+     * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if no column was
+     *     added
      */
     public LakebaseSchema build() {
       if (columns.isEmpty()) {
-        throw new IllegalArgumentException("a Lakebase sink schema needs at least one column");
+        throw new LakestreamException(
+            LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
+            "a Lakebase sink schema needs at least one column");
       }
       return new LakebaseSchema(columns.build());
     }

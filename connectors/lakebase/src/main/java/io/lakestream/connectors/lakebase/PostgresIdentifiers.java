@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.error.LakestreamException;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -63,14 +64,17 @@ public final class PostgresIdentifiers {
   /**
    * Checks a column name.
    *
-   * @throws IllegalArgumentException if it is empty, too long or contains NUL
+   * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if it is empty, too
+   *     long or contains NUL
    */
   public static String checkColumn(String name) {
     if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("a column name must not be empty");
+      throw new LakestreamException(
+          LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA, "a column name must not be empty");
     }
     if (name.length() > MAX_LENGTH) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
           "column name '"
               + name
               + "' is longer than "
@@ -78,7 +82,9 @@ public final class PostgresIdentifiers {
               + " characters; PostgreSQL would truncate it");
     }
     if (name.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("column name '" + name + "' contains a NUL character");
+      throw new LakestreamException(
+          LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
+          "column name '" + name + "' contains a NUL character");
     }
     return name;
   }

@@ -91,9 +91,13 @@ class PostgresTypesTest {
             .build();
     assertThat(LakebaseSchema.of(rows).rowSchema()).isEqualTo(rows);
     assertThatThrownBy(() -> LakebaseSchema.of(RowSchema.of()))
-        .hasMessageContaining("needs at least one column");
+        .hasMessageContaining("needs at least one column")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
     assertThatThrownBy(
             () -> LakebaseSchema.of(RowSchema.builder().column("a\u0000", ColumnType.INT).build()))
-        .isInstanceOf(IllegalArgumentException.class);
+        .hasMessageContaining("contains a NUL character")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
   }
 }

@@ -3,6 +3,7 @@ package io.lakestream.connectors.lakebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import java.util.Arrays;
 import java.util.List;
@@ -96,11 +97,17 @@ class UpsertStatementTest {
   @Test
   void columnNamesAreChecked() {
     assertThatThrownBy(() -> LakebaseSchema.builder().column("", ColumnType.INT))
-        .hasMessageContaining("empty");
+        .hasMessageContaining("empty")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
     assertThatThrownBy(() -> LakebaseSchema.builder().column("c".repeat(64), ColumnType.INT))
-        .hasMessageContaining("longer than 63");
+        .hasMessageContaining("longer than 63")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
     assertThatThrownBy(
             () -> LakebaseSchema.builder().column("a", ColumnType.INT).column("a", ColumnType.LONG))
-        .hasMessageContaining("declared twice");
+        .hasMessageContaining("declared twice")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
   }
 }

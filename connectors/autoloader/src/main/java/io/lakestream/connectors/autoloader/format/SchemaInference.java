@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.format;
 
+import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.discovery.FileListing;
@@ -73,6 +74,7 @@ public final class SchemaInference {
     }
     if (sample.isEmpty()) {
       throw new SchemaInferenceException(
+          AutoLoaderErrorClass.CF_EMPTY_DIR_FOR_SCHEMA_INFERENCE,
           "Auto Loader cannot infer a schema: the input path "
               + inputPath
               + " has no files yet. Give the schema (AutoLoaderBuilder.schema(\"id BIGINT, ...\")),"

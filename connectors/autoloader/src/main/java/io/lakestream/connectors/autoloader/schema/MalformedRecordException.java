@@ -1,14 +1,18 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
+
 /**
  * A record that cannot be read with the schema and has nowhere to go (no {@code _rescued_data}
  * column): a malformed line or a value of the wrong type. The message names the file, the line and
- * the option that would keep such records ({@code cloudFiles.schemaEvolutionMode=rescue}).
+ * the option that would keep such records ({@code cloudFiles.schemaEvolutionMode=rescue}). Error
+ * class {@code MALFORMED_RECORD_IN_PARSING}, as Spark names it.
  */
-public class MalformedRecordException extends RuntimeException {
+public class MalformedRecordException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 
   public MalformedRecordException(String message) {
-    super(message);
+    super(AutoLoaderErrorClass.MALFORMED_RECORD_IN_PARSING, message);
   }
 }

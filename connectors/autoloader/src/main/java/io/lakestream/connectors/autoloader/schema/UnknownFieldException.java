@@ -1,5 +1,7 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import java.util.List;
 
 /**
@@ -7,9 +9,11 @@ import java.util.List;
  * with them is already recorded in the schema history when this is thrown, so restarting the query
  * (from its checkpoint) continues with the new schema; in {@code failOnNewColumns} mode nothing is
  * recorded. Thrown from the task, so the job fails; a Flink restart with the same job graph fails
- * the same way, so the query must be rebuilt (as a job runner with retries does).
+ * the same way, so the query must be rebuilt (as a job runner with retries does). Error class
+ * {@code UNKNOWN_FIELD_EXCEPTION}, Spark's name (Spark adds the subclass {@code
+ * NEW_FIELDS_IN_RECORD_WITH_FILE_PATH}).
  */
-public class UnknownFieldException extends RuntimeException {
+public class UnknownFieldException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 
   private final List<String> newColumns;
@@ -18,7 +22,7 @@ public class UnknownFieldException extends RuntimeException {
 
   public UnknownFieldException(
       String message, List<String> newColumns, String file, long recordedVersion) {
-    super(message);
+    super(AutoLoaderErrorClass.UNKNOWN_FIELD_EXCEPTION, message);
     this.newColumns = List.copyOf(newColumns);
     this.file = file;
     this.recordedVersion = recordedVersion;

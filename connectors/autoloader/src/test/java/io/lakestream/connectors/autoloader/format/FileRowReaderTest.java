@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
@@ -94,7 +95,9 @@ class FileRowReaderTest {
                     .read(f, r -> {}))
         .isInstanceOf(UnknownFieldException.class)
         .hasMessageContaining("new columns [qty, vip]")
-        .hasMessageContaining("does not evolve the schema");
+        .hasMessageContaining("does not evolve the schema")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("UNKNOWN_FIELD_EXCEPTION");
     assertThat(history.latest().orElseThrow().version()).isZero();
 
     assertThatThrownBy(
@@ -102,7 +105,9 @@ class FileRowReaderTest {
                 reader(FileFormat.JSON, SCHEMA, SchemaEvolutionMode.ADD_NEW_COLUMNS, history)
                     .read(f, r -> {}))
         .isInstanceOf(UnknownFieldException.class)
-        .satisfies(e -> assertThat(((UnknownFieldException) e).recordedVersion()).isEqualTo(1));
+        .satisfies(e -> assertThat(((UnknownFieldException) e).recordedVersion()).isEqualTo(1))
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("UNKNOWN_FIELD_EXCEPTION");
     assertThat(history.latest().orElseThrow().schema().ddl())
         .isEqualTo("id BIGINT, name STRING, qty BIGINT, vip BOOLEAN");
 

@@ -3,6 +3,7 @@ package io.lakestream.connectors.autoloader.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
@@ -188,7 +189,9 @@ class ParquetFormatTest {
             () ->
                 reader(schema, SchemaEvolutionMode.ADD_NEW_COLUMNS, history).read(second, r -> {}))
         .isInstanceOf(UnknownFieldException.class)
-        .hasMessageContaining("new columns [coupon]");
+        .hasMessageContaining("new columns [coupon]")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("UNKNOWN_FIELD_EXCEPTION");
     assertThat(history.latest().orElseThrow().schema().column("coupon").type().sql())
         .isEqualTo("STRING");
 
@@ -215,6 +218,8 @@ class ParquetFormatTest {
         .hasMessageContaining("not a readable Parquet file");
     assertThatThrownBy(() -> inference().infer(null, false))
         .isInstanceOf(SchemaInferenceException.class)
-        .hasMessageContaining("bogus.parquet");
+        .hasMessageContaining("bogus.parquet")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_SCHEMA_INFERENCE_FAILED");
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
@@ -70,7 +71,9 @@ class RecordConverterTest {
         .isInstanceOf(MalformedRecordException.class)
         .hasMessageContaining("line 4 of /in/f.json")
         .hasMessageContaining("x7 is not a BIGINT")
-        .hasMessageContaining("cloudFiles.schemaEvolutionMode=rescue");
+        .hasMessageContaining("cloudFiles.schemaEvolutionMode=rescue")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("MALFORMED_RECORD_IN_PARSING");
     // none: unknown fields are ignored
     Row row = converter.toRow(record("{\"id\":7,\"extra\":1}"), "", 5, "/in/f.json", Map.of());
     assertThat(row.getArity()).isEqualTo(2);

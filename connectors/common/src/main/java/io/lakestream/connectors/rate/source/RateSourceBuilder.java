@@ -1,5 +1,7 @@
 package io.lakestream.connectors.rate.source;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.state.query.QueryContext;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -64,21 +66,28 @@ public final class RateSourceBuilder<T> {
     return this;
   }
 
-  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  /**
+   * Checks the options; fails with a {@link LakestreamException} ({@code INVALID_OPTION_VALUE})
+   * naming the bad one.
+   */
   public void sanityCheck() {
     if (rows < 0) {
-      throw new IllegalArgumentException("rate option rows must be >= 0, was " + rows);
+      throw new LakestreamException(
+          OptionErrorClass.INVALID_OPTION_VALUE, "rate option rows must be >= 0, was " + rows);
     }
     if (numPartitions < 1) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OptionErrorClass.INVALID_OPTION_VALUE,
           "rate option numPartitions must be >= 1, was " + numPartitions);
     }
     if (rowsPerSecond < 0) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OptionErrorClass.INVALID_OPTION_VALUE,
           "rate option rowsPerSecond must be >= 0 (0 = unlimited), was " + rowsPerSecond);
     }
     if (maxRowsPerTrigger < 0) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          OptionErrorClass.INVALID_OPTION_VALUE,
           "rate option maxRowsPerTrigger must be >= 0 (0 = unlimited), was " + maxRowsPerTrigger);
     }
   }

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.rate.source.enumerator.SequenceEnumerator;
 import io.lakestream.connectors.rate.source.enumerator.SequenceEnumeratorState;
 import io.lakestream.connectors.rate.source.enumerator.SequenceEnumeratorStateSerializer;
@@ -8,6 +9,7 @@ import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.rate.source.split.SequenceSplitSerializer;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.ReplayedEpochs;
+import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.query.DescribedSource;
 import io.lakestream.state.query.QueryContext;
 import java.util.ArrayList;
@@ -100,7 +102,8 @@ public final class SequenceSource<T>
   public SplitEnumerator<SequenceSplit, SequenceEnumeratorState> restoreEnumerator(
       SplitEnumeratorContext<SequenceSplit> context, SequenceEnumeratorState checkpoint) {
     if (checkpoint.partitions() != partitions) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          StateErrorClass.INCOMPATIBLE_RESTART,
           "rate source '"
               + name
               + "' was created with "

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.rate.source.enumerator.SequenceEnumeratorState;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import java.util.List;
@@ -28,38 +29,48 @@ class RateSourceBuilderTest {
   @Test
   void negativeRowsNamesTheOption() {
     assertThatThrownBy(() -> builder().rows(-1).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rate option rows must be >= 0, was -1");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessage("[INVALID_OPTION_VALUE] rate option rows must be >= 0, was -1")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test
   void zeroPartitionsNamesTheOption() {
     assertThatThrownBy(() -> builder().numPartitions(0).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rate option numPartitions must be >= 1, was 0");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessage("[INVALID_OPTION_VALUE] rate option numPartitions must be >= 1, was 0")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test
   void negativeRowsPerSecondNamesTheOption() {
     assertThatThrownBy(() -> builder().rowsPerSecond(-5).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("rate option rowsPerSecond must be >= 0")
-        .hasMessageContaining("was -5");
+        .hasMessageContaining("was -5")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test
   void negativeMaxRowsPerTriggerNamesTheOption() {
     assertThatThrownBy(() -> builder().maxRowsPerTrigger(-2).sanityCheck())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("rate option maxRowsPerTrigger must be >= 0")
-        .hasMessageContaining("was -2");
+        .hasMessageContaining("was -2")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test
   void buildRunsTheSanityCheck() {
     assertThatThrownBy(() -> builder().numPartitions(-3).build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("numPartitions");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("numPartitions")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test
@@ -88,8 +99,10 @@ class RateSourceBuilderTest {
         new SequenceEnumeratorState(2, List.of(new SequenceSplit(0, 5)));
 
     assertThatThrownBy(() -> source.restoreEnumerator(context, checkpoint))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("created with 2 partitions and cannot change to 3")
-        .hasMessageContaining("set numPartitions back to 2");
+        .hasMessageContaining("set numPartitions back to 2")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INCOMPATIBLE_RESTART");
   }
 }

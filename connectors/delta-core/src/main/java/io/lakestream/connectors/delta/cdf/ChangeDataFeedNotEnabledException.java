@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf;
 
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTableException;
 
 /**
@@ -7,7 +8,8 @@ import io.lakestream.connectors.delta.DeltaTableException;
  * record it: the table property {@code delta.enableChangeDataFeed} was not {@code true} in the
  * metadata in effect at that version. Changes of such versions cannot be reconstructed; the message
  * names the version and says how to enable the feed (it applies to versions committed afterwards
- * only) or which range to read instead.
+ * only) or which range to read instead. Error class {@link
+ * DeltaErrorClass#DELTA_CHANGE_DATA_FEED_NOT_ENABLED}.
  */
 public final class ChangeDataFeedNotEnabledException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
@@ -15,7 +17,7 @@ public final class ChangeDataFeedNotEnabledException extends DeltaTableException
   private final long version;
 
   public ChangeDataFeedNotEnabledException(String message, long version) {
-    super(message);
+    super(DeltaErrorClass.DELTA_CHANGE_DATA_FEED_NOT_ENABLED, message);
     this.version = version;
   }
 

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf;
 
 import io.delta.kernel.Snapshot;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
@@ -32,8 +33,7 @@ public final class DeltaChangeDataFeed {
   }
 
   /** The change rows of versions {@code fromVersion..toVersion} (inclusive) of {@code table}. */
-  public static List<Object[]> tableChanges(DeltaTable table, long fromVersion, long toVersion)
-      throws DeltaTableException {
+  public static List<Object[]> tableChanges(DeltaTable table, long fromVersion, long toVersion) {
     return new DeltaChangeDataFeed(table).read(fromVersion, toVersion);
   }
 
@@ -42,27 +42,24 @@ public final class DeltaChangeDataFeed {
    *
    * @throws DeltaTableException see the class comment
    */
-  public List<Object[]> read(long fromVersion, long toVersion) throws DeltaTableException {
+  public List<Object[]> read(long fromVersion, long toVersion) {
     Snapshot snapshot = snapshotForRange(fromVersion, toVersion);
     String schemaJson = snapshot.getSchema().toJson();
     List<DeltaChangeFile> files =
         new DeltaChangeLog(table, schemaJson).changeFiles(fromVersion, toVersion);
-    DeltaChangeFileReader reader;
-    try {
-      reader = new DeltaChangeFileReader(table, schemaJson, snapshot.getPartitionColumnNames());
-    } catch (IllegalArgumentException e) {
-      throw new DeltaTableException(e.getMessage(), e);
-    }
+    DeltaChangeFileReader reader =
+        new DeltaChangeFileReader(table, schemaJson, snapshot.getPartitionColumnNames());
     List<Object[]> out = new ArrayList<>();
     for (DeltaChangeFile file : files) {
       try (DeltaChangeFileReader.Rows rows = reader.open(file)) {
         while (rows.hasNext()) {
           out.add(rows.next());
         }
-      } catch (DeltaTableException e) {
-        throw e;
       } catch (IOException e) {
-        throw new DeltaTableException("Cannot read change file " + file.path() + ": " + e, e);
+        throw new DeltaTableException(
+            DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+            "Cannot read change file " + file.path() + ": " + e,
+            e);
       }
     }
     return out;
@@ -72,20 +69,24 @@ public final class DeltaChangeDataFeed {
    * The names of the change rows' columns for versions up to {@code toVersion}: the table's, then
    * {@link DeltaChangeFileReader#METADATA_COLUMNS}.
    */
-  public List<String> columnNames(long toVersion) throws DeltaTableException {
+  public List<String> columnNames(long toVersion) {
     List<String> names = new ArrayList<>(snapshotAt(toVersion).getSchema().fieldNames());
     names.addAll(DeltaChangeFileReader.METADATA_COLUMNS);
     return names;
   }
 
-  private Snapshot snapshotForRange(long from, long to) throws DeltaTableException {
+  private Snapshot snapshotForRange(long from, long to) {
     long latest =
         table
             .latestSnapshot()
-            .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()))
+            .orElseThrow(
+                () ->
+                    new DeltaTableException(
+                        DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()))
             .getVersion();
     if (from < 0 || from > to || to > latest) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
           "tableChanges("
               + from
               + ", "
@@ -99,7 +100,7 @@ public final class DeltaChangeDataFeed {
     return snapshotAt(to);
   }
 
-  private Snapshot snapshotAt(long version) throws DeltaTableException {
+  private Snapshot snapshotAt(long version) {
     return new DeltaTableReader(table).snapshotAtVersion(version);
   }
 }

@@ -4,6 +4,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -43,7 +44,8 @@ public final class DeltaChangeFileReader {
   /**
    * @param schemaJson the table schema ({@link StructType#toJson()})
    * @param partitionColumns the table's partition columns
-   * @throws IllegalArgumentException if a column has a type rows cannot carry (nested types)
+   * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) if a column has a type rows
+   *     cannot carry (nested types)
    */
   public DeltaChangeFileReader(DeltaTable table, String schemaJson, List<String> partitionColumns) {
     this.table = table;
@@ -57,10 +59,11 @@ public final class DeltaChangeFileReader {
   }
 
   /** Opens {@code file}; the caller closes the returned rows. */
-  public Rows open(DeltaChangeFile file) throws DeltaTableException {
+  public Rows open(DeltaChangeFile file) {
     for (String column : partitionColumns) {
       if (!file.partitionValues().containsKey(column)) {
         throw new DeltaTableException(
+            DeltaErrorClass.DELTA_TABLE_CORRUPT,
             "Change file "
                 + file.path()
                 + " (version "
@@ -105,7 +108,7 @@ public final class DeltaChangeFileReader {
      *
      * @throws DeltaTableException if the file cannot be read
      */
-    public boolean hasNext() throws DeltaTableException {
+    public boolean hasNext() {
       return rows.hasNext();
     }
 
@@ -114,7 +117,7 @@ public final class DeltaChangeFileReader {
      *
      * @throws DeltaTableException if the file cannot be read or a cdc row has no change type
      */
-    public Object[] next() throws DeltaTableException {
+    public Object[] next() {
       Object[] data = rows.next();
       Object[] row = new Object[width + METADATA_COLUMNS.size()];
       System.arraycopy(data, 0, row, 0, width);
@@ -123,6 +126,7 @@ public final class DeltaChangeFileReader {
         type = (String) data[width];
         if (type == null) {
           throw new DeltaTableException(
+              DeltaErrorClass.DELTA_TABLE_CORRUPT,
               "A row of change file " + file.path() + " has no " + CHANGE_TYPE + " value");
         }
       }

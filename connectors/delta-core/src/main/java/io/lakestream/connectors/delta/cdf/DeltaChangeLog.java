@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaCommitRange;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -62,7 +63,7 @@ public final class DeltaChangeLog {
    *
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
-  public long latestVersion() throws DeltaTableException {
+  public long latestVersion() {
     return commits.latestVersion();
   }
 
@@ -73,10 +74,11 @@ public final class DeltaChangeLog {
    * @throws ChangeDataFeedNotEnabledException for the first version in the range without the feed
    * @throws DeltaTableException if the range is not in the table's history, see the class comment
    */
-  public List<DeltaChangeFile> changeFiles(long from, long to) throws DeltaTableException {
+  public List<DeltaChangeFile> changeFiles(long from, long to) {
     long latest = latestVersion();
     if (from < 0 || from > to || to > latest) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
           "Change data feed versions "
               + from
               + " to "
@@ -101,7 +103,7 @@ public final class DeltaChangeLog {
    * @throws DeltaTableException if the version is not in the table's history, has another schema
    *     than the one the feed is read with, or holds a file with a deletion vector
    */
-  public List<DeltaChangeFile> snapshotFiles(long version) throws DeltaTableException {
+  public List<DeltaChangeFile> snapshotFiles(long version) {
     Snapshot snapshot = snapshotAt(version);
     checkSchema(version, snapshot);
     long timestamp = snapshot.getTimestamp(table.engine());
@@ -177,7 +179,7 @@ public final class DeltaChangeLog {
   }
 
   /** Fails unless the metadata in effect at {@code version} records the feed with our schema. */
-  private void checkVersion(long version, Snapshot snapshot) throws DeltaTableException {
+  private void checkVersion(long version, Snapshot snapshot) {
     String enabled = snapshot.getTableProperties().get(ENABLE_PROPERTY);
     if (!"true".equalsIgnoreCase(enabled)) {
       throw new ChangeDataFeedNotEnabledException(
@@ -201,7 +203,7 @@ public final class DeltaChangeLog {
     checkSchema(version, snapshot);
   }
 
-  private void checkSchema(long version, Snapshot snapshot) throws DeltaTableException {
+  private void checkSchema(long version, Snapshot snapshot) {
     commits.checkSchema(
         version,
         snapshot,
@@ -216,15 +218,15 @@ public final class DeltaChangeLog {
                 + ").");
   }
 
-  private Snapshot snapshotAt(long version) throws DeltaTableException {
+  private Snapshot snapshotAt(long version) {
     return new DeltaTableReader(table).snapshotAtVersion(version);
   }
 
   private void refuseDeletionVector(
-      DeltaCommitRange.Actions actions, Action action, int row, long version)
-      throws DeltaTableException {
+      DeltaCommitRange.Actions actions, Action action, int row, long version) {
     if (actions.hasDeletionVector(action, row)) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
           "Data file "
               + actions.path(action, row)
               + " (version "

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import java.io.Serializable;
@@ -180,7 +182,8 @@ public final class DeltaMerge implements Serializable {
     /** {@code WHEN NOT MATCHED AND condition THEN INSERT *}. */
     public Builder whenNotMatchedInsertAll(MergeCondition condition) {
       if (hasInsert) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MERGE,
             "Only one whenNotMatchedInsertAll clause is supported per MERGE");
       }
       hasInsert = true;
@@ -210,9 +213,10 @@ public final class DeltaMerge implements Serializable {
     }
 
     /**
-     * @throws IllegalArgumentException if no key column is given, a key or ordering column is not a
-     *     table column, there is no clause, or an unconditional matched clause is not the last
-     *     matched clause (as in Delta, later clauses could never apply)
+     * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_MERGE}) if no key
+     *     column is given, a key or ordering column is not a table column, there is no clause, or
+     *     an unconditional matched clause is not the last matched clause (as in Delta, later
+     *     clauses could never apply)
      */
     public DeltaMerge build() {
       sanityCheck();
@@ -221,27 +225,31 @@ public final class DeltaMerge implements Serializable {
 
     private void sanityCheck() {
       if (keyColumns.isEmpty()) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MERGE,
             "A MERGE needs at least one key column: DeltaMerge.into(table, schema, \"id\")");
       }
       Set<String> seen = new HashSet<>();
       for (String key : keyColumns) {
         requireColumn(key, "Key column");
         if (!seen.add(key)) {
-          throw new IllegalArgumentException("Key column '" + key + "' is named twice");
+          throw new LakestreamException(
+              DeltaErrorClass.DELTA_INVALID_MERGE, "Key column '" + key + "' is named twice");
         }
       }
       if (orderingColumn != null) {
         requireColumn(orderingColumn, "Ordering column (lastByOrderingColumn)");
       }
       if (matched.isEmpty() && !hasInsert) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MERGE,
             "A MERGE needs at least one clause: whenMatchedUpdate/whenMatchedDelete or"
                 + " whenNotMatchedInsertAll");
       }
       for (int i = 0; i < matched.size() - 1; i++) {
         if (!matched.get(i).conditional()) {
-          throw new IllegalArgumentException(
+          throw new LakestreamException(
+              DeltaErrorClass.DELTA_INVALID_MERGE,
               "whenMatched clause "
                   + (i + 1)
                   + " has no condition, so the later whenMatched clauses could never apply: give"
@@ -252,7 +260,8 @@ public final class DeltaMerge implements Serializable {
 
     private void requireColumn(String name, String what) {
       if (schema.indexOf(name) < 0) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MERGE,
             what
                 + " '"
                 + name

@@ -6,6 +6,7 @@ import io.delta.kernel.engine.Engine;
 import io.delta.storage.LogStore;
 import io.lakestream.connectors.delta.DeltaChangeDataWriter;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableWriter;
@@ -145,17 +146,22 @@ public final class DeltaMergeCommit implements Serializable {
    * committing. Creates the table if missing (or checks its schema against the declaration).
    *
    * @throws DuplicateMergeKeyException see {@link DeltaMerge}
-   * @throws IllegalArgumentException if a source row does not fit the table (names row and column)
+   * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_ROW}) if a source row
+   *     does not fit the table (names row and column)
    * @throws DeltaTableException if the table cannot be read or written, or is refused
    */
-  public PreparedMerge prepare(long epoch, List<Object[]> sourceRows) throws IOException {
+  public PreparedMerge prepare(long epoch, List<Object[]> sourceRows) {
     DeltaTable table = merge.table();
     table.ensureExists(merge.schema());
     Engine engine = table.engine();
     Snapshot snapshot =
         table
             .latestSnapshot()
-            .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+            .orElseThrow(
+                () ->
+                    new DeltaTableException(
+                        DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
+                        "No Delta table at " + table.path()));
     Optional<Long> done = snapshot.getLatestTransactionVersion(engine, appId);
     if (done.isPresent() && done.get() >= epoch) {
       LOG.info(
@@ -313,7 +319,7 @@ public final class DeltaMergeCommit implements Serializable {
     return (epoch, rows) -> commit(epoch, rows);
   }
 
-  private void checkTable(Map<String, String> properties) throws DeltaTableException {
+  private void checkTable(Map<String, String> properties) {
     String mode = properties.getOrDefault("delta.columnMapping.mode", "none");
     if (!"none".equalsIgnoreCase(mode)) {
       throw refused(
@@ -330,6 +336,7 @@ public final class DeltaMergeCommit implements Serializable {
 
   private DeltaTableException refused(String property, String why) {
     return new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
         "Cannot MERGE into the Delta table at "
             + merge.table().path()
             + ": it has "

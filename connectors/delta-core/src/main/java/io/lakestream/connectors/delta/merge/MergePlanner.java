@@ -4,8 +4,10 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -45,10 +47,11 @@ final class MergePlanner {
 
   /**
    * @throws DuplicateMergeKeyException see {@link DeltaMerge}
-   * @throws IllegalArgumentException if a source row is too short or an update changes a key
+   * @throws io.lakestream.api.error.LakestreamException if a source row is too short or an update
+   *     changes a key
    * @throws DeltaTableException if a file has a deletion vector or cannot be read
    */
-  MergePlan plan(Snapshot snapshot, List<Object[]> sourceRows) throws DeltaTableException {
+  MergePlan plan(Snapshot snapshot, List<Object[]> sourceRows) {
     DeltaTable table = merge.table();
     DeltaTableSchema schema = merge.schema();
     int width = schema.columns().size();
@@ -119,9 +122,10 @@ final class MergePlanner {
           }
         }
       } catch (IOException e) {
-        throw e instanceof DeltaTableException d
-            ? d
-            : new DeltaTableException("Cannot read " + file.absolutePath() + ": " + e, e);
+        throw new DeltaTableException(
+            DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+            "Cannot read " + file.absolutePath() + ": " + e,
+            e);
       }
       if (fileUpdated + fileDeleted > 0) {
         removed.add(file);
@@ -180,7 +184,8 @@ final class MergePlanner {
   private Object[] checkUpdate(Object[] after, List<Object> key) {
     int width = merge.schema().columns().size();
     if (after == null || after.length != width) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_MERGE,
           "A whenMatchedUpdate assignment returned "
               + (after == null ? "null" : after.length + " values")
               + " for key "
@@ -191,7 +196,8 @@ final class MergePlanner {
               + merge.schema().columnNames());
     }
     if (!key.equals(keys.keyOf(after))) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_MERGE,
           "A whenMatchedUpdate assignment changed the merge key "
               + keys.describe(key)
               + " to "
@@ -204,7 +210,7 @@ final class MergePlanner {
   }
 
   /** The snapshot's data files with their statistics. */
-  static List<TargetFile> files(Engine engine, Snapshot snapshot) throws DeltaTableException {
+  static List<TargetFile> files(Engine engine, Snapshot snapshot) {
     List<TargetFile> files = new ArrayList<>();
     try {
       KernelScanFile.forEach(
@@ -213,23 +219,20 @@ final class MergePlanner {
           true,
           scanFile -> files.add(targetFile(scanFile)));
     } catch (IOException | UncheckedIOException | KernelException e) {
-      throw e instanceof DeltaTableException d
-          ? d
-          : new DeltaTableException(
-              "Cannot list the data files of version "
-                  + snapshot.getVersion()
-                  + ": "
-                  + e.getMessage(),
-              e);
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot list the data files of version " + snapshot.getVersion() + ": " + e.getMessage(),
+          e);
     }
     return files;
   }
 
-  private static TargetFile targetFile(KernelScanFile scanFile) throws DeltaTableException {
+  private static TargetFile targetFile(KernelScanFile scanFile) {
     Row add = scanFile.addAction();
     String absolute = scanFile.status().getPath();
     if (scanFile.hasDeletionVector()) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
           "Data file "
               + absolute
               + " has a deletion vector, which the lakestream MERGE does not read. Set"

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.schema.ColumnType;
 import java.util.ArrayList;
@@ -26,10 +28,10 @@ final class MergeSource {
    *
    * @throws DuplicateMergeKeyException if two rows have one key and the merge names no ordering
    *     column
-   * @throws IllegalArgumentException if a row has fewer values than the table has columns
+   * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_ROW}) if a row has
+   *     fewer values than the table has columns
    */
-  static MergeSource of(DeltaMerge merge, MergeKeys keys, List<Object[]> rows)
-      throws DuplicateMergeKeyException {
+  static MergeSource of(DeltaMerge merge, MergeKeys keys, List<Object[]> rows) {
     DeltaTableSchema schema = merge.schema();
     int width = schema.columns().size();
     int ordering = merge.orderingColumn().map(schema::indexOf).orElse(-1);
@@ -39,7 +41,8 @@ final class MergeSource {
     for (int r = 0; r < rows.size(); r++) {
       Object[] row = rows.get(r);
       if (row == null || row.length < width) {
-        throw new IllegalArgumentException(
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_ROW,
             "Source row "
                 + r
                 + " has "

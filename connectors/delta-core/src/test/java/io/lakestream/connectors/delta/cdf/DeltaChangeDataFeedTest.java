@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.cdf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -151,8 +152,9 @@ class DeltaChangeDataFeedTest {
         .isInstanceOf(ChangeDataFeedNotEnabledException.class)
         .hasMessageContaining("delta.enableChangeDataFeed")
         .hasMessageContaining("not enabled at version " + v1)
-        .satisfies(
-            e -> assertThat(((ChangeDataFeedNotEnabledException) e).version()).isEqualTo(v1));
+        .satisfies(e -> assertThat(((ChangeDataFeedNotEnabledException) e).version()).isEqualTo(v1))
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CHANGE_DATA_FEED_NOT_ENABLED");
   }
 
   @Test
@@ -178,7 +180,11 @@ class DeltaChangeDataFeedTest {
         .isInstanceOf(DeltaTableException.class)
         // the first version after v1 turns on column mapping, which changes the schema's metadata
         .hasMessageStartingWith(
-            "Version " + (v1 + 1) + " of the Delta table at " + table.path() + " has the schema ")
+            "[DELTA_SCHEMA_CHANGED] Version "
+                + (v1 + 1)
+                + " of the Delta table at "
+                + table.path()
+                + " has the schema ")
         .hasMessageContaining("differs from the schema the change data feed is read with");
   }
 
@@ -190,12 +196,18 @@ class DeltaChangeDataFeedTest {
     assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, v1, v1 + 5))
         .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("out of range")
-        .hasMessageContaining("latest version " + v1);
+        .hasMessageContaining("latest version " + v1)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_VERSION_RANGE");
     assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, v1, v1 - 1))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("out of range");
+        .hasMessageContaining("out of range")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_VERSION_RANGE");
     assertThatThrownBy(() -> DeltaChangeDataFeed.tableChanges(table, -1, v1))
         .isInstanceOf(DeltaTableException.class)
-        .hasMessageContaining("out of range");
+        .hasMessageContaining("out of range")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_VERSION_RANGE");
   }
 }

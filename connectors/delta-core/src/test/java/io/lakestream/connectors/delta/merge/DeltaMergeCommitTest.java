@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -153,7 +154,9 @@ class DeltaMergeCommitTest {
     assertThatThrownBy(() -> commit.commit(0, batch))
         .isInstanceOf(DuplicateMergeKeyException.class)
         .hasMessageContaining("{id=7}")
-        .hasMessageContaining("lastByOrderingColumn");
+        .hasMessageContaining("lastByOrderingColumn")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_DUPLICATE_MERGE_KEY");
     assertThat(new DeltaTableReader(table).readLatest()).isEmpty();
   }
 
@@ -353,7 +356,9 @@ class DeltaMergeCommitTest {
     assertThatThrownBy(() -> commit.commitPrepared(prepared))
         .isInstanceOf(DeltaCommitConflictException.class)
         .hasMessageContaining("conflicts with version " + (prepared.readVersion() + 1))
-        .hasMessageContaining("may hold rows with keys of this MERGE batch");
+        .hasMessageContaining("may hold rows with keys of this MERGE batch")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CONCURRENT_APPEND");
     assertThat(contents(table).get(5L)).containsExactly(5L, "theirs", 5L, 0L);
 
     // the epoch run again is planned on the new version: it updates the appended row
@@ -372,17 +377,12 @@ class DeltaMergeCommitTest {
     commit.afterPlanning(
         () -> {
           if (appends[0] < DeltaMergeCommit.MAX_REPLANS) { // every plan but the last one loses
-            try {
-              new DeltaAppendCommit(table, schema, "batch-job")
-                  .commit(
-                      appends[0],
-                      new DeltaTableWriter(table, schema)
-                          .write(
-                              List.<Object[]>of(
-                                  new Object[] {5L, "theirs-" + appends[0], 5L, 0L})));
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
+            new DeltaAppendCommit(table, schema, "batch-job")
+                .commit(
+                    appends[0],
+                    new DeltaTableWriter(table, schema)
+                        .write(
+                            List.<Object[]>of(new Object[] {5L, "theirs-" + appends[0], 5L, 0L})));
             appends[0]++;
           }
         });
@@ -398,18 +398,16 @@ class DeltaMergeCommitTest {
 
     commit.afterPlanning(
         () -> {
-          try {
-            new DeltaAppendCommit(table, schema, "batch-job")
-                .commit(
-                    appends[0]++,
-                    new DeltaTableWriter(table, schema)
-                        .write(List.<Object[]>of(new Object[] {6L, "theirs", 6L, 0L})));
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
+          new DeltaAppendCommit(table, schema, "batch-job")
+              .commit(
+                  appends[0]++,
+                  new DeltaTableWriter(table, schema)
+                      .write(List.<Object[]>of(new Object[] {6L, "theirs", 6L, 0L})));
         });
     assertThatThrownBy(() -> commit.commit(2, batch(src(6, "mine", 60, 3, "U"))))
-        .isInstanceOf(DeltaCommitConflictException.class);
+        .isInstanceOf(DeltaCommitConflictException.class)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CONCURRENT_APPEND");
   }
 
   @Test
@@ -425,7 +423,9 @@ class DeltaMergeCommitTest {
     assertThat(b.commitPrepared(fromB).status()).isEqualTo(DeltaMergeResult.Status.COMMITTED);
     assertThatThrownBy(() -> a.commitPrepared(fromA))
         .isInstanceOf(DeltaCommitConflictException.class)
-        .hasMessageContaining("which this MERGE rewrites");
+        .hasMessageContaining("which this MERGE rewrites")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CONCURRENT_APPEND");
     assertThat(contents(table).get(2L)).containsExactly(2L, "from-b", 2L, 4L);
     assertThat(contents(table).get(1L)).containsExactly(1L, "a", 1L, 1L);
   }
@@ -443,8 +443,10 @@ class DeltaMergeCommitTest {
             "key");
     commit.commit(0, batch(src(1, "a", 1, 1, "U")));
     assertThatThrownBy(() -> commit.commit(1, batch(src(1, "a", 1, 1, "U"))))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("changed the merge key {id=1}");
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("changed the merge key {id=1}")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_MERGE");
   }
 
   @Test
@@ -452,20 +454,26 @@ class DeltaMergeCommitTest {
     DeltaTable table = DeltaTable.forPath(dir.resolve("b").toString());
     DeltaTableSchema schema = accounts(false);
     assertThatThrownBy(() -> DeltaMerge.into(table, schema, "nope").whenMatchedDelete().build())
-        .hasMessageContaining("Key column 'nope'");
+        .hasMessageContaining("Key column 'nope'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_MERGE");
     assertThatThrownBy(
             () ->
                 DeltaMerge.into(table, schema, "id")
                     .whenMatchedDelete()
                     .whenMatchedUpdateAll()
                     .build())
-        .hasMessageContaining("could never apply");
+        .hasMessageContaining("could never apply")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_MERGE");
     assertThatThrownBy(
             () ->
                 DeltaMerge.into(table, schema, "id")
                     .whenMatchedUpdateAll()
                     .lastByOrderingColumn("ts")
                     .build())
-        .hasMessageContaining("lastByOrderingColumn");
+        .hasMessageContaining("lastByOrderingColumn")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_MERGE");
   }
 }

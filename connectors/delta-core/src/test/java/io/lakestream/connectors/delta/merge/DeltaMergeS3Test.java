@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -76,7 +77,9 @@ class DeltaMergeS3Test {
     new DeltaAppendCommit(table, SCHEMA, "appender")
         .commit(1, new DeltaTableWriter(table, SCHEMA).write(rows(new Object[] {60L, "theirs"})));
     assertThatThrownBy(() -> merge.commitPrepared(insert))
-        .isInstanceOf(DeltaCommitConflictException.class);
+        .isInstanceOf(DeltaCommitConflictException.class)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CONCURRENT_APPEND");
     assertThat(contents(table)).containsEntry(60L, "theirs");
     merge.commit(2, rows(new Object[] {60L, "mine"}));
     assertThat(contents(table)).containsEntry(60L, "mine").hasSize(4);

@@ -1,7 +1,10 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaCompleteCommit;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
@@ -131,23 +134,31 @@ public final class DeltaSinkBuilder<T> {
     return this;
   }
 
-  /** Checks the options; fails with {@link IllegalArgumentException} naming the bad one. */
+  /** Checks the options; fails with a {@link LakestreamException} naming the bad one. */
   public void sanityCheck() {
     if (query == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
           "Delta sink for " + path + " needs the query (query(...)): its app id tags each commit");
     }
     if (sinkName == null || sinkName.isBlank()) {
-      throw new IllegalArgumentException("Delta sink for " + path + " needs a sinkName (its uid)");
+      throw new LakestreamException(
+          ConnectorErrorClass.CONNECTOR_NAME_MISSING,
+          "Delta sink for " + path + " needs a sinkName (its uid)");
     }
     if (maxRowsPerFile < 1) {
-      throw new IllegalArgumentException("maxRowsPerFile must be >= 1, was " + maxRowsPerFile);
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
+          "maxRowsPerFile must be >= 1, was " + maxRowsPerFile);
     }
     if (maxBufferedBytes < 1) {
-      throw new IllegalArgumentException("maxBufferedBytes must be >= 1, was " + maxBufferedBytes);
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
+          "maxBufferedBytes must be >= 1, was " + maxBufferedBytes);
     }
     if (query.outputMode() == OutputMode.UPDATE) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_OUTPUT_MODE,
           "The Delta sink does not support output mode update: a Delta table takes appends."
               + " Upsert changed rows with a MERGE in an epoch function (foreachBatch), or use"
               + " output mode append.");

@@ -5,7 +5,6 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.schema.RowFields;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -44,7 +43,7 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
   }
 
   @Override
-  public void write(T element, Context context) throws IOException {
+  public void write(T element, Context context) {
     writer.append(fields.toRow(element));
     if (writer.bufferedRows() >= maxRowsPerFile) {
       writeBuffer();
@@ -57,11 +56,11 @@ final class DeltaSinkWriter<T> implements CommittingSinkWriter<T, DeltaWrittenFi
   }
 
   @Override
-  public void flush(boolean endOfInput) throws IOException {
+  public void flush(boolean endOfInput) {
     writeBuffer();
   }
 
-  private void writeBuffer() throws IOException {
+  private void writeBuffer() {
     written.addAll(writer.flush());
     sinceSizeCheck = 0;
   }

@@ -49,7 +49,7 @@ final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
   }
 
   @Override
-  public void open() throws IOException {
+  public void open() {
     staging.ensureExists(schema);
   }
 

@@ -1,5 +1,8 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.ConnectorErrorClass;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
@@ -82,39 +85,41 @@ public final class ForeachBatchSinkBuilder<T> {
     return this;
   }
 
-  /** Checks the settings; fails with {@link IllegalArgumentException} naming the bad one. */
+  /** Checks the settings; fails with a {@link LakestreamException} naming the bad one. */
   public void sanityCheck() {
     if (function == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
           "foreachBatch sink staging at "
               + stagingPath
               + " needs the epoch function (function(...))");
     }
     if (query == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
           "foreachBatch sink staging at " + stagingPath + " needs the query (query(...))");
     }
     if (sinkName == null || sinkName.isBlank()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          ConnectorErrorClass.CONNECTOR_NAME_MISSING,
           "foreachBatch sink staging at " + stagingPath + " needs a sinkName (its uid)");
     }
     if (maxRowsPerFile < 1) {
-      throw new IllegalArgumentException("maxRowsPerFile must be >= 1, was " + maxRowsPerFile);
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
+          "maxRowsPerFile must be >= 1, was " + maxRowsPerFile);
     }
   }
 
   /**
-   * @throws java.io.UncheckedIOException if the staging table cannot be created
+   * @throws io.lakestream.connectors.delta.DeltaTableException if the staging table cannot be
+   *     created
    */
   public EpochSink<T, DeltaWrittenFile> build() {
     sanityCheck();
     DeltaTable staging = DeltaTable.forPath(stagingPath, hadoopConf);
     ForeachBatchCommit commit = new ForeachBatchCommit(staging, schema, function);
-    try {
-      commit.open();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e.getMessage(), e);
-    }
+    commit.open();
     RowFields<T> rowFields = fields;
     DeltaTableSchema stagingSchema = schema;
     int rows = maxRowsPerFile;

@@ -4,7 +4,6 @@ import io.delta.kernel.Snapshot;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 
 /**
@@ -50,37 +49,31 @@ public final class DeltaSourceBuilder extends DeltaStreamSourceBuilder<DeltaSour
    * Checks the options and reads the table's schema.
    *
    * @throws io.lakestream.api.error.LakestreamException for a bad option
-   * @throws UncheckedIOException (cause {@link DeltaTableException}) if there is no table, the
-   *     chosen version or timestamp is not in its history, or {@code startingVersion} is past the
-   *     latest version
+   * @throws DeltaTableException if there is no table, the chosen version or timestamp is not in its
+   *     history, or {@code startingVersion} is past the latest version
    */
   public DeltaSource build() {
     sanityCheck();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
     DeltaTableReader reader = new DeltaTableReader(table);
-    try {
-      long bounded = -1;
-      Snapshot snapshot;
-      if (options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent()) {
-        bounded = options.get(DeltaSourceOptions.VERSION_AS_OF);
-        snapshot = reader.snapshotAtVersion(bounded);
-      } else if (options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent()) {
-        bounded =
-            reader.versionAsOf(Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)));
-        snapshot = reader.snapshotAtVersion(bounded);
-      } else {
-        snapshot = latestSnapshot(table);
-      }
-      long startingVersion = startingVersion(DeltaSourceOptions.STARTING_VERSION);
-      checkStartingVersion(table, startingVersion, snapshot.getVersion());
-      return new DeltaSource(
-          settings(table, snapshot, tableRowType(table, snapshot)),
-          startingVersion,
-          bounded,
-          options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
-          options.get(DeltaSourceOptions.IGNORE_DELETES));
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
+    long bounded = -1;
+    Snapshot snapshot;
+    if (options.getOptional(DeltaSourceOptions.VERSION_AS_OF).isPresent()) {
+      bounded = options.get(DeltaSourceOptions.VERSION_AS_OF);
+      snapshot = reader.snapshotAtVersion(bounded);
+    } else if (options.getOptional(DeltaSourceOptions.TIMESTAMP_AS_OF).isPresent()) {
+      bounded = reader.versionAsOf(Instant.parse(options.get(DeltaSourceOptions.TIMESTAMP_AS_OF)));
+      snapshot = reader.snapshotAtVersion(bounded);
+    } else {
+      snapshot = latestSnapshot(table);
     }
+    long startingVersion = startingVersion(DeltaSourceOptions.STARTING_VERSION);
+    checkStartingVersion(table, startingVersion, snapshot.getVersion());
+    return new DeltaSource(
+        settings(table, snapshot, tableRowType(table, snapshot)),
+        startingVersion,
+        bounded,
+        options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
+        options.get(DeltaSourceOptions.IGNORE_DELETES));
   }
 }

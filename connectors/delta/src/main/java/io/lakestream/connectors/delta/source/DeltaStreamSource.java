@@ -7,7 +7,6 @@ import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.state.query.DescribedSource;
 import io.lakestream.state.query.QueryContext;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -24,8 +23,8 @@ import org.apache.flink.types.Row;
  * the query (one input path: the table; availableNow supported; epochs always limited, as {@code
  * maxFilesPerTrigger} has a default). Subclasses create their readers and enumerators.
  *
- * <p>{@link #latestVersion()} fails with {@link UncheckedIOException} (cause {@link
- * DeltaTableException}) if the table's log cannot be read.
+ * <p>{@link #latestVersion()} fails with {@link DeltaTableException} if the table's log cannot be
+ * read.
  *
  * @param <S> the split type
  * @param <E> the enumerator's checkpoint type
@@ -121,14 +120,10 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
   /**
    * The table's latest version.
    *
-   * @throws UncheckedIOException (cause {@link DeltaTableException}) if the log cannot be read
+   * @throws DeltaTableException if the log cannot be read
    */
   protected final long latestVersion() {
-    try {
-      return new DeltaCommitRange(table).latestVersion();
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    }
+    return new DeltaCommitRange(table).latestVersion();
   }
 
   @Override

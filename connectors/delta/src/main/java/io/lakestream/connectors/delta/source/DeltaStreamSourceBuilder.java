@@ -16,6 +16,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.options.Option;
@@ -95,10 +96,10 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    *
    * @throws DeltaTableException if it is past {@code latest}
    */
-  protected final void checkStartingVersion(DeltaTable table, long startingVersion, long latest)
-      throws DeltaTableException {
+  protected final void checkStartingVersion(DeltaTable table, long startingVersion, long latest) {
     if (startingVersion > latest) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
           label
               + " option startingVersion="
               + startingVersion
@@ -115,10 +116,13 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    *
    * @throws DeltaTableException if there is no table or its log cannot be read
    */
-  protected static Snapshot latestSnapshot(DeltaTable table) throws DeltaTableException {
+  protected static Snapshot latestSnapshot(DeltaTable table) {
     return table
         .latestSnapshot()
-        .orElseThrow(() -> new DeltaTableException("No Delta table at " + table.path()));
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path()));
   }
 
   /** The settings of a source of {@code snapshot}'s schema with rows of {@code rowType}. */
@@ -142,11 +146,11 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    * @throws DeltaTableException if the table uses column mapping or has a column the Delta source
    *     does not read (nested types); the message names it
    */
-  protected static RowTypeInfo tableRowType(DeltaTable table, Snapshot snapshot)
-      throws DeltaTableException {
+  protected static RowTypeInfo tableRowType(DeltaTable table, Snapshot snapshot) {
     String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
     if (mapping != null && !mapping.equals("none")) {
       throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
           "The Delta table at "
               + table.path()
               + " uses column mapping (delta.columnMapping.mode="
@@ -162,8 +166,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
     return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
   }
 
-  private static TypeInformation<?> typeOf(StructField field, String table)
-      throws DeltaTableException {
+  private static TypeInformation<?> typeOf(StructField field, String table) {
     DataType type = field.getDataType();
     if (type instanceof StringType) {
       return Types.STRING;
@@ -193,6 +196,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
       return Types.PRIMITIVE_ARRAY(Types.BYTE);
     }
     throw new DeltaTableException(
+        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
         "Column '"
             + field.getName()
             + "' of the Delta table at "

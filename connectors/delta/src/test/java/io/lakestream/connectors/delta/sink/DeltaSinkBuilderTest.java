@@ -42,20 +42,28 @@ class DeltaSinkBuilderTest {
   @Test
   void updateModeIsRefusedPointingToMerge() {
     assertThatThrownBy(() -> builder().query(query(OutputMode.UPDATE)).sinkName("s").build())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("does not support output mode update")
-        .hasMessageContaining("MERGE");
+        .hasMessageContaining("MERGE")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_OUTPUT_MODE");
   }
 
   @Test
   void theQueryAndASinkNameAreRequired() {
     assertThatThrownBy(() -> builder().sinkName("s").build())
-        .hasMessageContaining("needs the query");
+        .hasMessageContaining("needs the query")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_SINK_SETTING");
     assertThatThrownBy(() -> builder().query(query(OutputMode.APPEND)).build())
-        .hasMessageContaining("needs a sinkName");
+        .hasMessageContaining("needs a sinkName")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONNECTOR_NAME_MISSING");
     assertThatThrownBy(
             () -> builder().query(query(OutputMode.APPEND)).sinkName("s").maxRowsPerFile(0).build())
-        .hasMessageContaining("maxRowsPerFile must be >= 1");
+        .hasMessageContaining("maxRowsPerFile must be >= 1")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_SINK_SETTING");
   }
 
   @TempDir java.nio.file.Path dir;
@@ -82,7 +90,9 @@ class DeltaSinkBuilderTest {
                     .sinkName("s")
                     .build())
         .hasMessageContaining("Output mode complete")
-        .hasMessageContaining("delta.enableChangeDataFeed=true");
+        .hasMessageContaining("delta.enableChangeDataFeed=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_UNSUPPORTED_FEATURE");
   }
 
   @Test
@@ -103,14 +113,18 @@ class DeltaSinkBuilderTest {
                     .query(query(OutputMode.APPEND))
                     .sinkName("s")
                     .build())
-        .hasMessageContaining("mergeSchema=true");
+        .hasMessageContaining("mergeSchema=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_SCHEMA_MISMATCH");
     DeltaSinkBuilder.<Long>forTable(path, wider, id -> new Object[] {id, null})
         .query(query(OutputMode.APPEND))
         .sinkName("s")
         .option("MERGESCHEMA", "true")
         .build();
     assertThatThrownBy(() -> builder().option("mergeSchema", "yes"))
-        .hasMessageContaining("must be true or false");
+        .hasMessageContaining("must be true or false")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder().option("overwriteSchema", "true"))
         .isInstanceOfSatisfying(
             LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))

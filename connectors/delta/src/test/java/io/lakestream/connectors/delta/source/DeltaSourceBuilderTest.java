@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.schema.ColumnType;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -33,28 +33,44 @@ class DeltaSourceBuilderTest {
         .hasMessageContaining("maxFilesPerTrigger")
         .hasMessageContaining("skipChangeCommits");
     assertThatThrownBy(() -> builder(Map.of("maxFilesPerTrigger", "0")).sanityCheck())
-        .hasMessageContaining("maxFilesPerTrigger must be >= 1");
+        .hasMessageContaining("maxFilesPerTrigger must be >= 1")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder(Map.of("maxFilesPerTrigger", "many")).sanityCheck())
-        .hasMessageContaining("maxFilesPerTrigger='many' is invalid");
+        .hasMessageContaining("maxFilesPerTrigger='many' is invalid")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder(Map.of("skipChangeCommits", "maybe")).sanityCheck())
-        .hasMessageContaining("skipChangeCommits='maybe'");
+        .hasMessageContaining("skipChangeCommits='maybe'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder(Map.of("startingVersion", "first")).sanityCheck())
-        .hasMessageContaining("startingVersion must be a version number >= 0 or 'latest'");
+        .hasMessageContaining("startingVersion must be a version number >= 0 or 'latest'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder(Map.of("timestampAsOf", "yesterday")).sanityCheck())
-        .hasMessageContaining("timestampAsOf must be an ISO-8601 instant");
+        .hasMessageContaining("timestampAsOf must be an ISO-8601 instant")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(
             () -> builder(Map.of("versionAsOf", "1", "startingVersion", "1")).sanityCheck())
-        .hasMessageContaining("startingVersion is for streaming reads");
+        .hasMessageContaining("startingVersion is for streaming reads")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONFLICTING_OPTIONS");
     assertThatThrownBy(() -> DeltaSourceBuilder.forTable(dir.toString()).sanityCheck())
-        .hasMessageContaining("needs a name");
+        .hasMessageContaining("needs a name")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONNECTOR_NAME_MISSING");
     builder(Map.of("maxBytesPerTrigger", "64m", "startingVersion", "latest")).sanityCheck();
   }
 
   @Test
   void buildReadsTheSchemaAndChecksTheStartingVersion() throws Exception {
     assertThatThrownBy(() -> builder(Map.of()).build())
-        .isInstanceOf(UncheckedIOException.class)
-        .hasMessageContaining("No Delta table at");
+        .isInstanceOf(DeltaTableException.class)
+        .hasMessageContaining("No Delta table at")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_TABLE_NOT_FOUND");
     DeltaTable table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
@@ -77,6 +93,8 @@ class DeltaSourceBuilderTest {
         .isEqualTo(Boundedness.BOUNDED);
     assertThatThrownBy(() -> builder(Map.of("startingVersion", "3")).build())
         .hasMessageContaining("startingVersion=3 is past the latest version 0")
-        .hasMessageContaining("'latest'");
+        .hasMessageContaining("'latest'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_VERSION_RANGE");
   }
 }

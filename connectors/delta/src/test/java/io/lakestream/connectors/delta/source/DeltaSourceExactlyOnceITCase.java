@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
@@ -11,7 +12,6 @@ import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.query.EpochRecords;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,7 +140,7 @@ class DeltaSourceExactlyOnceITCase {
   private static long count(DeltaTableReader reader) {
     try {
       return reader.table().latestSnapshot().isPresent() ? reader.count() : 0;
-    } catch (IOException e) {
+    } catch (DeltaTableException e) {
       return 0;
     }
   }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
@@ -299,12 +301,16 @@ class DeltaSourceITCase {
     assertThat(readBounded(Map.of("versionAsOf", "0"))).isEmpty();
 
     assertThatThrownBy(() -> source(Map.of("timestampAsOf", "2001-01-01T00:00:00Z")).build())
-        .isInstanceOf(UncheckedIOException.class)
+        .isInstanceOf(DeltaTableException.class)
         .hasMessageContaining("No version of the Delta table at " + table.path())
         .hasMessageContaining("2001-01-01T00:00:00Z")
-        .hasMessageContaining("(version 0)");
+        .hasMessageContaining("(version 0)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
     assertThatThrownBy(() -> source(Map.of("versionAsOf", "9")).build())
-        .hasMessageContaining("available versions are 0 to 3");
+        .hasMessageContaining("available versions are 0 to 3")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_VERSION_NOT_FOUND");
   }
 
   private List<Long> readBounded(Map<String, String> options) throws Exception {

@@ -1,22 +1,22 @@
 package io.lakestream.connectors.kafka.sink;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.ConnectorErrorClass;
+import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.kafka.security.InvalidKafkaOptionException;
 import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
 import io.lakestream.connectors.kafka.security.KafkaClusterInfo;
-import io.lakestream.connectors.kafka.security.KafkaSecurityOptions;
+import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -51,11 +51,13 @@ import org.slf4j.LoggerFactory;
  * broker configs (else against Kafka's default), and against {@link #checkpointInterval} plus
  * {@link #MIN_TIMEOUT_MARGIN} when the interval is given.
  *
- * <p>{@link #build()} fails with {@link InvalidKafkaOptionException} (naming the option) for a bad
- * option, and, when the connection check is on (default), with {@link
- * io.lakestream.connectors.kafka.security.KafkaAuthenticationException} if the brokers refuse the
- * login or {@link io.lakestream.connectors.kafka.security.KafkaUnreachableException} if they do not
- * answer. A row without a topic fails the job with {@link KafkaSinkRecordException}.
+ * <p>{@link #build()} fails with a {@link LakestreamException} naming the option for a bad option
+ * (keys are checked by {@link KafkaSinkOptions#CATALOG} and ignore case; a transaction timeout that
+ * cannot work is an {@link InvalidKafkaOptionException}), and, when the connection check is on
+ * (default), with {@link io.lakestream.connectors.kafka.security.KafkaAuthenticationException} if
+ * the brokers refuse the login or {@link
+ * io.lakestream.connectors.kafka.security.KafkaUnreachableException} if they do not answer. A row
+ * without a topic fails the job with {@link KafkaSinkRecordException}.
  *
  * @param <IN> the stream's element type
  */
@@ -69,13 +71,6 @@ public final class KafkaSinkBuilder<IN> {
 
   /** How long {@link #build()} waits for the brokers in the connection check. */
   public static final Duration CONNECTION_CHECK_TIMEOUT = Duration.ofSeconds(30);
-
-  /** Producer settings the sink owns; a {@code kafka.} option for them is refused. */
-  private static final Set<String> OWNED_PRODUCER_SETTINGS =
-      Set.of(
-          ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-          ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-          ProducerConfig.TRANSACTIONAL_ID_CONFIG);
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkBuilder.class);
 
@@ -104,8 +99,8 @@ public final class KafkaSinkBuilder<IN> {
 
   /**
    * The user's options: {@code kafka.*} connection and producer settings, {@code topic}, {@code
-   * deliveryGuarantee} ({@link KafkaSinkOptions}). Unknown options are refused by {@link
-   * #sanityCheck()}.
+   * deliveryGuarantee} ({@link KafkaSinkOptions#CATALOG}; keys ignore case). Unknown options are
+   * refused by {@link #sanityCheck()}, naming the closest valid one.
    */
   public KafkaSinkBuilder<IN> options(Map<String, String> options) {
     this.options = Map.copyOf(options);
@@ -168,8 +163,11 @@ public final class KafkaSinkBuilder<IN> {
   /**
    * Checks everything that can be checked without the brokers.
    *
-   * @throws InvalidKafkaOptionException naming the option at fault
-   * @throws IllegalArgumentException if a required column or the query's output mode is wrong
+   * @throws LakestreamException naming the option at fault: an {@link
+   *     io.lakestream.connectors.options.OptionErrorClass} class for a key or value the catalog
+   *     refuses, {@code KAFKA_INVALID_OPTION} ({@link InvalidKafkaOptionException}) for a
+   *     connection setting or transaction timeout that cannot work, {@code
+   *     KAFKA_SINK_INVALID_SETTING} if a required column or the query's output mode is wrong
    */
   public void sanityCheck() {
     settings();
@@ -235,104 +233,80 @@ public final class KafkaSinkBuilder<IN> {
 
   private Settings settings() {
     if (sinkName.isBlank()) {
-      throw new IllegalArgumentException("the Kafka sink needs a non-blank sinkName (its uid)");
+      throw new LakestreamException(
+          ConnectorErrorClass.CONNECTOR_NAME_MISSING,
+          "the Kafka sink needs a non-blank sinkName (its uid)");
     }
     if (value == null) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          KafkaErrorClass.KAFKA_SINK_INVALID_SETTING,
           "Kafka sink " + sinkName + " needs a value column: call value(...) or valueString(...)");
     }
     if (query.outputMode() == OutputMode.COMPLETE) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          KafkaErrorClass.KAFKA_SINK_INVALID_SETTING,
           "Kafka sink "
               + sinkName
               + ": output mode complete would append the whole result to the topic every epoch;"
               + " use append or update");
     }
-    Map<String, String> producerSettings = new LinkedHashMap<>();
-    Set<String> producerNames = ProducerConfig.configNames();
-    for (Map.Entry<String, String> option : options.entrySet()) {
-      String name = option.getKey();
-      if (isSinkOption(name) || KafkaSecurityOptions.NAMES.contains(name)) {
-        continue;
-      }
-      if (KafkaSecurityOptions.isSecurityOption(name)) {
-        continue; // KafkaClientSecurity names the unknown one
-      }
-      if (!name.startsWith(KafkaSecurityOptions.PREFIX)) {
-        Set<String> valid = new TreeSet<>(KafkaSecurityOptions.NAMES);
-        KafkaSinkOptions.ALL.forEach(o -> valid.add(o.key()));
-        throw new InvalidKafkaOptionException(
-            name,
-            "unknown Kafka sink option; valid: "
-                + valid
-                + " and kafka.<producer setting> (e.g. kafka.linger.ms)");
-      }
-      String setting = name.substring(KafkaSecurityOptions.PREFIX.length());
-      if (OWNED_PRODUCER_SETTINGS.contains(setting)) {
-        throw new InvalidKafkaOptionException(
-            name,
-            "is set by the sink (records are bytes from the key/value columns; transactional ids"
-                + " come from the query): remove it");
-      }
-      if (!producerNames.contains(setting)) {
-        throw new InvalidKafkaOptionException(
-            name, "'" + setting + "' is not a Kafka producer setting; check the spelling");
-      }
-      producerSettings.put(setting, option.getValue());
-    }
-    KafkaClientSecurity security = KafkaClientSecurity.fromOptions(options);
-    String topic = options.get(KafkaSinkOptions.TOPIC.key());
-    if (topic != null && topic.isBlank()) {
-      throw new InvalidKafkaOptionException(KafkaSinkOptions.TOPIC.key(), "is blank");
-    }
+    OptionValues values = KafkaSinkOptions.CATALOG.validate(options, "for Kafka sink " + sinkName);
+    Map<String, String> producerSettings = producerSettings(values);
+    KafkaClientSecurity security = KafkaClientSecurity.fromOptions(values.toMap());
+    String topic = values.get(KafkaSinkOptions.TOPIC);
     if (topic == null && topicColumn == null) {
-      throw new InvalidKafkaOptionException(
-          KafkaSinkOptions.TOPIC.key(),
-          "required unless the rows carry their topic (topicColumn(...))");
+      throw values
+          .catalog()
+          .failure(
+              OptionErrorClass.MISSING_OPTION,
+              KafkaSinkOptions.TOPIC.key(),
+              "option topic is required for Kafka sink "
+                  + sinkName
+                  + " unless the rows carry their topic (topicColumn(...))");
     }
-    DeliveryGuarantee guarantee = deliveryGuarantee();
-    Duration timeout = get(KafkaSinkOptions.TRANSACTION_TIMEOUT);
+    DeliveryGuarantee guarantee =
+        values.get(KafkaSinkOptions.DELIVERY_GUARANTEE).equals("exactly-once")
+            ? DeliveryGuarantee.EXACTLY_ONCE
+            : DeliveryGuarantee.AT_LEAST_ONCE;
+    Duration timeout = values.get(KafkaSinkOptions.TRANSACTION_TIMEOUT);
     if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
       checkAgainstInterval(timeout);
     }
     return new Settings(security, topic, guarantee, timeout, producerSettings);
   }
 
-  private static boolean isSinkOption(String name) {
-    return KafkaSinkOptions.ALL.stream().anyMatch(o -> o.key().equals(name));
-  }
-
-  private DeliveryGuarantee deliveryGuarantee() {
-    String raw =
-        options.getOrDefault(
-            KafkaSinkOptions.DELIVERY_GUARANTEE.key(),
-            KafkaSinkOptions.DELIVERY_GUARANTEE.defaultValue());
-    switch (raw.trim().toLowerCase(Locale.ROOT).replace('_', '-')) {
-      case "exactly-once":
-        return DeliveryGuarantee.EXACTLY_ONCE;
-      case "at-least-once":
-        return DeliveryGuarantee.AT_LEAST_ONCE;
-      default:
-        throw new InvalidKafkaOptionException(
-            KafkaSinkOptions.DELIVERY_GUARANTEE.key(),
-            "'" + raw + "' is not a delivery guarantee; valid: exactly-once, at-least-once");
-    }
-  }
-
-  private <T> T get(ConfigOption<T> option) {
-    Map<String, String> only = new LinkedHashMap<>();
-    if (options.containsKey(option.key())) {
-      only.put(option.key(), options.get(option.key()));
-    }
-    try {
-      return Configuration.fromMap(only).get(option);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidKafkaOptionException(
-          option.key(),
-          "'"
-              + options.get(option.key())
-              + "' is not a duration: give milliseconds (900000) or a duration (15 min)");
-    }
+  /**
+   * The {@code kafka.*} options that are producer settings (without the prefix); the connection
+   * options and the transaction timeout are not among them. A setting Kafka's producer does not
+   * know is an unknown option.
+   */
+  private static Map<String, String> producerSettings(OptionValues values) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    Set<String> producerNames = ProducerConfig.configNames();
+    values
+        .passThrough(KafkaSinkOptions.KAFKA_PREFIX)
+        .forEach(
+            (setting, text) -> {
+              String key = KafkaSinkOptions.KAFKA_PREFIX + setting;
+              if (values.catalog().find(key).isPresent()) {
+                return; // a declared option (connection, transaction timeout)
+              }
+              if (!producerNames.contains(setting)) {
+                throw values
+                    .catalog()
+                    .failure(
+                        OptionErrorClass.UNKNOWN_OPTION,
+                        key,
+                        "option "
+                            + key
+                            + ": '"
+                            + setting
+                            + "' is not a Kafka producer setting; check the spelling (producer"
+                            + " settings are case-sensitive, e.g. kafka.linger.ms)");
+              }
+              settings.put(setting, text);
+            });
+    return settings;
   }
 
   private void checkAgainstInterval(Duration timeout) {

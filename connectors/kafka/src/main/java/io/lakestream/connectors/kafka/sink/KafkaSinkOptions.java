@@ -1,28 +1,38 @@
 package io.lakestream.connectors.kafka.sink;
 
+import io.lakestream.connectors.kafka.security.KafkaSecurityOptions;
+import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionsCatalog;
+import io.lakestream.connectors.options.PassThrough;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * The options of the Kafka sink besides the connection options of {@link
- * io.lakestream.connectors.kafka.security.KafkaSecurityOptions}. Other {@code kafka.*} options are
- * passed to the producer if they are producer settings.
+ * The Kafka sink's options, named as in Spark's Kafka sink, besides the connection options of
+ * {@link KafkaSecurityOptions}. {@link #CATALOG} checks a user's option map (keys ignore case):
+ * unknown options are an error naming the closest valid one, a bad value names the option, and
+ * other {@code kafka.*} options go to the producer (except the settings the sink owns, which are
+ * refused, and misspelt {@code kafka.security.*}/{@code kafka.sasl.*}/{@code kafka.ssl.*} options,
+ * which are unknown). See {@code docs/options/kafka-sink.md}.
  */
 public final class KafkaSinkOptions {
 
-  public static final ConfigOption<String> TOPIC =
-      ConfigOptions.key("topic")
+  /** Prefix of options passed to the Kafka producer. */
+  public static final String KAFKA_PREFIX = "kafka.";
+
+  public static final Option<String> TOPIC =
+      Option.key("topic")
           .stringType()
           .noDefaultValue()
+          .check(topic -> !topic.isBlank(), "not be blank")
           .withDescription(
               "Topic every row is written to. Overrides the topic column, as in Spark; without"
                   + " it every row must carry a topic.");
 
-  public static final ConfigOption<String> DELIVERY_GUARANTEE =
-      ConfigOptions.key("deliveryGuarantee")
-          .stringType()
+  public static final Option<String> DELIVERY_GUARANTEE =
+      Option.key("deliveryGuarantee")
+          .choiceType("exactly-once", "at-least-once")
           .defaultValue("exactly-once")
           .withDescription(
               "exactly-once: each epoch's rows are written in Kafka transactions committed when"
@@ -30,8 +40,8 @@ public final class KafkaSinkOptions {
                   + " isolation.level=read_committed). at-least-once: rows are flushed at each"
                   + " checkpoint; a failure may write some twice.");
 
-  public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
-      ConfigOptions.key("kafka.transaction.timeout.ms")
+  public static final Option<Duration> TRANSACTION_TIMEOUT =
+      Option.key("kafka.transaction.timeout.ms")
           .durationType()
           .defaultValue(Duration.ofMinutes(15))
           .withDescription(
@@ -40,9 +50,34 @@ public final class KafkaSinkOptions {
                   + " transaction.max.timeout.ms (default 15 min) and must exceed the checkpoint"
                   + " interval plus the longest expected checkpoint and recovery time.");
 
-  /** The options above. */
-  public static final List<ConfigOption<?>> ALL =
-      List.of(TOPIC, DELIVERY_GUARANTEE, TRANSACTION_TIMEOUT);
+  /** The sink's own options (without the connection options). */
+  public static final List<Option<?>> ALL = List.of(TOPIC, DELIVERY_GUARANTEE, TRANSACTION_TIMEOUT);
+
+  /** Every option of the Kafka sink (its own, then the connection options), and its rules. */
+  public static final OptionsCatalog CATALOG =
+      OptionsCatalog.builder("kafka-sink", "Kafka sink")
+          .summary(
+              "Options of `KafkaSinkBuilder.options(map)`, named as in Spark's Kafka sink"
+                  + " (`df.writeStream.format(\"kafka\").option(...)`).")
+          .options(withSecurityOptions())
+          .passThrough(
+              PassThrough.prefix(
+                      KAFKA_PREFIX,
+                      "passed to the Kafka producer, e.g. kafka.linger.ms; must be a producer"
+                          + " setting")
+                  .refusing("key.serializer", "records are bytes from the key column")
+                  .refusing("value.serializer", "records are bytes from the value column")
+                  .refusing(
+                      "transactional.id",
+                      "transactional ids come from the query (lakestream-<appId>-<sinkName>)")
+                  .closedUnder("kafka.security.", "kafka.sasl.", "kafka.ssl."))
+          .build();
 
   private KafkaSinkOptions() {}
+
+  private static List<Option<?>> withSecurityOptions() {
+    List<Option<?>> all = new ArrayList<>(ALL);
+    all.addAll(KafkaSecurityOptions.ALL);
+    return all;
+  }
 }

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.state.query.QueryContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,12 +74,13 @@ public final class KafkaSourceBuilder {
   /**
    * Validates the options against {@link KafkaSourceOptions#CATALOG} and resolves them.
    *
-   * @throws IllegalArgumentException for a blank name
+   * @throws LakestreamException ({@code CONNECTOR_NAME_MISSING}) for a blank name
    * @throws io.lakestream.api.error.LakestreamException naming the bad option
    */
   public KafkaSourceConfig sanityCheck() {
     if (name.isBlank()) {
-      throw new IllegalArgumentException("Kafka source name must not be blank");
+      throw new LakestreamException(
+          ConnectorErrorClass.CONNECTOR_NAME_MISSING, "Kafka source name must not be blank");
     }
     return KafkaSourceConfig.of(KafkaSourceOptions.CATALOG.validate(options));
   }

@@ -2,6 +2,8 @@ package io.lakestream.connectors.kafka.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.kafka.KafkaErrorClass;
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.Iterator;
@@ -179,8 +181,8 @@ public final class StartingOffsets implements Serializable {
   /**
    * Concrete starting offsets for {@code partitions}.
    *
-   * @throws IllegalArgumentException naming the option when JSON misses partitions, or a timestamp
-   *     matches no record and the strategy is {@code error}
+   * @throws LakestreamException ({@code KAFKA_INVALID_STARTING_OFFSETS}) naming the option when
+   *     JSON misses partitions, or a timestamp matches no record and the strategy is {@code error}
    */
   public Map<TopicPartition, Long> resolve(
       Collection<TopicPartition> partitions, OffsetLookup lookup) {
@@ -219,7 +221,8 @@ public final class StartingOffsets implements Serializable {
             Long offset = found.get(tp);
             if (offset == null) {
               if (!latestWhenNoTimestampMatch) {
-                throw new IllegalArgumentException(
+                throw new LakestreamException(
+                    KafkaErrorClass.KAFKA_INVALID_STARTING_OFFSETS,
                     "Kafka source option "
                         + option
                         + ": partition "
@@ -251,7 +254,8 @@ public final class StartingOffsets implements Serializable {
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          KafkaErrorClass.KAFKA_INVALID_STARTING_OFFSETS,
           "Kafka source option "
               + option
               + " must name every partition of the query; missing: "
@@ -267,7 +271,8 @@ public final class StartingOffsets implements Serializable {
       }
     }
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw new LakestreamException(
+          KafkaErrorClass.KAFKA_INVALID_STARTING_OFFSETS,
           "Kafka source option "
               + option
               + " names partitions the query does not read: "

@@ -3,6 +3,7 @@ package io.lakestream.connectors.kafka.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -164,29 +165,41 @@ class KafkaClientSecurityTest {
         .hasMessageContaining("Option 'kafka.bootstrap.servers'")
         .hasMessageContaining("port 9092 is the plaintext port")
         .hasMessageContaining("connects to port 9098")
-        .hasMessageContaining("use " + host + ":9098");
+        .hasMessageContaining("use " + host + ":9098")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(
             () -> KafkaClientSecurity.fromOptions(sasl(host + ":9098", "SCRAM-SHA-512", jaas)))
         .hasMessageContaining("port 9098 is the IAM port")
         .hasMessageContaining("connects to port 9096")
-        .hasMessageNotContaining(PASSWORD);
+        .hasMessageNotContaining(PASSWORD)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(() -> KafkaClientSecurity.fromOptions(ssl(host + ":9092")))
-        .hasMessageContaining("connects to port 9094");
+        .hasMessageContaining("connects to port 9094")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(
             () ->
                 KafkaClientSecurity.fromOptions(Map.of("kafka.bootstrap.servers", host + ":9094")))
-        .hasMessageContaining("kafka.security.protocol=PLAINTEXT connects to port 9092");
+        .hasMessageContaining("kafka.security.protocol=PLAINTEXT connects to port 9092")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(
             () ->
                 KafkaClientSecurity.fromOptions(
                     sasl(host + ":9096", "SCRAM-SHA-256", jaas.replace("512", "256"))))
-        .hasMessageContaining("MSK does not support SASL mechanism SCRAM-SHA-256");
+        .hasMessageContaining("MSK does not support SASL mechanism SCRAM-SHA-256")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     Map<String, String> saslPlaintext = new HashMap<>(sasl(host + ":9096", "SCRAM-SHA-512", jaas));
     saslPlaintext.put("kafka.security.protocol", "SASL_PLAINTEXT");
     assertThatThrownBy(() -> KafkaClientSecurity.fromOptions(saslPlaintext))
         .isInstanceOf(InvalidKafkaOptionException.class)
         .hasMessageContaining("Option 'kafka.security.protocol'")
-        .hasMessageContaining("SASL only over TLS");
+        .hasMessageContaining("SASL only over TLS")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(
             () ->
                 KafkaClientSecurity.fromOptions(
@@ -194,7 +207,9 @@ class KafkaClientSecurityTest {
                         "boot-abc.c2.kafka-serverless.us-east-1.amazonaws.com:9096",
                         "SCRAM-SHA-512",
                         jaas)))
-        .hasMessageContaining("MSK Serverless accepts only IAM");
+        .hasMessageContaining("MSK Serverless accepts only IAM")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     // Not an MSK host: any port goes.
     KafkaClientSecurity.fromOptions(sasl("kafka.internal.example:9092", "AWS_MSK_IAM", null));
   }
@@ -254,7 +269,8 @@ class KafkaClientSecurityTest {
             .satisfies(
                 e -> {
                   InvalidKafkaOptionException invalid = (InvalidKafkaOptionException) e;
-                  assertThat(invalid.getMessage()).startsWith("Option '" + invalid.option() + "'");
+                  assertThat(invalid.getMessage())
+                      .startsWith("[KAFKA_INVALID_OPTION] Option '" + invalid.option() + "'");
                   assertThat(invalid.option()).startsWith("kafka.");
                   assertThat(stackTrace(e)).doesNotContain(PASSWORD);
                 });
@@ -280,16 +296,23 @@ class KafkaClientSecurityTest {
                         "kafka.bootstrap.servers", "b:9092",
                         "kafka.security.protocol", "SSL",
                         "kafka.ssl.truststore.pasword", PASSWORD)))
-        .hasMessageStartingWith("Option 'kafka.ssl.truststore.pasword': unknown")
+        .hasMessageStartingWith(
+            "[KAFKA_INVALID_OPTION] Option 'kafka.ssl.truststore.pasword': unknown")
         .hasMessageContaining("kafka.ssl.truststore.password")
-        .hasMessageContaining("kafka.sasl.jaas.config");
+        .hasMessageContaining("kafka.sasl.jaas.config")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(
             () ->
                 KafkaClientSecurity.fromOptions(
                     Map.of("kafka.bootstrap.servers", "b:9092", "kafka.security.protocol", "SASL")))
-        .hasMessageContaining("valid: PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL");
+        .hasMessageContaining("valid: PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
     assertThatThrownBy(() -> KafkaClientSecurity.fromOptions(withJaas("GSSAPI", SCRAM_JAAS)))
-        .hasMessageContaining("valid: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, AWS_MSK_IAM");
+        .hasMessageContaining("valid: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, AWS_MSK_IAM")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
   }
 
   @Test
@@ -325,9 +348,10 @@ class KafkaClientSecurityTest {
 
     KafkaAuthenticationException error = security.authenticationFailure(kafkaError).orElseThrow();
 
+    assertThat(error.errorClass()).isEqualTo("KAFKA_AUTHENTICATION_FAILED");
     assertThat(error.getMessage())
         .startsWith(
-            "Kafka authentication failed for user 'bob' at servers 127.0.0.1:9092 with mechanism"
+            "[KAFKA_AUTHENTICATION_FAILED] Kafka authentication failed for user 'bob' at servers 127.0.0.1:9092 with mechanism"
                 + " SCRAM-SHA-512 (kafka.security.protocol=SASL_PLAINTEXT): check the credentials"
                 + " in option 'kafka.sasl.jaas.config'.")
         .contains("The broker said: Authentication failed: invalid credentials (echo <redacted>)")

@@ -3,6 +3,7 @@ package io.lakestream.connectors.kafka.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ class KafkaScramAuthenticationITCase {
   void aWrongPasswordGivesAClearErrorWithoutThePassword() {
     KafkaClientSecurity security = KafkaClientSecurity.fromOptions(options(WRONG_PASSWORD));
     String expectedStart =
-        "Kafka authentication failed for user 'carol' at servers "
+        "[KAFKA_AUTHENTICATION_FAILED] Kafka authentication failed for user 'carol' at servers "
             + KAFKA.scramBootstrapServers()
             + " with mechanism SCRAM-SHA-512 (kafka.security.protocol=SASL_PLAINTEXT): check the"
             + " credentials in option 'kafka.sasl.jaas.config'.";
@@ -97,7 +98,9 @@ class KafkaScramAuthenticationITCase {
               e ->
                   assertThat(KafkaClientSecurityTest.stackTrace(e))
                       .doesNotContain(WRONG_PASSWORD)
-                      .doesNotContain(PASSWORD));
+                      .doesNotContain(PASSWORD))
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo("KAFKA_AUTHENTICATION_FAILED");
 
       // A plain consumer fails with Kafka's exception; the security turns it into ours.
       Properties props = security.clientProperties();
@@ -142,8 +145,12 @@ class KafkaScramAuthenticationITCase {
                     KafkaClientSecurity.fromOptions(tls), Duration.ofSeconds(30)))
         .isInstanceOf(KafkaAuthenticationException.class)
         .hasMessageStartingWith(
-            "TLS handshake with Kafka servers " + KAFKA.scramTlsBootstrapServers() + " failed")
-        .hasMessageContaining("kafka.ssl.truststore.location");
+            "[KAFKA_AUTHENTICATION_FAILED] TLS handshake with Kafka servers "
+                + KAFKA.scramTlsBootstrapServers()
+                + " failed")
+        .hasMessageContaining("kafka.ssl.truststore.location")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_AUTHENTICATION_FAILED");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.lakestream.connectors.kafka.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.security.InvalidKafkaOptionException;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
@@ -28,35 +29,54 @@ class KafkaSinkBuilderTest {
 
   @Test
   void optionsAreCheckedNamingTheOption() {
-    assertInvalid(Map.of("topicc", "t"), "topicc", "unknown Kafka sink option; valid:");
+    assertInvalid(Map.of("topicc", "t"), "topicc", "UNKNOWN_OPTION", "(did you mean 'topic'?)");
     assertInvalid(
         Map.of("topic", "t", "kafka.lingr.ms", "5"),
         "kafka.lingr.ms",
+        "UNKNOWN_OPTION",
         "'lingr.ms' is not a Kafka producer setting");
     assertInvalid(
         Map.of("topic", "t", "kafka.value.serializer", "x"),
         "kafka.value.serializer",
-        "is set by the sink");
+        "UNSUPPORTED_OPTION",
+        "records are bytes from the value column");
     assertInvalid(
         Map.of("topic", "t", "kafka.transactional.id", "x"),
         "kafka.transactional.id",
-        "is set by the sink");
-    assertInvalid(Map.of(), "topic", "required unless the rows carry their topic");
+        "UNSUPPORTED_OPTION",
+        "transactional ids come from the query");
+    assertInvalid(
+        Map.of(), "topic", "MISSING_OPTION", "unless the rows carry their topic (topicColumn");
+    assertInvalid(Map.of("topic", " "), "topic", "INVALID_OPTION_VALUE", "must not be blank");
     assertInvalid(
         Map.of("topic", "t", "deliveryGuarantee", "exactly_twice"),
         "deliveryGuarantee",
-        "valid: exactly-once, at-least-once");
+        "INVALID_OPTION_VALUE",
+        "exactly-once or at-least-once");
     assertInvalid(
         Map.of("topic", "t", "kafka.transaction.timeout.ms", "soon"),
         "kafka.transaction.timeout.ms",
-        "is not a duration");
+        "INVALID_OPTION_VALUE",
+        "must be a duration");
     assertInvalid(
         Map.of("topic", "t", "kafka.sasl.mechanism", "PLAIN"),
         "kafka.sasl.mechanism",
+        "KAFKA_INVALID_OPTION",
         "applies only when kafka.security.protocol is SASL_PLAINTEXT or SASL_SSL");
     // valid producer settings pass
     builder(Map.of("topic", "t", "kafka.linger.ms", "5", "kafka.compression.type", "zstd"))
         .sanityCheck();
+  }
+
+  @Test
+  void optionKeysIgnoreCase() {
+    KafkaSinkBuilder<Long> builder =
+        builder(Map.of("TOPIC", "t", "DeliveryGuarantee", "AT_LEAST_ONCE"))
+            .checkpointInterval(Duration.ofMinutes(20));
+    // at-least-once (so no transaction timeout rule applies): the keys in other case took effect
+    builder.sanityCheck();
+    assertInvalid(
+        Map.of("Topic", "t", "topic", "u"), "topic", "CONFLICTING_OPTIONS", "is given twice");
   }
 
   @Test
@@ -66,9 +86,11 @@ class KafkaSinkBuilderTest {
     assertThatThrownBy(builder::sanityCheck)
         .isInstanceOf(InvalidKafkaOptionException.class)
         .hasMessageStartingWith(
-            "Option 'kafka.transaction.timeout.ms': 900000 ms is too short for a checkpoint"
+            "[KAFKA_INVALID_OPTION] Option 'kafka.transaction.timeout.ms': 900000 ms is too short for a checkpoint"
                 + " interval of 1200000 ms")
-        .hasMessageContaining("at least 1260000 ms");
+        .hasMessageContaining("at least 1260000 ms")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
 
     builder(Map.of("topic", "t", "kafka.transaction.timeout.ms", "25 min"))
         .checkpointInterval(Duration.ofMinutes(20))
@@ -86,7 +108,9 @@ class KafkaSinkBuilderTest {
                 KafkaSinkBuilder.<Long>forQuery(QUERY, "out")
                     .options(withServers(Map.of("topic", "t")))
                     .sanityCheck())
-        .hasMessageContaining("needs a value column");
+        .hasMessageContaining("needs a value column")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_SINK_INVALID_SETTING");
     QueryContext complete =
         new QueryContext("q", "n", "r", "n-q", "file:///c", false, false, OutputMode.COMPLETE);
     assertThatThrownBy(
@@ -95,7 +119,9 @@ class KafkaSinkBuilderTest {
                     .options(withServers(Map.of("topic", "t")))
                     .valueString(String::valueOf)
                     .sanityCheck())
-        .hasMessageContaining("output mode complete");
+        .hasMessageContaining("output mode complete")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_SINK_INVALID_SETTING");
   }
 
   @Test
@@ -115,7 +141,9 @@ class KafkaSinkBuilderTest {
     assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo("v7");
     assertThatThrownBy(() -> fromColumn.serialize(-1L, null, null))
         .isInstanceOf(KafkaSinkRecordException.class)
-        .hasMessageContaining("its topic column is null and option 'topic' is not set");
+        .hasMessageContaining("its topic column is null and option 'topic' is not set")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_SINK_INVALID_RECORD");
 
     ColumnRecordSerializer<Long> fixed =
         new ColumnRecordSerializer<>("fixed", id -> "ignored", null, id -> null, null);
@@ -126,11 +154,14 @@ class KafkaSinkBuilderTest {
     assertThat(tombstone.partition()).isNull();
   }
 
-  private static void assertInvalid(Map<String, String> options, String option, String text) {
+  private static void assertInvalid(
+      Map<String, String> options, String option, String errorClass, String text) {
     assertThatThrownBy(() -> builder(options).sanityCheck())
-        .isInstanceOf(InvalidKafkaOptionException.class)
-        .hasMessageStartingWith("Option '" + option + "'")
-        .hasMessageContaining(text);
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining(option)
+        .hasMessageContaining(text)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo(errorClass);
   }
 
   private static KafkaSinkBuilder<Long> builder(Map<String, String> options) {

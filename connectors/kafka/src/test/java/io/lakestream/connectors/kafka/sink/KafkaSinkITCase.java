@@ -3,6 +3,7 @@ package io.lakestream.connectors.kafka.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.security.CapturedLogs;
 import io.lakestream.connectors.kafka.security.InvalidKafkaOptionException;
 import io.lakestream.connectors.kafka.security.KafkaAuthenticationException;
@@ -156,7 +157,9 @@ class KafkaSinkITCase {
         .hasMessageContaining(KAFKA.scramBootstrapServers())
         .hasMessageContaining("SCRAM-SHA-512")
         .hasMessageContaining("kafka.sasl.jaas.config")
-        .hasMessageNotContaining("Wrong-Pa55-123");
+        .hasMessageNotContaining("Wrong-Pa55-123")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_AUTHENTICATION_FAILED");
 
     Map<String, String> tooLong = new HashMap<>(connection(PASSWORD));
     tooLong.put("topic", "never");
@@ -168,9 +171,12 @@ class KafkaSinkITCase {
                     .valueString(String::valueOf)
                     .build())
         .isInstanceOf(InvalidKafkaOptionException.class)
-        .hasMessageStartingWith("Option 'kafka.transaction.timeout.ms': 3600000 ms exceeds")
+        .hasMessageStartingWith(
+            "[KAFKA_INVALID_OPTION] Option 'kafka.transaction.timeout.ms': 3600000 ms exceeds")
         .hasMessageContaining("transaction.max.timeout.ms of 900000 ms")
-        .hasMessageContaining("lower it to at most 900000 ms");
+        .hasMessageContaining("lower it to at most 900000 ms")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
 
     // at-least-once uses no transactions: the same timeout is fine there
     tooLong.put("deliveryGuarantee", "at-least-once");

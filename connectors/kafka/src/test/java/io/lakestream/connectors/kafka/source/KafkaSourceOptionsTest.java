@@ -64,7 +64,10 @@ class KafkaSourceOptionsTest {
     assertThat(c.toString()).doesNotContain("s3cr3t-pw");
 
     o.remove("kafka.sasl.jaas.config");
-    assertThatThrownBy(() -> validate(o)).hasMessageContaining("kafka.sasl.jaas.config");
+    assertThatThrownBy(() -> validate(o))
+        .hasMessageContaining("kafka.sasl.jaas.config")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
   }
 
   @Test
@@ -75,7 +78,9 @@ class KafkaSourceOptionsTest {
     o.put("kafka.sasl.mechanism", "AWS_MSK_IAM");
     assertThatThrownBy(() -> validate(o))
         .hasMessageContaining("9098")
-        .hasMessageContaining("kafka.bootstrap.servers");
+        .hasMessageContaining("kafka.bootstrap.servers")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("KAFKA_INVALID_OPTION");
   }
 
   @Test
@@ -93,18 +98,30 @@ class KafkaSourceOptionsTest {
   void badValuesNameTheOption() {
     assertThatThrownBy(() -> with("maxOffsetsPerTrigger", "lots"))
         .hasMessageContaining("maxOffsetsPerTrigger")
-        .hasMessageContaining("lots");
+        .hasMessageContaining("lots")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> with("maxOffsetsPerTrigger", "0"))
-        .hasMessageContaining("maxOffsetsPerTrigger must be a positive");
+        .hasMessageContaining("maxOffsetsPerTrigger must be a positive")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> with("failOnDataLoss", "maybe"))
-        .hasMessageContaining("failOnDataLoss");
+        .hasMessageContaining("failOnDataLoss")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> with("maxTriggerDelay", "soon"))
-        .hasMessageContaining("maxTriggerDelay");
+        .hasMessageContaining("maxTriggerDelay")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> with("startingOffsets", "beginning"))
         .hasMessageContaining("startingOffsets")
-        .hasMessageContaining("earliest");
+        .hasMessageContaining("earliest")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> with("startingOffsets", "{\"orders\":{\"0\":-3}}"))
-        .hasMessageContaining("-2 (earliest) or -1 (latest)");
+        .hasMessageContaining("-2 (earliest) or -1 (latest)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test
@@ -113,17 +130,23 @@ class KafkaSourceOptionsTest {
     o.put("maxOffsetsPerTrigger", "10");
     o.put("minOffsetsPerTrigger", "20");
     assertThatThrownBy(() -> validate(o))
-        .hasMessageContaining(
-            "minOffsetsPerTrigger (20) must not exceed maxOffsetsPerTrigger (10)");
+        .hasMessageContaining("minOffsetsPerTrigger (20) must not exceed maxOffsetsPerTrigger (10)")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONFLICTING_OPTIONS");
   }
 
   @Test
   void exactlyOneTopicSelection() {
     assertThatThrownBy(() -> with("subscribePattern", "ord.*"))
-        .hasMessageContaining("exactly one of the options subscribe, subscribePattern, assign");
+        .hasMessageContaining("exactly one of the options subscribe, subscribePattern, assign")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONFLICTING_OPTIONS");
     Map<String, String> none = base();
     none.remove("subscribe");
-    assertThatThrownBy(() -> validate(none)).hasMessageContaining("none was given");
+    assertThatThrownBy(() -> validate(none))
+        .hasMessageContaining("none was given")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("MISSING_OPTION");
   }
 
   @Test
@@ -131,16 +154,22 @@ class KafkaSourceOptionsTest {
     Map<String, String> o = base();
     o.remove("kafka.bootstrap.servers");
     assertThatThrownBy(() -> validate(o))
-        .hasMessageContaining("kafka.bootstrap.servers is required");
+        .hasMessageContaining("kafka.bootstrap.servers is required")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("MISSING_OPTION");
   }
 
   @Test
   void optionsTheSourceOwnsAreRefusedWithTheAlternative() {
     assertThatThrownBy(() -> with("kafka.auto.offset.reset", "earliest"))
         .hasMessageContaining("kafka.auto.offset.reset is not supported")
-        .hasMessageContaining("startingOffsets");
+        .hasMessageContaining("startingOffsets")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("UNSUPPORTED_OPTION");
     assertThatThrownBy(() -> with("kafka.enable.auto.commit", "true"))
-        .hasMessageContaining("committed on each completed checkpoint");
+        .hasMessageContaining("committed on each completed checkpoint")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("UNSUPPORTED_OPTION");
   }
 
   @Test
@@ -156,7 +185,10 @@ class KafkaSourceOptionsTest {
         .extracting(Object::toString)
         .containsExactly("orders-0", "orders-2");
     o.put("assign", "orders");
-    assertThatThrownBy(() -> validate(o)).hasMessageContaining("assign must be JSON");
+    assertThatThrownBy(() -> validate(o))
+        .hasMessageContaining("assign must be JSON")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.lakestream.connectors.rate.source.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.source.PositionReport;
@@ -456,7 +457,9 @@ class SequenceReaderTest {
         .isInstanceOf(ReplayAlignmentException.class)
         .hasMessageContaining("could not replay epoch 8")
         .hasMessageContaining("checkpoint 8 was skipped")
-        .hasMessageContaining("restore the same snapshot again");
+        .hasMessageContaining("restore the same snapshot again")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("SOURCE_REPLAY_MISALIGNED");
   }
 
   @Test
@@ -469,6 +472,8 @@ class SequenceReaderTest {
         .isInstanceOf(io.lakestream.state.checkpoint.ReplayNotPossibleException.class)
         .hasMessageContaining("Cannot restore epoch 5 exactly once")
         .hasMessageContaining("offsets/8")
-        .hasMessageContaining("Restore the newest snapshot instead");
+        .hasMessageContaining("Restore the newest snapshot instead")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("REPLAY_NOT_POSSIBLE");
   }
 }

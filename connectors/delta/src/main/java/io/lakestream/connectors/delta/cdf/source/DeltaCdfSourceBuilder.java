@@ -7,7 +7,6 @@ import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.source.DeltaStreamSourceBuilder;
 import io.lakestream.connectors.options.OptionErrorClass;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -64,7 +63,7 @@ public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaC
    * Checks the options and the table.
    *
    * @throws io.lakestream.api.error.LakestreamException for a bad option
-   * @throws UncheckedIOException (cause {@link DeltaTableException}, or {@link
+   * @throws DeltaTableException (or {@link
    *     io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException} naming {@code
    *     delta.enableChangeDataFeed}) if there is no table, {@code startingVersion} is past the
    *     latest version, or the change data feed is not enabled at the starting (or latest) version
@@ -72,20 +71,15 @@ public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaC
   public DeltaCdfSource build() {
     sanityCheck();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
-    try {
-      Snapshot snapshot = latestSnapshot(table);
-      // typed as the Delta source types the table's columns (refusing column mapping)
-      RowTypeInfo tableType = tableRowType(table, snapshot);
-      long latest = snapshot.getVersion();
-      long starting = startingVersion(DeltaCdfSourceOptions.STARTING_VERSION);
-      checkStartingVersion(table, starting, latest);
-      long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
-      new DeltaChangeLog(table, snapshot.getSchema().toJson()).changeFiles(check, check);
-      return new DeltaCdfSource(
-          settings(table, snapshot, withMetadataColumns(tableType)), starting);
-    } catch (DeltaTableException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    }
+    Snapshot snapshot = latestSnapshot(table);
+    // typed as the Delta source types the table's columns (refusing column mapping)
+    RowTypeInfo tableType = tableRowType(table, snapshot);
+    long latest = snapshot.getVersion();
+    long starting = startingVersion(DeltaCdfSourceOptions.STARTING_VERSION);
+    checkStartingVersion(table, starting, latest);
+    long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
+    new DeltaChangeLog(table, snapshot.getSchema().toJson()).changeFiles(check, check);
+    return new DeltaCdfSource(settings(table, snapshot, withMetadataColumns(tableType)), starting);
   }
 
   private static RowTypeInfo withMetadataColumns(RowTypeInfo table) {

@@ -92,7 +92,7 @@ public abstract class DeltaFileEnumerator<
    * @return what was found, or null if there is nothing to discover now
    * @throws DeltaTableException if the log cannot be read (fails the job)
    */
-  protected abstract Discovery<F> discover() throws DeltaTableException;
+  protected abstract Discovery<F> discover();
 
   /** Counts an admitted file (the position has moved past it) and returns its split. */
   protected abstract S admitted(F file);

@@ -3,7 +3,6 @@ package io.lakestream.connectors.delta.source.enumerator;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
 import io.lakestream.connectors.delta.DeltaTableChanges;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import java.util.Map;
@@ -67,7 +66,7 @@ public final class DeltaSourceEnumerator
 
   /** Worker thread: reads the files following what is discovered, if there is room. */
   @Override
-  protected Discovery<DeltaAddedFile> discover() throws DeltaTableException {
+  protected Discovery<DeltaAddedFile> discover() {
     long through = discoveredThrough;
     if (through == Long.MIN_VALUE) {
       return Discovery.of(through, nextVersion, changes.snapshotFiles(nextVersion));

@@ -35,7 +35,7 @@ public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
      *
      * @throws DeltaTableException if the file cannot be opened
      */
-    DeltaFileRows open(S split) throws DeltaTableException;
+    DeltaFileRows open(S split);
   }
 
   /** Rows emitted per {@link #pollNext} call at most. */

@@ -11,7 +11,6 @@ import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,29 +56,42 @@ class DeltaCdfSourceBuilderTest {
   @Test
   void badValuesFailNamingTheOption() {
     assertThatThrownBy(() -> builder("/tmp/x", Map.of("startingVersion", "-3")).sanityCheck())
-        .hasMessageContaining("startingVersion must be a version number >= 0 or 'latest'");
+        .hasMessageContaining("startingVersion must be a version number >= 0 or 'latest'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder("/tmp/x", Map.of("startingVersion", "first")).sanityCheck())
-        .hasMessageContaining("startingVersion");
+        .hasMessageContaining("startingVersion")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder("/tmp/x", Map.of("maxFilesPerTrigger", "0")).sanityCheck())
-        .hasMessageContaining("maxFilesPerTrigger must be >= 1");
+        .hasMessageContaining("maxFilesPerTrigger must be >= 1")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder("/tmp/x", Map.of("maxFilesPerTrigger", "many")).sanityCheck())
-        .hasMessageContaining("maxFilesPerTrigger='many' is invalid");
+        .hasMessageContaining("maxFilesPerTrigger='many' is invalid")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(() -> builder("/tmp/x", Map.of("readChangeFeed", "false")).sanityCheck())
         .hasMessageContaining("readChangeFeed=false");
     assertThatThrownBy(() -> DeltaCdfSourceBuilder.forTable("/tmp/x").sanityCheck())
-        .hasMessageContaining("needs a name");
+        .hasMessageContaining("needs a name")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONNECTOR_NAME_MISSING");
   }
 
   @Test
   void aTableWithoutTheFeedIsRefusedAtBuildNamingTheProperty() throws IOException {
     String path = table(false);
     assertThatThrownBy(() -> builder(path, Map.of("startingVersion", "1")).build())
-        .isInstanceOf(UncheckedIOException.class)
-        .hasCauseInstanceOf(ChangeDataFeedNotEnabledException.class)
+        .isInstanceOf(ChangeDataFeedNotEnabledException.class)
         .hasMessageContaining("delta.enableChangeDataFeed")
-        .hasMessageContaining("version 1");
+        .hasMessageContaining("version 1")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CHANGE_DATA_FEED_NOT_ENABLED");
     assertThatThrownBy(() -> builder(path, Map.of()).build())
-        .hasCauseInstanceOf(ChangeDataFeedNotEnabledException.class);
+        .isInstanceOf(ChangeDataFeedNotEnabledException.class)
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_CHANGE_DATA_FEED_NOT_ENABLED");
   }
 
   @Test
@@ -89,6 +101,8 @@ class DeltaCdfSourceBuilderTest {
     assertThat(((RowTypeInfo) source.getProducedType()).getFieldNames())
         .containsExactly("id", "label", "_change_type", "_commit_version", "_commit_timestamp");
     assertThatThrownBy(() -> builder(path, Map.of("startingVersion", "7")).build())
-        .hasMessageContaining("startingVersion=7 is past the latest version 1");
+        .hasMessageContaining("startingVersion=7 is past the latest version 1")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_VERSION_RANGE");
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
@@ -336,7 +337,7 @@ class DeltaCdfSourceITCase {
   private static long count(DeltaTableReader reader) {
     try {
       return reader.table().latestSnapshot().isPresent() ? reader.count() : 0;
-    } catch (IOException e) {
+    } catch (DeltaTableException e) {
       return 0;
     }
   }

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.kafka.source.enumerator;
 
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
 import io.lakestream.connectors.kafka.source.OffsetLookup;
 import io.lakestream.connectors.kafka.source.TopicSelection;
@@ -25,7 +27,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Partition discovery and offset look-ups through a Kafka {@link Admin} client. Thread-safe (the
- * admin client is). Failures are {@link IllegalStateException}s naming what was asked.
+ * admin client is). Failures are {@link LakestreamException}s ({@code KAFKA_UNREACHABLE}, or the
+ * authentication failure) naming what was asked.
  */
 final class AdminOffsetLookup implements OffsetLookup {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -77,7 +80,8 @@ final class AdminOffsetLookup implements OffsetLookup {
           throw explained(ex.getCause())
               .orElseGet(
                   () ->
-                      new IllegalStateException(
+                      new LakestreamException(
+                          KafkaErrorClass.KAFKA_UNREACHABLE,
                           "Kafka source could not describe topic "
                               + e.getKey()
                               + ": "
@@ -88,8 +92,10 @@ final class AdminOffsetLookup implements OffsetLookup {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while describing topic " + e.getKey(), ex);
       } catch (TimeoutException ex) {
-        throw new IllegalStateException(
-            "Kafka source could not describe topic " + e.getKey() + " within " + TIMEOUT, ex);
+        throw new LakestreamException(
+            KafkaErrorClass.KAFKA_UNREACHABLE,
+            "Kafka source could not describe topic " + e.getKey() + " within " + TIMEOUT,
+            ex);
       }
     }
   }
@@ -144,10 +150,13 @@ final class AdminOffsetLookup implements OffsetLookup {
       throw explained(e.getCause())
           .orElseGet(
               () ->
-                  new IllegalStateException(
-                      "Kafka source could not " + what + ": " + e.getCause(), e.getCause()));
+                  new LakestreamException(
+                      KafkaErrorClass.KAFKA_UNREACHABLE,
+                      "Kafka source could not " + what + ": " + e.getCause(),
+                      e.getCause()));
     } catch (TimeoutException e) {
-      throw new IllegalStateException(
+      throw new LakestreamException(
+          KafkaErrorClass.KAFKA_UNREACHABLE,
           "Kafka source could not "
               + what
               + " within "

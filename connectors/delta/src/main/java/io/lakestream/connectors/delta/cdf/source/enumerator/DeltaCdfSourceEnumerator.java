@@ -1,6 +1,5 @@
 package io.lakestream.connectors.delta.cdf.source.enumerator;
 
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
@@ -60,7 +59,7 @@ public final class DeltaCdfSourceEnumerator
 
   /** Worker thread: reads the change files following what is discovered, if there is room. */
   @Override
-  protected Discovery<DeltaChangeFile> discover() throws DeltaTableException {
+  protected Discovery<DeltaChangeFile> discover() {
     long through = discoveredThrough;
     if (!admission.mayDiscoverAfter(through)) {
       return null;

@@ -1,0 +1,31 @@
+package io.lakestream.runtime;
+
+import io.lakestream.api.error.ErrorClass;
+
+/**
+ * The error classes of the query runtime: the query's settings as given to {@link
+ * StreamingQueryBuilder} or the command line, and a query that fails while running ({@link
+ * #STREAM_FAILED}, when its cause carries no class of its own).
+ */
+public enum QueryErrorClass implements ErrorClass {
+  /** The query name is missing or has characters other than letters, digits, '_', '.', '-'. */
+  QUERY_INVALID_NAME,
+  /** No checkpoint location was given. */
+  QUERY_CHECKPOINT_LOCATION_REQUIRED,
+  /** The parallelism is below 1 or above the query's max parallelism. */
+  QUERY_INVALID_PARALLELISM,
+  /** An operator of the query has no explicit uid, so its state could not be found again. */
+  QUERY_OPERATOR_UID_MISSING,
+  /** A trigger or duration that cannot be parsed. */
+  QUERY_INVALID_TRIGGER,
+  /** A trigger the query cannot run: continuous, or availableNow with a source that cannot stop. */
+  QUERY_UNSUPPORTED_TRIGGER,
+  /** A savepoint to restore was passed to Flink; the query restores its own snapshots. */
+  QUERY_SAVEPOINT_PATH_NOT_ALLOWED,
+  /** The query could not stop with a savepoint; it resumes from its last checkpoint. */
+  QUERY_STOP_FAILED,
+  /**
+   * The query failed while running, for a reason without an error class of its own (Spark's name).
+   */
+  STREAM_FAILED
+}
