@@ -2,12 +2,12 @@ package io.lakestream.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
 import io.lakestream.connectors.delta.merge.DeltaMergeResult;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,10 +47,10 @@ class DeltaMergeSparkInteropTest {
 
   private static DeltaTableSchema accounts() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("region", DeltaColumnType.STRING)
-        .column("name", DeltaColumnType.STRING)
-        .column("balance", DeltaColumnType.LONG)
+        .column("id", ColumnType.LONG, false)
+        .column("region", ColumnType.STRING)
+        .column("name", ColumnType.STRING)
+        .column("balance", ColumnType.LONG)
         .partitionedBy("region")
         .property("delta.enableChangeDataFeed", "true")
         .build();

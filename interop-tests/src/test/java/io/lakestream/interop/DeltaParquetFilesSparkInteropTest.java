@@ -3,10 +3,10 @@ package io.lakestream.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -34,14 +34,14 @@ class DeltaParquetFilesSparkInteropTest {
 
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("category", DeltaColumnType.STRING)
-          .column("small", DeltaColumnType.decimal(7, 2))
-          .column("medium", DeltaColumnType.decimal(15, 3))
-          .column("large", DeltaColumnType.decimal(25, 4))
-          .column("ts", DeltaColumnType.TIMESTAMP)
-          .column("day", DeltaColumnType.DATE)
-          .column("region", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("category", ColumnType.STRING)
+          .column("small", ColumnType.decimal(7, 2))
+          .column("medium", ColumnType.decimal(15, 3))
+          .column("large", ColumnType.decimal(25, 4))
+          .column("ts", ColumnType.TIMESTAMP)
+          .column("day", ColumnType.DATE)
+          .column("region", ColumnType.STRING)
           .partitionedBy("region")
           .build();
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
-import io.lakestream.connectors.delta.sink.RowFields;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
@@ -71,9 +71,9 @@ class DeltaSinkSparkInteropTest {
 
   private static DeltaTableSchema.Builder events() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("name", DeltaColumnType.STRING)
-        .column("day", DeltaColumnType.DATE);
+        .column("id", ColumnType.LONG, false)
+        .column("name", ColumnType.STRING)
+        .column("day", ColumnType.DATE);
   }
 
   private static Object[] event(long id) {
@@ -285,8 +285,7 @@ class DeltaSinkSparkInteropTest {
     String path = dir.resolve(name).toString();
     appendJob(
         path, events().partitionedBy("day").build(), "q-" + name + "-1", 0, 120, firstRunMerges);
-    DeltaTableSchema v2 =
-        events().column("score", DeltaColumnType.INT).partitionedBy("day").build();
+    DeltaTableSchema v2 = events().column("score", ColumnType.INT).partitionedBy("day").build();
     appendJob(path, v2, "q-" + name + "-2", 1000, 120, true);
     List<String> expected = new ArrayList<>();
     for (long id = 0; id < 120; id++) {
@@ -322,8 +321,8 @@ class DeltaSinkSparkInteropTest {
     String path = dir.resolve("complete").toString();
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
-            .column("key", DeltaColumnType.STRING, false)
-            .column("n", DeltaColumnType.LONG, false)
+            .column("key", ColumnType.STRING, false)
+            .column("n", ColumnType.LONG, false)
             .build();
     RowFields<Tuple2<String, Long>> fields = t -> new Object[] {t.f0, t.f1};
     TypeInformation<Tuple2<String, Long>> type = Types.TUPLE(Types.STRING, Types.LONG);

@@ -3,10 +3,10 @@ package io.lakestream.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -43,14 +43,14 @@ class DeltaSparkInteropTest {
 
   private static DeltaTableSchema.Builder orders() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("customer", DeltaColumnType.STRING)
-        .column("qty", DeltaColumnType.INT)
-        .column("price", DeltaColumnType.DOUBLE)
-        .column("paid", DeltaColumnType.BOOLEAN)
-        .column("amount", DeltaColumnType.decimal(10, 2))
-        .column("ts", DeltaColumnType.TIMESTAMP)
-        .column("day", DeltaColumnType.DATE);
+        .column("id", ColumnType.LONG, false)
+        .column("customer", ColumnType.STRING)
+        .column("qty", ColumnType.INT)
+        .column("price", ColumnType.DOUBLE)
+        .column("paid", ColumnType.BOOLEAN)
+        .column("amount", ColumnType.decimal(10, 2))
+        .column("ts", ColumnType.TIMESTAMP)
+        .column("day", ColumnType.DATE);
   }
 
   private static Object[] order(long id) {

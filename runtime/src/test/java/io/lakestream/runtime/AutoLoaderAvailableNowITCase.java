@@ -3,11 +3,11 @@ package io.lakestream.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.io.IOException;
@@ -31,9 +31,9 @@ class AutoLoaderAvailableNowITCase {
   private static final int ROWS_PER_FILE = 10;
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("name", DeltaColumnType.STRING)
-          .column("date", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("name", ColumnType.STRING)
+          .column("date", ColumnType.STRING)
           .build();
 
   @TempDir Path dir;

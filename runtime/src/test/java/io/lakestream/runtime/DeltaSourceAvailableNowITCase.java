@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.IncompatibleRestartException;
@@ -37,8 +37,8 @@ class DeltaSourceAvailableNowITCase {
   private static final long ROWS_PER_VERSION = 50;
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
           .build();
 
   @TempDir Path dir;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
@@ -42,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class QueryRewindITCase {
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("key", DeltaColumnType.LONG, false)
+          .column("id", ColumnType.LONG, false)
+          .column("key", ColumnType.LONG, false)
           .build();
 
   @TempDir Path dir;

@@ -1,7 +1,7 @@
 package io.lakestream.bench.delta;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 
 /**
  * The delta-sink data set, defined by row index so both sides write exactly the same values without
@@ -14,10 +14,10 @@ public final class NarrowRows {
   /** The table: id, ts, category, amount; all NOT NULL, unpartitioned. */
   public static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("ts", DeltaColumnType.TIMESTAMP, false)
-          .column("category", DeltaColumnType.STRING, false)
-          .column("amount", DeltaColumnType.DOUBLE, false)
+          .column("id", ColumnType.LONG, false)
+          .column("ts", ColumnType.TIMESTAMP, false)
+          .column("category", ColumnType.STRING, false)
+          .column("amount", ColumnType.DOUBLE, false)
           .build();
 
   private static final String[] CATEGORIES = {

@@ -6,8 +6,8 @@ import io.lakestream.bench.BenchResult;
 import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.testkit.postgres.PostgresDatabase;
@@ -45,9 +45,9 @@ public final class LakebaseUpsertBench implements Bench {
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG, false)
-          .column("seq", PostgresColumnType.LONG, false)
-          .column("label", PostgresColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("seq", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
           .build();
 
   private static final String UPSERT_SQL =

@@ -4,8 +4,8 @@ import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
@@ -50,9 +50,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class LatencyRun {
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG, false)
-          .column("sent_us", PostgresColumnType.LONG, false)
-          .column("seen_us", PostgresColumnType.LONG, false)
+          .column("id", ColumnType.LONG, false)
+          .column("sent_us", ColumnType.LONG, false)
+          .column("seen_us", ColumnType.LONG, false)
           .build();
 
   private LatencyRun() {}

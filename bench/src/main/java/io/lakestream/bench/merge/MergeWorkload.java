@@ -1,7 +1,7 @@
 package io.lakestream.bench.merge;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,11 +68,11 @@ public record MergeWorkload(
   /** The table's declaration. */
   public static DeltaTableSchema schema() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("name", DeltaColumnType.STRING)
-        .column("amount", DeltaColumnType.decimal(12, 2))
-        .column("score", DeltaColumnType.DOUBLE)
-        .column("epoch", DeltaColumnType.LONG)
+        .column("id", ColumnType.LONG, false)
+        .column("name", ColumnType.STRING)
+        .column("amount", ColumnType.decimal(12, 2))
+        .column("score", ColumnType.DOUBLE)
+        .column("epoch", ColumnType.LONG)
         .property("delta.enableChangeDataFeed", "true")
         .build();
   }

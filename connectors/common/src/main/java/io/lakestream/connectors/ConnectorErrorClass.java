@@ -5,7 +5,8 @@ import io.lakestream.api.error.ErrorClass;
 /**
  * The error classes of the connector framework shared by every connector (sources' positions and
  * replays, the epoch-commit sinks, the rate source and the JSON-lines files). Invalid options have
- * their own classes, {@link io.lakestream.connectors.options.OptionErrorClass}.
+ * their own classes, {@link io.lakestream.connectors.options.OptionErrorClass}, and so have the
+ * schema model's types and columns, {@link io.lakestream.connectors.schema.SchemaErrorClass}.
  */
 public enum ConnectorErrorClass implements ErrorClass {
   /** A source or sink was built without a name, which is its operator uid. */

@@ -1,12 +1,12 @@
 package io.lakestream.pipelines.autoloader;
 
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,12 +46,12 @@ final class BronzeTableLayout implements Serializable {
   static BronzeTableLayout of(
       AutoLoaderSchema loaderSchema, String table, Map<String, String> hadoopConf) {
     RowTypeInfo rowType = loaderSchema.rowType();
-    Map<String, DeltaColumnType> loaderColumns = new LinkedHashMap<>();
-    for (AutoLoaderSchema.Column c : loaderSchema.columns()) {
-      loaderColumns.put(c.name(), deltaType(c.type()));
+    Map<String, ColumnType> loaderColumns = new LinkedHashMap<>();
+    for (Column c : loaderSchema.columns()) {
+      loaderColumns.put(c.name(), c.type()); // one type model: Auto Loader's types are Delta's
     }
     for (String name : rowType.getFieldNames()) {
-      loaderColumns.putIfAbsent(name, DeltaColumnType.STRING); // partition, _rescued_data
+      loaderColumns.putIfAbsent(name, ColumnType.STRING); // partition, _rescued_data
     }
     DeltaTable delta = DeltaTable.forPath(table, hadoopConf);
     List<String> order = new ArrayList<>();
@@ -67,24 +67,10 @@ final class BronzeTableLayout implements Serializable {
     int[] index = new int[order.size()];
     for (int i = 0; i < order.size(); i++) {
       String name = order.get(i);
-      builder.column(name, loaderColumns.getOrDefault(name, DeltaColumnType.STRING), true);
+      builder.column(name, loaderColumns.getOrDefault(name, ColumnType.STRING), true);
       index[i] = rowType.getFieldIndex(name);
     }
     return new BronzeTableLayout(builder.build(), index);
-  }
-
-  /** The Delta type holding an Auto Loader column's values. */
-  static DeltaColumnType deltaType(ColumnType type) {
-    return switch (type.name()) {
-      case "BIGINT" -> DeltaColumnType.LONG;
-      case "INT" -> DeltaColumnType.INT;
-      case "DOUBLE" -> DeltaColumnType.DOUBLE;
-      case "BOOLEAN" -> DeltaColumnType.BOOLEAN;
-      case "DATE" -> DeltaColumnType.DATE;
-      case "TIMESTAMP" -> DeltaColumnType.TIMESTAMP;
-      case "DECIMAL" -> DeltaColumnType.decimal(type.precision(), type.scale());
-      default -> DeltaColumnType.STRING;
-    };
   }
 
   DeltaTableSchema schema() {

@@ -1,11 +1,11 @@
 package io.lakestream.pipelines.clicks;
 
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
@@ -40,10 +40,10 @@ public final class AdClicksPerWindow implements Pipeline {
   /** The result table: one row per (window, ad). */
   public static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("window_start", DeltaColumnType.TIMESTAMP, false)
-          .column("window_end", DeltaColumnType.TIMESTAMP, false)
-          .column("ad_id", DeltaColumnType.STRING, false)
-          .column("clicks", DeltaColumnType.LONG, false)
+          .column("window_start", ColumnType.TIMESTAMP, false)
+          .column("window_end", ColumnType.TIMESTAMP, false)
+          .column("ad_id", ColumnType.STRING, false)
+          .column("clicks", ColumnType.LONG, false)
           .build();
 
   public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);

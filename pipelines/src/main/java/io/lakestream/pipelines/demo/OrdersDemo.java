@@ -2,13 +2,13 @@ package io.lakestream.pipelines.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.watermark.Watermarks;
@@ -39,12 +39,12 @@ public final class OrdersDemo implements Pipeline {
   /** The orders Delta table, partitioned by currency. */
   public static final DeltaTableSchema ORDERS_SCHEMA =
       DeltaTableSchema.builder()
-          .column("event_id", DeltaColumnType.STRING, false)
-          .column("order_id", DeltaColumnType.STRING, false)
-          .column("customer_id", DeltaColumnType.STRING)
-          .column("amount", DeltaColumnType.decimal(12, 2))
-          .column("currency", DeltaColumnType.STRING)
-          .column("order_ts", DeltaColumnType.TIMESTAMP)
+          .column("event_id", ColumnType.STRING, false)
+          .column("order_id", ColumnType.STRING, false)
+          .column("customer_id", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .column("currency", ColumnType.STRING)
+          .column("order_ts", ColumnType.TIMESTAMP)
           .partitionedBy("currency")
           .build();
 

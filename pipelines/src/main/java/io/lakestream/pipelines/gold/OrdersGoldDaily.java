@@ -8,7 +8,6 @@ import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructType;
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -19,7 +18,8 @@ import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
 import io.lakestream.connectors.delta.merge.MergeCondition;
 import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
-import io.lakestream.connectors.delta.sink.RowFields;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineErrorClass;
@@ -80,11 +80,11 @@ public final class OrdersGoldDaily implements Pipeline {
   /** The silver table the lesson creates (E4a), as written by pipeline E3. */
   public static final DeltaTableSchema SILVER_SCHEMA =
       DeltaTableSchema.builder()
-          .column("order_id", DeltaColumnType.STRING, false)
-          .column("order_ts", DeltaColumnType.TIMESTAMP)
-          .column("customer_id", DeltaColumnType.STRING)
-          .column("amount", DeltaColumnType.decimal(12, 2))
-          .column("updated_at", DeltaColumnType.TIMESTAMP)
+          .column("order_id", ColumnType.STRING, false)
+          .column("order_ts", ColumnType.TIMESTAMP)
+          .column("customer_id", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .column("updated_at", ColumnType.TIMESTAMP)
           .property(DeltaChangeLog.ENABLE_PROPERTY, "true")
           .build();
 
@@ -207,19 +207,19 @@ public final class OrdersGoldDaily implements Pipeline {
    * {@code silver_version} (newest silver version applied to the day), {@code change_rows} (change
    * rows applied to the day). Change data feed enabled for gold's own consumers.
    */
-  public static DeltaTableSchema goldSchema(DeltaColumnType totalAmountType) {
+  public static DeltaTableSchema goldSchema(ColumnType totalAmountType) {
     return DeltaTableSchema.builder()
-        .column("order_date", DeltaColumnType.DATE, false)
-        .column("orders", DeltaColumnType.LONG, false)
+        .column("order_date", ColumnType.DATE, false)
+        .column("orders", ColumnType.LONG, false)
         .column("total_amount", totalAmountType)
-        .column("silver_version", DeltaColumnType.LONG, false)
-        .column("change_rows", DeltaColumnType.LONG, false)
+        .column("silver_version", ColumnType.LONG, false)
+        .column("change_rows", ColumnType.LONG, false)
         .property(DeltaChangeLog.ENABLE_PROPERTY, "true")
         .build();
   }
 
   /** The type of {@code total_amount} for the silver table at {@code silverPath}. */
-  static DeltaColumnType silverAmountType(String silverPath) {
+  static ColumnType silverAmountType(String silverPath) {
     StructType schema;
     try {
       schema =
@@ -256,13 +256,13 @@ public final class OrdersGoldDaily implements Pipeline {
     }
     DataType amount = schema.get("amount").getDataType();
     if (amount instanceof DecimalType d) {
-      return DeltaColumnType.decimal(Math.min(38, d.getPrecision() + 10), d.getScale());
+      return ColumnType.decimal(Math.min(38, d.getPrecision() + 10), d.getScale());
     }
     if (amount instanceof DoubleType || amount instanceof FloatType) {
-      return DeltaColumnType.DOUBLE;
+      return ColumnType.DOUBLE;
     }
     if (amount instanceof LongType || amount instanceof IntegerType) {
-      return DeltaColumnType.decimal(38, 0);
+      return ColumnType.decimal(38, 0);
     }
     throw new LakestreamException(
         PipelineErrorClass.PIPELINE_INVALID_INPUT,
@@ -276,7 +276,7 @@ public final class OrdersGoldDaily implements Pipeline {
   /** Totals as a gold row (values in {@link #goldSchema} order). */
   static RowFields<DailyTotals> goldRow(DeltaTableSchema gold) {
     boolean floating =
-        gold.columns().get(gold.indexOf("total_amount")).type().equals(DeltaColumnType.DOUBLE);
+        gold.columns().get(gold.indexOf("total_amount")).type().equals(ColumnType.DOUBLE);
     return t ->
         new Object[] {
           LocalDate.ofEpochDay(t.epochDay),

@@ -1,7 +1,7 @@
 package io.lakestream.pipelines.silver;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -18,27 +18,27 @@ public final class OrdersSilverTables {
   /** Rows of the epoch, as staged by the foreachBatch sink (see {@link #stagingRow}). */
   public static final DeltaTableSchema STAGING =
       DeltaTableSchema.builder()
-          .column("event_id", DeltaColumnType.STRING)
-          .column("order_id", DeltaColumnType.STRING)
-          .column("customer_id", DeltaColumnType.STRING)
-          .column("amount", DeltaColumnType.decimal(12, 2))
-          .column("currency", DeltaColumnType.STRING)
-          .column("order_ts", DeltaColumnType.TIMESTAMP)
-          .column("reason", DeltaColumnType.STRING)
-          .column("error", DeltaColumnType.STRING)
-          .column("raw", DeltaColumnType.STRING)
-          .column("source", DeltaColumnType.STRING)
+          .column("event_id", ColumnType.STRING)
+          .column("order_id", ColumnType.STRING)
+          .column("customer_id", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .column("currency", ColumnType.STRING)
+          .column("order_ts", ColumnType.TIMESTAMP)
+          .column("reason", ColumnType.STRING)
+          .column("error", ColumnType.STRING)
+          .column("raw", ColumnType.STRING)
+          .column("source", ColumnType.STRING)
           .build();
 
   /** The silver table: the latest valid version of each order, with the change data feed. */
   public static final DeltaTableSchema SILVER =
       DeltaTableSchema.builder()
-          .column("order_id", DeltaColumnType.STRING, false)
-          .column("event_id", DeltaColumnType.STRING, false)
-          .column("customer_id", DeltaColumnType.STRING)
-          .column("amount", DeltaColumnType.decimal(12, 2))
-          .column("currency", DeltaColumnType.STRING)
-          .column("order_ts", DeltaColumnType.TIMESTAMP, false)
+          .column("order_id", ColumnType.STRING, false)
+          .column("event_id", ColumnType.STRING, false)
+          .column("customer_id", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .column("currency", ColumnType.STRING)
+          .column("order_ts", ColumnType.TIMESTAMP, false)
           .property("delta.enableChangeDataFeed", "true")
           .build();
 
@@ -48,17 +48,17 @@ public final class OrdersSilverTables {
   /** The quarantine table: every rejected record once, with why and in which epoch. */
   public static final DeltaTableSchema QUARANTINE =
       DeltaTableSchema.builder()
-          .column("epoch", DeltaColumnType.LONG, false)
-          .column("reason", DeltaColumnType.STRING, false)
-          .column("error", DeltaColumnType.STRING, false)
-          .column("source", DeltaColumnType.STRING)
-          .column("raw", DeltaColumnType.STRING)
-          .column("event_id", DeltaColumnType.STRING)
-          .column("order_id", DeltaColumnType.STRING)
-          .column("customer_id", DeltaColumnType.STRING)
-          .column("amount", DeltaColumnType.decimal(12, 2))
-          .column("currency", DeltaColumnType.STRING)
-          .column("order_ts", DeltaColumnType.TIMESTAMP)
+          .column("epoch", ColumnType.LONG, false)
+          .column("reason", ColumnType.STRING, false)
+          .column("error", ColumnType.STRING, false)
+          .column("source", ColumnType.STRING)
+          .column("raw", ColumnType.STRING)
+          .column("event_id", ColumnType.STRING)
+          .column("order_id", ColumnType.STRING)
+          .column("customer_id", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .column("currency", ColumnType.STRING)
+          .column("order_ts", ColumnType.TIMESTAMP)
           .build();
 
   /** A {@link SilverInput} as a {@link #STAGING} row. */

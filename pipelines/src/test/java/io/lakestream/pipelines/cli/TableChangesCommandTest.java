@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.pipelines.gold.OrdersGoldDaily;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -175,11 +175,11 @@ class TableChangesCommandTest {
   void aRangeWithoutTheChangeFeedIsAUsageErrorNamingTheProperty() throws Exception {
     DeltaTableSchema noCdf =
         DeltaTableSchema.builder()
-            .column("order_id", DeltaColumnType.STRING, false)
-            .column("order_ts", DeltaColumnType.TIMESTAMP)
-            .column("customer_id", DeltaColumnType.STRING)
-            .column("amount", DeltaColumnType.decimal(12, 2))
-            .column("updated_at", DeltaColumnType.TIMESTAMP)
+            .column("order_id", ColumnType.STRING, false)
+            .column("order_ts", ColumnType.TIMESTAMP)
+            .column("customer_id", ColumnType.STRING)
+            .column("amount", ColumnType.decimal(12, 2))
+            .column("updated_at", ColumnType.TIMESTAMP)
             .build();
     silver(noCdf);
 

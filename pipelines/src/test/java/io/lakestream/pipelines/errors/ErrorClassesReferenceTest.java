@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.lakebase.LakebaseErrorClass;
 import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.runtime.QueryErrorClass;
@@ -44,6 +45,7 @@ class ErrorClassesReferenceTest {
           QueryErrorClass.class,
           ConnectorErrorClass.class,
           OptionErrorClass.class,
+          SchemaErrorClass.class,
           DeltaErrorClass.class,
           KafkaErrorClass.class,
           AutoLoaderErrorClass.class,

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.pipelines.PipelineOptions;
 import java.nio.file.Path;
 import java.util.Map;
@@ -44,9 +44,9 @@ class OrdersGoldOptionsTest {
   void aSilverTableWithoutTheChangeFeedNamesTheProperty() throws Exception {
     silver(
         DeltaTableSchema.builder()
-            .column("order_id", DeltaColumnType.STRING, false)
-            .column("order_ts", DeltaColumnType.TIMESTAMP)
-            .column("amount", DeltaColumnType.DOUBLE)
+            .column("order_id", ColumnType.STRING, false)
+            .column("order_ts", ColumnType.TIMESTAMP)
+            .column("amount", ColumnType.DOUBLE)
             .build());
     assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
         .isInstanceOf(LakestreamException.class)
@@ -59,8 +59,8 @@ class OrdersGoldOptionsTest {
   void aSilverTableWithoutAnAggregatedColumnIsRefused() throws Exception {
     silver(
         DeltaTableSchema.builder()
-            .column("order_id", DeltaColumnType.STRING, false)
-            .column("order_ts", DeltaColumnType.TIMESTAMP)
+            .column("order_id", ColumnType.STRING, false)
+            .column("order_ts", ColumnType.TIMESTAMP)
             .property("delta.enableChangeDataFeed", "true")
             .build());
     assertThatThrownBy(() -> new OrdersGoldDaily().dataflow(options(Map.of())))
@@ -91,15 +91,15 @@ class OrdersGoldOptionsTest {
   void theGoldAmountIsTenDigitsWiderThanSilversOrDoubleForAFloatingAmount() throws Exception {
     silver(OrdersGoldDaily.SILVER_SCHEMA);
     assertThat(OrdersGoldDaily.silverAmountType(dir.resolve("lake/orders_silver").toString()))
-        .isEqualTo(DeltaColumnType.decimal(22, 2));
+        .isEqualTo(ColumnType.decimal(22, 2));
     DeltaTable.forPath(dir.resolve("d").toUri().toString())
         .ensureExists(
             DeltaTableSchema.builder()
-                .column("order_id", DeltaColumnType.STRING, false)
-                .column("order_ts", DeltaColumnType.TIMESTAMP)
-                .column("amount", DeltaColumnType.DOUBLE)
+                .column("order_id", ColumnType.STRING, false)
+                .column("order_ts", ColumnType.TIMESTAMP)
+                .column("amount", ColumnType.DOUBLE)
                 .build());
     assertThat(OrdersGoldDaily.silverAmountType(dir.resolve("d").toString()))
-        .isEqualTo(DeltaColumnType.DOUBLE);
+        .isEqualTo(ColumnType.DOUBLE);
   }
 }

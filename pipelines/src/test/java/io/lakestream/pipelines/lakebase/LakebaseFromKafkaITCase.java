@@ -7,8 +7,8 @@ import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
@@ -67,9 +67,9 @@ class LakebaseFromKafkaITCase {
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG, false)
-          .column("seq", PostgresColumnType.LONG)
-          .column("label", PostgresColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("seq", ColumnType.LONG)
+          .column("label", ColumnType.STRING)
           .build();
 
   @TempDir Path dir;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
@@ -18,7 +17,7 @@ import io.lakestream.connectors.kafka.source.KafkaSourceConfig;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
 import io.lakestream.connectors.lakebase.LakebaseSinkConfig;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.nio.file.Path;
@@ -42,7 +41,7 @@ class OptionKeysIgnoreCaseTest {
 
   private static DeltaTableSchema schema(boolean cdf) {
     DeltaTableSchema.Builder builder =
-        DeltaTableSchema.builder().column("id", DeltaColumnType.LONG, false);
+        DeltaTableSchema.builder().column("id", ColumnType.LONG, false);
     if (cdf) {
       builder.property("delta.enableChangeDataFeed", "true");
     }
@@ -98,8 +97,8 @@ class OptionKeysIgnoreCaseTest {
     String path = table("sink", ID);
     DeltaTableSchema wider =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("extra", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG, false)
+            .column("extra", ColumnType.STRING)
             .build();
     QueryContext query =
         new QueryContext("q", "n", "r", "n-q", "file:///tmp/chk", false, false, OutputMode.APPEND);
@@ -204,8 +203,7 @@ class OptionKeysIgnoreCaseTest {
 
   @Test
   void lakebaseSink() {
-    LakebaseSchema schema =
-        LakebaseSchema.builder().column("id", PostgresColumnType.LONG, false).build();
+    LakebaseSchema schema = LakebaseSchema.builder().column("id", ColumnType.LONG, false).build();
     LakebaseSinkConfig config =
         LakebaseSinkBuilder.<Long>forSchema(schema, id -> new Object[] {id})
             .options(

@@ -8,7 +8,6 @@ import io.lakestream.connectors.autoloader.format.FileRowReader;
 import io.lakestream.connectors.autoloader.format.SchemaInference;
 import io.lakestream.connectors.autoloader.notification.NotificationSettings;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
 import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
 import io.lakestream.connectors.autoloader.schema.SchemaHistory;
@@ -16,6 +15,8 @@ import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
 import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import io.lakestream.state.Locations;
 import java.io.IOException;
@@ -248,8 +249,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     SchemaHistory history = null;
     long version = -1;
     if (givenSchema != null) {
-      List<AutoLoaderSchema.Column> columns = new ArrayList<>();
-      givenColumns().forEach((n, t) -> columns.add(new AutoLoaderSchema.Column(n, t)));
+      List<Column> columns = new ArrayList<>();
+      givenColumns().forEach((n, t) -> columns.add(new Column(n, t)));
       schema = new AutoLoaderSchema(columns, partitions == null ? List.of() : partitions, rescued);
     } else {
       history = new SchemaHistory(options.get(AutoLoaderOptions.SCHEMA_LOCATION), hadoopConf);

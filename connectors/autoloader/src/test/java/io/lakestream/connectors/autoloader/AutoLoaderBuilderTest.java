@@ -57,6 +57,17 @@ class AutoLoaderBuilderTest {
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(
+            () -> builder().option("cloudFiles.schemaHints", "tags MAP<STRING, INT>").sanityCheck())
+        .hasMessageContaining("cloudFiles.schemaHints")
+        .hasMessageContaining("Unsupported column type 'MAP<STRING, INT>'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
+    assertThatThrownBy(() -> builder().schema("id BIGINT, tags MAP<STRING, INT>").sanityCheck())
+        .hasMessageContaining("AutoLoaderBuilder.schema")
+        .hasMessageContaining("Unsupported column type 'MAP<STRING, INT>'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CF_INVALID_SCHEMA");
+    assertThatThrownBy(
             () ->
                 AutoLoaderBuilder.forPath(dir.toString())
                     .name("files")

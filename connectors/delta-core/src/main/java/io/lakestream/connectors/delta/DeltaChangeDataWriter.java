@@ -2,11 +2,13 @@ package io.lakestream.connectors.delta;
 
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.exceptions.KernelException;
-import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.RowSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,7 +22,7 @@ import java.util.Optional;
  * committing them: Parquet files under {@code <table>/_change_data/} holding the data columns (the
  * partition columns are left out, their values travel in the cdc action's {@code partitionValues},
  * as for data files) plus {@value #CHANGE_TYPE_COLUMN}. Rows are {@code Object[]} in declared
- * column order (partition columns included), with the Java values {@link DeltaColumnType} lists.
+ * column order (partition columns included), with the Java values {@link ColumnType} lists.
  *
  * <p>Each distinct combination of partition values gets its own file(s). Not thread-safe. Tables
  * with column mapping are not supported (the file columns carry the logical names).
@@ -34,7 +36,7 @@ public final class DeltaChangeDataWriter {
 
   private final DeltaTable table;
   private final DeltaTableSchema schema;
-  private final List<DeltaTableSchema.Column> fileColumns;
+  private final List<Column> fileColumns;
   private final int[] dataIndexes;
   private final int[] partitionIndexes;
 
@@ -42,16 +44,16 @@ public final class DeltaChangeDataWriter {
   public DeltaChangeDataWriter(DeltaTable table, DeltaTableSchema schema) {
     this.table = table;
     this.schema = schema;
-    List<DeltaTableSchema.Column> columns = new ArrayList<>();
+    List<Column> columns = new ArrayList<>();
     List<Integer> data = new ArrayList<>();
     for (int c = 0; c < schema.columns().size(); c++) {
-      DeltaTableSchema.Column column = schema.columns().get(c);
+      Column column = schema.columns().get(c);
       if (!schema.partitionColumns().contains(column.name())) {
         columns.add(column);
         data.add(c);
       }
     }
-    columns.add(new DeltaTableSchema.Column(CHANGE_TYPE_COLUMN, DeltaColumnType.STRING, false));
+    columns.add(new Column(CHANGE_TYPE_COLUMN, ColumnType.STRING, false));
     this.fileColumns = List.copyOf(columns);
     this.dataIndexes = data.stream().mapToInt(Integer::intValue).toArray();
     this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
@@ -82,7 +84,7 @@ public final class DeltaChangeDataWriter {
       }
       Map<String, String> partition = new LinkedHashMap<>();
       for (int p : partitionIndexes) {
-        DeltaTableSchema.Column column = schema.columns().get(p);
+        Column column = schema.columns().get(p);
         partition.put(
             column.name(),
             DeltaValues.toPartitionText(column.type(), DeltaValues.toKernelValue(column, row[p])));
@@ -94,11 +96,7 @@ public final class DeltaChangeDataWriter {
       fileRow[dataIndexes.length] = changeTypes.get(r);
       groups.computeIfAbsent(partition, k -> new DeltaColumnBuffer(fileColumns)).append(fileRow);
     }
-    List<StructField> fields = new ArrayList<>();
-    for (DeltaTableSchema.Column c : fileColumns) {
-      fields.add(new StructField(c.name(), c.type().toKernelType(), c.nullable()));
-    }
-    StructType fileSchema = new StructType(fields);
+    StructType fileSchema = DeltaTypes.toKernel(RowSchema.of(fileColumns));
     String directory = table.path().replaceAll("/+$", "") + "/" + CHANGE_DATA_DIR;
     List<DeltaWrittenFile> written = new ArrayList<>();
     for (Map.Entry<Map<String, String>, DeltaColumnBuffer> group : groups.entrySet()) {

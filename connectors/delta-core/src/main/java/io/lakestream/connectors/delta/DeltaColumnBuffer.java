@@ -5,6 +5,8 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructType;
 import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
@@ -20,17 +22,17 @@ import java.util.List;
 final class DeltaColumnBuffer {
   private static final int INITIAL_CAPACITY = 1024;
 
-  private final List<DeltaTableSchema.Column> columns;
-  private final DeltaColumnType.Kind[] kinds;
+  private final List<Column> columns;
+  private final ColumnType.Kind[] kinds;
   private final Object[] data; // per column: long[], int[], double[], boolean[] or Object[]
   private final boolean[][] nulls; // per column; null for NOT NULL columns
   private int capacity = INITIAL_CAPACITY;
   private int size;
   private long variableBytes; // characters of strings, digits of decimals
 
-  DeltaColumnBuffer(List<DeltaTableSchema.Column> columns) {
+  DeltaColumnBuffer(List<Column> columns) {
     this.columns = columns;
-    this.kinds = new DeltaColumnType.Kind[columns.size()];
+    this.kinds = new ColumnType.Kind[columns.size()];
     this.data = new Object[columns.size()];
     this.nulls = new boolean[columns.size()][];
     for (int c = 0; c < kinds.length; c++) {
@@ -161,13 +163,14 @@ final class DeltaColumnBuffer {
     capacity = newCapacity;
   }
 
-  private static Object newArray(DeltaColumnType.Kind kind, int capacity) {
+  private static Object newArray(ColumnType.Kind kind, int capacity) {
     return switch (kind) {
       case LONG, TIMESTAMP -> new long[capacity];
       case INT, DATE -> new int[capacity];
       case DOUBLE -> new double[capacity];
       case BOOLEAN -> new boolean[capacity];
       case STRING, DECIMAL -> new Object[capacity];
+      default -> throw new IllegalStateException("the Delta writer has no buffer for " + kind);
     };
   }
 

@@ -9,6 +9,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
 import io.lakestream.connectors.delta.kernel.KernelParquetStatistics;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +70,7 @@ final class DeltaParquetFileWriter {
   private final Configuration conf;
   private final FileIO fileIO;
   private final int[] dataColumns; // indexes into the buffer's columns
-  private final DeltaColumnType[] types;
+  private final ColumnType[] types;
   private final boolean[] nullable;
   private final String[] names;
   private final MessageType parquetSchema;
@@ -90,13 +91,13 @@ final class DeltaParquetFileWriter {
       }
     }
     this.dataColumns = data.stream().mapToInt(Integer::intValue).toArray();
-    this.types = new DeltaColumnType[dataColumns.length];
+    this.types = new ColumnType[dataColumns.length];
     this.nullable = new boolean[dataColumns.length];
     this.names = new String[dataColumns.length];
     List<StructField> fields = new ArrayList<>();
     Types.MessageTypeBuilder message = Types.buildMessage();
     for (int i = 0; i < dataColumns.length; i++) {
-      DeltaTableSchema.Column column = schema.columns().get(dataColumns[i]);
+      io.lakestream.connectors.schema.Column column = schema.columns().get(dataColumns[i]);
       StructField field = physicalSchema.at(dataColumns[i]);
       types[i] = column.type();
       nullable[i] = column.nullable();
@@ -110,7 +111,7 @@ final class DeltaParquetFileWriter {
   }
 
   /** The Parquet type Kernel's writer gives a column of this Delta type. */
-  static Type parquetType(String name, DeltaColumnType type, boolean nullable) {
+  static Type parquetType(String name, ColumnType type, boolean nullable) {
     Type.Repetition repetition = nullable ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
     switch (type.kind()) {
       case LONG:
@@ -134,21 +135,26 @@ final class DeltaParquetFileWriter {
             .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
             .named(name);
       case DECIMAL:
-        LogicalTypeAnnotation decimal =
-            LogicalTypeAnnotation.decimalType(type.scale(), type.precision());
-        if (type.precision() <= 9) {
-          return Types.primitive(PrimitiveTypeName.INT32, repetition).as(decimal).named(name);
-        }
-        if (type.precision() <= 18) {
-          return Types.primitive(PrimitiveTypeName.INT64, repetition).as(decimal).named(name);
-        }
-        return Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
-            .length(decimalBytes(type.precision()))
-            .as(decimal)
-            .named(name);
+        return decimalType(name, (ColumnType.Decimal) type, repetition);
       default:
         throw new IllegalStateException("no Parquet type for " + type);
     }
+  }
+
+  private static Type decimalType(
+      String name, ColumnType.Decimal type, Type.Repetition repetition) {
+    LogicalTypeAnnotation decimal =
+        LogicalTypeAnnotation.decimalType(type.scale(), type.precision());
+    if (type.precision() <= 9) {
+      return Types.primitive(PrimitiveTypeName.INT32, repetition).as(decimal).named(name);
+    }
+    if (type.precision() <= 18) {
+      return Types.primitive(PrimitiveTypeName.INT64, repetition).as(decimal).named(name);
+    }
+    return Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
+        .length(decimalBytes(type.precision()))
+        .as(decimal)
+        .named(name);
   }
 
   /** The fewest bytes whose two's complement holds every unscaled value of this precision. */
@@ -228,7 +234,7 @@ final class DeltaParquetFileWriter {
       if (!enabled) {
         continue;
       }
-      if (types[i].kind() == DeltaColumnType.Kind.BOOLEAN) {
+      if (types[i].kind() == ColumnType.Kind.BOOLEAN) {
         dictionary[i] = false; // bit-packed already
         continue;
       }
@@ -332,7 +338,8 @@ final class DeltaParquetFileWriter {
         case DOUBLE -> out.addDouble(((double[]) column)[row]);
         case BOOLEAN -> out.addBoolean(((boolean[]) column)[row]);
         case STRING -> out.addBinary(utf8((String) ((Object[]) column)[row]));
-        case DECIMAL -> writeDecimal(types[i], (BigDecimal) ((Object[]) column)[row]);
+        case DECIMAL ->
+            writeDecimal((ColumnType.Decimal) types[i], (BigDecimal) ((Object[]) column)[row]);
         default -> throw new IllegalStateException("no Parquet type for " + types[i]);
       }
     }
@@ -346,7 +353,7 @@ final class DeltaParquetFileWriter {
       return Binary.fromConstantByteArray(value.getBytes(StandardCharsets.UTF_8));
     }
 
-    private void writeDecimal(DeltaColumnType type, BigDecimal value) {
+    private void writeDecimal(ColumnType.Decimal type, BigDecimal value) {
       if (type.precision() <= 9) {
         out.addInteger(value.unscaledValue().intValue());
       } else if (type.precision() <= 18) {

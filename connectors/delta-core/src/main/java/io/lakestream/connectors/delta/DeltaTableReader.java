@@ -376,20 +376,9 @@ public final class DeltaTableReader {
     }
   }
 
+  /** Whether the reader reads columns of {@code type}: the primitive types and decimals. */
   static boolean isSupported(DataType type) {
-    return type instanceof StringType
-        || type instanceof LongType
-        || type instanceof IntegerType
-        || type instanceof ShortType
-        || type instanceof ByteType
-        || type instanceof DoubleType
-        || type instanceof FloatType
-        || type instanceof BooleanType
-        || type instanceof DecimalType
-        || type instanceof TimestampType
-        || type instanceof TimestampNTZType
-        || type instanceof DateType
-        || type instanceof BinaryType;
+    return type instanceof DecimalType || DeltaTypes.primitiveFromKernel(type) != null;
   }
 
   /** The Java value at {@code row} of a vector of a {@link #isSupported supported} type. */

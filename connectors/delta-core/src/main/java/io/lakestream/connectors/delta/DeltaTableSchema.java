@@ -1,8 +1,10 @@
 package io.lakestream.connectors.delta;
 
-import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.RowSchema;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,40 +20,31 @@ import java.util.Set;
  * properties (for example {@code delta.enableChangeDataFeed=true} or {@code
  * delta.checkpointInterval=10}).
  *
+ * <p>The columns are a {@link RowSchema} of the schema model; {@link DeltaTypes} converts them to
+ * Delta's types.
+ *
  * <p>Guarantees, checked when built: column names are non-blank and unique ignoring case (Delta
  * resolves names case-insensitively), every partition column is a declared column, and at least one
  * column is not a partition column. A violation throws a {@link
  * io.lakestream.api.error.LakestreamException} ({@code DELTA_INVALID_SCHEMA}) naming the offending
- * column. Immutable and serializable.
+ * column. Every column is of a type the Delta writer writes, else a {@link
+ * io.lakestream.api.error.LakestreamException} of class {@link
+ * io.lakestream.connectors.schema.SchemaErrorClass#UNSUPPORTED_DATA_TYPE} names it ({@link
+ * DeltaTypes#checkWritable}). Immutable and serializable.
  */
 public final class DeltaTableSchema implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * One column.
-   *
-   * @param name the column name
-   * @param type the column type
-   * @param nullable whether rows may hold null in it
-   */
-  public record Column(String name, DeltaColumnType type, boolean nullable)
-      implements Serializable {
-    public Column {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(type, "type");
-    }
-  }
-
-  private final List<Column> columns;
+  private final RowSchema columns;
   private final List<String> partitionColumns;
   private final Map<String, String> properties;
 
   private DeltaTableSchema(
       List<Column> columns, List<String> partitionColumns, Map<String, String> properties) {
-    this.columns = List.copyOf(columns);
     this.partitionColumns = List.copyOf(partitionColumns);
     this.properties = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(properties));
-    validate();
+    validate(columns);
+    this.columns = RowSchema.of(columns);
   }
 
   /** Starts a declaration. */
@@ -59,7 +52,7 @@ public final class DeltaTableSchema implements Serializable {
     return new Builder();
   }
 
-  private void validate() {
+  private void validate(List<Column> columns) {
     if (columns.isEmpty()) {
       throw new LakestreamException(
           DeltaErrorClass.DELTA_INVALID_SCHEMA, "A Delta table needs at least one column");
@@ -75,12 +68,16 @@ public final class DeltaTableSchema implements Serializable {
             DeltaErrorClass.DELTA_INVALID_SCHEMA,
             "Column '" + c.name() + "' is declared twice (Delta column names ignore case)");
       }
+      DeltaTypes.checkWritable(c);
     }
     for (String p : partitionColumns) {
       if (columns.stream().noneMatch(c -> c.name().equals(p))) {
         throw new LakestreamException(
             DeltaErrorClass.DELTA_INVALID_SCHEMA,
-            "Partition column '" + p + "' is not a declared column; columns are " + columnNames());
+            "Partition column '"
+                + p
+                + "' is not a declared column; columns are "
+                + columns.stream().map(Column::name).toList());
       }
     }
     if (new HashSet<>(partitionColumns).size() == columns.size()) {
@@ -90,7 +87,13 @@ public final class DeltaTableSchema implements Serializable {
     }
   }
 
+  /** The columns in declaration order (partition columns included). */
   public List<Column> columns() {
+    return columns.columns();
+  }
+
+  /** The columns as a schema of the model. */
+  public RowSchema rowSchema() {
     return columns;
   }
 
@@ -106,26 +109,17 @@ public final class DeltaTableSchema implements Serializable {
 
   /** Column names in declaration order. */
   public List<String> columnNames() {
-    return columns.stream().map(Column::name).toList();
+    return columns.columnNames();
   }
 
   /** Index of a column, or -1. */
   public int indexOf(String name) {
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    return -1;
+    return columns.indexOf(name);
   }
 
   /** The Delta Kernel schema of all columns (partition columns included). */
   public StructType toStructType() {
-    List<StructField> fields = new ArrayList<>(columns.size());
-    for (Column c : columns) {
-      fields.add(new StructField(c.name(), c.type().toKernelType(), c.nullable()));
-    }
-    return new StructType(fields);
+    return DeltaTypes.toKernel(columns);
   }
 
   @Override
@@ -161,12 +155,12 @@ public final class DeltaTableSchema implements Serializable {
     private Builder() {}
 
     /** Adds a nullable column. */
-    public Builder column(String name, DeltaColumnType type) {
+    public Builder column(String name, ColumnType type) {
       return column(name, type, true);
     }
 
     /** Adds a column. */
-    public Builder column(String name, DeltaColumnType type, boolean nullable) {
+    public Builder column(String name, ColumnType type, boolean nullable) {
       columns.add(new Column(name, type, nullable));
       return this;
     }
@@ -185,8 +179,9 @@ public final class DeltaTableSchema implements Serializable {
     }
 
     /**
-     * @throws io.lakestream.api.error.LakestreamException if the declaration is invalid (see the
-     *     class comment)
+     * @throws io.lakestream.api.error.LakestreamException ({@code DELTA_INVALID_SCHEMA}) if the
+     *     declaration is invalid (see the class comment), ({@code UNSUPPORTED_DATA_TYPE}) if the
+     *     writer does not write a column's type
      */
     public DeltaTableSchema build() {
       return new DeltaTableSchema(columns, partitionColumns, properties);

@@ -18,6 +18,7 @@ import io.delta.kernel.utils.DataFileStatus;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
 import io.lakestream.connectors.delta.kernel.KernelStateRows;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -37,11 +38,11 @@ import java.util.Optional;
  * against the declaration (and, with mergeSchema, evolved to it). Tables with column mapping (which
  * mergeSchema uses) are written under the columns' physical names. Rows are {@code Object[]} in
  * declared column order (partition columns included), with the Java values listed in {@link
- * DeltaColumnType}. Either hand a whole batch to {@link #write}, or {@link #append} rows one at a
- * time and {@link #flush} them: appended rows are converted at once into per-partition column
- * buffers (primitive arrays for numbers), so no boxed row is kept while the buffer fills. Each
- * distinct combination of partition values gets its own file(s) in its partition directory; file
- * statistics (min, max, null counts, record count) are collected by Kernel's Parquet writer.
+ * ColumnType}. Either hand a whole batch to {@link #write}, or {@link #append} rows one at a time
+ * and {@link #flush} them: appended rows are converted at once into per-partition column buffers
+ * (primitive arrays for numbers), so no boxed row is kept while the buffer fills. Each distinct
+ * combination of partition values gets its own file(s) in its partition directory; file statistics
+ * (min, max, null counts, record count) are collected by Kernel's Parquet writer.
  *
  * <p>Not thread-safe: use one writer per thread or task.
  */
@@ -201,7 +202,7 @@ public final class DeltaTableWriter {
 
   /** Validates and converts a row into the buffer of its partition. */
   private void add(Map<List<String>, DeltaColumnBuffer> buffers, Object[] row) {
-    List<DeltaTableSchema.Column> columns = schema.columns();
+    List<io.lakestream.connectors.schema.Column> columns = schema.columns();
     if (row == null || row.length != columns.size()) {
       throw new LakestreamException(
           DeltaErrorClass.DELTA_INVALID_ROW,
@@ -216,7 +217,7 @@ public final class DeltaTableWriter {
     if (partitionIndexes.length > 0) {
       key = new ArrayList<>(partitionIndexes.length);
       for (int p : partitionIndexes) {
-        DeltaTableSchema.Column column = columns.get(p);
+        io.lakestream.connectors.schema.Column column = columns.get(p);
         key.add(
             DeltaValues.toPartitionText(column.type(), DeltaValues.toKernelValue(column, row[p])));
       }
@@ -252,7 +253,7 @@ public final class DeltaTableWriter {
     Map<String, Literal> literals = new LinkedHashMap<>();
     for (int i = 0; i < partitionText.size(); i++) {
       String name = schema.partitionColumns().get(i);
-      DeltaColumnType type = schema.columns().get(schema.indexOf(name)).type();
+      ColumnType type = schema.columns().get(schema.indexOf(name)).type();
       partitionValues.put(name, partitionText.get(i));
       literals.put(name, DeltaValues.toPartitionLiteral(type, partitionText.get(i)));
     }

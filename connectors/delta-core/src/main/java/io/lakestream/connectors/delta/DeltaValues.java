@@ -2,6 +2,8 @@ package io.lakestream.connectors.delta;
 
 import io.delta.kernel.expressions.Literal;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -18,7 +20,7 @@ final class DeltaValues {
    *
    * @throws LakestreamException ({@code DELTA_INVALID_ROW}) if the value does not fit the column
    */
-  static Object toKernelValue(DeltaTableSchema.Column column, Object value) {
+  static Object toKernelValue(Column column, Object value) {
     if (value == null) {
       if (!column.nullable()) {
         throw new LakestreamException(
@@ -27,7 +29,7 @@ final class DeltaValues {
       }
       return null;
     }
-    DeltaColumnType type = column.type();
+    ColumnType type = column.type();
     switch (type.kind()) {
       case STRING:
         if (value instanceof CharSequence s) {
@@ -59,15 +61,16 @@ final class DeltaValues {
         break;
       case DECIMAL:
         if (value instanceof BigDecimal d) {
+          ColumnType.Decimal decimal = (ColumnType.Decimal) type;
           BigDecimal scaled;
           try {
-            scaled = d.setScale(type.scale(), RoundingMode.UNNECESSARY);
+            scaled = d.setScale(decimal.scale(), RoundingMode.UNNECESSARY);
           } catch (ArithmeticException e) {
             throw new LakestreamException(
                 DeltaErrorClass.DELTA_INVALID_ROW,
                 "Column '" + column.name() + "' is " + type + " but " + d + " needs rounding");
           }
-          if (scaled.precision() > type.precision()) {
+          if (scaled.precision() > decimal.precision()) {
             throw new LakestreamException(
                 DeltaErrorClass.DELTA_INVALID_ROW,
                 "Column '" + column.name() + "' is " + type + " but " + d + " has more digits");
@@ -104,11 +107,11 @@ final class DeltaValues {
             + value.getClass().getName()
             + " ("
             + value
-            + "); see DeltaColumnType for the accepted Java values");
+            + "); see ColumnType for the accepted Java values");
   }
 
   /** The text form of a Kernel value of a partition column (null stays null). */
-  static String toPartitionText(DeltaColumnType type, Object kernelValue) {
+  static String toPartitionText(ColumnType type, Object kernelValue) {
     if (kernelValue == null) {
       return null;
     }
@@ -125,9 +128,9 @@ final class DeltaValues {
   }
 
   /** The Kernel literal of a partition value in {@link #toPartitionText} form. */
-  static Literal toPartitionLiteral(DeltaColumnType type, String text) {
+  static Literal toPartitionLiteral(ColumnType type, String text) {
     if (text == null) {
-      return Literal.ofNull(type.toKernelType());
+      return Literal.ofNull(DeltaTypes.toKernel(type));
     }
     switch (type.kind()) {
       case STRING:
@@ -141,7 +144,8 @@ final class DeltaValues {
       case BOOLEAN:
         return Literal.ofBoolean(Boolean.parseBoolean(text));
       case DECIMAL:
-        return Literal.ofDecimal(new BigDecimal(text), type.precision(), type.scale());
+        ColumnType.Decimal decimal = (ColumnType.Decimal) type;
+        return Literal.ofDecimal(new BigDecimal(text), decimal.precision(), decimal.scale());
       case TIMESTAMP:
         return Literal.ofTimestamp(ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(text)));
       case DATE:

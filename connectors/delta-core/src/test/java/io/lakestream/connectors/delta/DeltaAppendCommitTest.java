@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
@@ -30,14 +31,14 @@ class DeltaAppendCommitTest {
 
   private static DeltaTableSchema.Builder orders() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("customer", DeltaColumnType.STRING)
-        .column("qty", DeltaColumnType.INT)
-        .column("price", DeltaColumnType.DOUBLE)
-        .column("paid", DeltaColumnType.BOOLEAN)
-        .column("amount", DeltaColumnType.decimal(10, 2))
-        .column("ts", DeltaColumnType.TIMESTAMP)
-        .column("day", DeltaColumnType.DATE);
+        .column("id", ColumnType.LONG, false)
+        .column("customer", ColumnType.STRING)
+        .column("qty", ColumnType.INT)
+        .column("price", ColumnType.DOUBLE)
+        .column("paid", ColumnType.BOOLEAN)
+        .column("amount", ColumnType.decimal(10, 2))
+        .column("ts", ColumnType.TIMESTAMP)
+        .column("day", ColumnType.DATE);
   }
 
   private static Object[] order(long id, String day) {
@@ -164,8 +165,8 @@ class DeltaAppendCommitTest {
     table.ensureExists(orders().build());
     DeltaTableSchema other =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.STRING, false)
-            .column("note", DeltaColumnType.STRING)
+            .column("id", ColumnType.STRING, false)
+            .column("note", ColumnType.STRING)
             .build();
     assertThatThrownBy(
             () ->

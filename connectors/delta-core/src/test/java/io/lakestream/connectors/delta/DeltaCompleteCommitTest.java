@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
@@ -34,9 +35,9 @@ class DeltaCompleteCommitTest {
 
   private static DeltaTableSchema.Builder counts() {
     return DeltaTableSchema.builder()
-        .column("key", DeltaColumnType.STRING, false)
-        .column("n", DeltaColumnType.LONG)
-        .column("part", DeltaColumnType.STRING);
+        .column("key", ColumnType.STRING, false)
+        .column("n", ColumnType.LONG)
+        .column("part", ColumnType.STRING);
   }
 
   private static List<Object[]> result(int keys, long epoch) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -32,17 +33,17 @@ class DeltaParquetFileWriterTest {
 
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("category", DeltaColumnType.STRING)
-          .column("small", DeltaColumnType.decimal(7, 2))
-          .column("medium", DeltaColumnType.decimal(15, 3))
-          .column("large", DeltaColumnType.decimal(25, 4))
-          .column("ts", DeltaColumnType.TIMESTAMP)
-          .column("day", DeltaColumnType.DATE)
-          .column("flag", DeltaColumnType.BOOLEAN)
-          .column("score", DeltaColumnType.DOUBLE)
-          .column("qty", DeltaColumnType.INT)
-          .column("region", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("category", ColumnType.STRING)
+          .column("small", ColumnType.decimal(7, 2))
+          .column("medium", ColumnType.decimal(15, 3))
+          .column("large", ColumnType.decimal(25, 4))
+          .column("ts", ColumnType.TIMESTAMP)
+          .column("day", ColumnType.DATE)
+          .column("flag", ColumnType.BOOLEAN)
+          .column("score", ColumnType.DOUBLE)
+          .column("qty", ColumnType.INT)
+          .column("region", ColumnType.STRING)
           .partitionedBy("region")
           .build();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,13 +20,13 @@ class DeltaSchemaEvolutionTest {
 
   private static DeltaTableSchema.Builder v1() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("name", DeltaColumnType.STRING)
-        .column("part", DeltaColumnType.STRING);
+        .column("id", ColumnType.LONG, false)
+        .column("name", ColumnType.STRING)
+        .column("part", ColumnType.STRING);
   }
 
   private static DeltaTableSchema v2(boolean partitioned) {
-    DeltaTableSchema.Builder b = v1().column("score", DeltaColumnType.INT);
+    DeltaTableSchema.Builder b = v1().column("score", ColumnType.INT);
     return (partitioned ? b.partitionedBy("part") : b).build();
   }
 
@@ -115,9 +116,9 @@ class DeltaSchemaEvolutionTest {
     table.ensureExists(v1().build(), true);
     DeltaTableSchema typeChange =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.STRING, false)
-            .column("name", DeltaColumnType.STRING)
-            .column("part", DeltaColumnType.STRING)
+            .column("id", ColumnType.STRING, false)
+            .column("name", ColumnType.STRING)
+            .column("part", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> table.ensureExists(typeChange, true))
         .isInstanceOf(DeltaSchemaEvolutionException.class)
@@ -127,15 +128,15 @@ class DeltaSchemaEvolutionTest {
         .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
     DeltaTableSchema dropped =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("part", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG, false)
+            .column("part", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> new DeltaAppendCommit(table, dropped, "a", 3, true).open())
         .isInstanceOf(DeltaSchemaEvolutionException.class)
         .hasMessageContaining("NO_DROPPED_COLUMNS")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("DELTA_UNSUPPORTED_SCHEMA_CHANGE");
-    DeltaTableSchema notNullNew = v1().column("score", DeltaColumnType.INT, false).build();
+    DeltaTableSchema notNullNew = v1().column("score", ColumnType.INT, false).build();
     assertThatThrownBy(() -> table.ensureExists(notNullNew, true))
         .hasMessageContaining("NEW_COLUMNS_NULLABLE")
         .extracting(e -> ((LakestreamException) e).errorClass())

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -19,9 +20,9 @@ class DeltaTableChangesTest {
 
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
-          .column("day", DeltaColumnType.DATE)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
+          .column("day", ColumnType.DATE)
           .partitionedBy("day")
           .build();
 
@@ -145,10 +146,10 @@ class DeltaTableChangesTest {
     DeltaTableChanges changes = changes(false, false);
     DeltaTableSchema evolved =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("label", DeltaColumnType.STRING)
-            .column("day", DeltaColumnType.DATE)
-            .column("note", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG, false)
+            .column("label", ColumnType.STRING)
+            .column("day", ColumnType.DATE)
+            .column("note", ColumnType.STRING)
             .partitionedBy("day")
             .build();
     long latest = table.ensureExists(evolved, true);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome.Status;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -23,14 +24,14 @@ class DeltaTableReaderTest {
 
   private static DeltaTableSchema.Builder orders() {
     return DeltaTableSchema.builder()
-        .column("id", DeltaColumnType.LONG, false)
-        .column("customer", DeltaColumnType.STRING)
-        .column("qty", DeltaColumnType.INT)
-        .column("price", DeltaColumnType.DOUBLE)
-        .column("paid", DeltaColumnType.BOOLEAN)
-        .column("amount", DeltaColumnType.decimal(10, 2))
-        .column("ts", DeltaColumnType.TIMESTAMP)
-        .column("day", DeltaColumnType.DATE);
+        .column("id", ColumnType.LONG, false)
+        .column("customer", ColumnType.STRING)
+        .column("qty", ColumnType.INT)
+        .column("price", ColumnType.DOUBLE)
+        .column("paid", ColumnType.BOOLEAN)
+        .column("amount", ColumnType.decimal(10, 2))
+        .column("ts", ColumnType.TIMESTAMP)
+        .column("day", ColumnType.DATE);
   }
 
   private static Object[] order(long id, String day) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,15 +26,15 @@ class DeltaTableWriterTest {
 
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("name", DeltaColumnType.STRING)
-          .column("qty", DeltaColumnType.INT)
-          .column("price", DeltaColumnType.DOUBLE)
-          .column("paid", DeltaColumnType.BOOLEAN)
-          .column("amount", DeltaColumnType.decimal(10, 2))
-          .column("ts", DeltaColumnType.TIMESTAMP)
-          .column("day", DeltaColumnType.DATE)
-          .column("region", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("name", ColumnType.STRING)
+          .column("qty", ColumnType.INT)
+          .column("price", ColumnType.DOUBLE)
+          .column("paid", ColumnType.BOOLEAN)
+          .column("amount", ColumnType.decimal(10, 2))
+          .column("ts", ColumnType.TIMESTAMP)
+          .column("day", ColumnType.DATE)
+          .column("region", ColumnType.STRING)
           .partitionedBy("region")
           .build();
 

@@ -15,7 +15,11 @@ public enum LakebaseErrorClass implements ErrorClass {
   JDBC_STREAMING_SINK_TABLE_MISMATCH,
   /** The query's output mode is not supported (complete). */
   JDBC_STREAMING_SINK_UNSUPPORTED_OUTPUT_MODE,
-  /** A declared sink schema that cannot be a table: no column, a duplicate, a bad type. */
+  /**
+   * A declared sink schema that cannot be a table: no column, a duplicate or invalid column name
+   * (types are checked by the schema model: {@code UNSUPPORTED_DATA_TYPE}, {@code
+   * INVALID_DECIMAL}).
+   */
   JDBC_STREAMING_SINK_INVALID_SCHEMA,
   /** The table could not be inspected or created. */
   JDBC_STREAMING_SINK_TABLE_SETUP_FAILED

@@ -1,63 +1,69 @@
 package io.lakestream.connectors.lakebase;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.RowSchema;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
- * The columns of the stream written by the Lakebase sink, in the order of the values {@link
- * LakebaseRowFields} produces. A table the sink creates gets exactly these columns (see {@link
- * PostgresColumnType} for the type mapping); an existing table must have all of them (it may have
- * more, which keep their defaults).
+ * The columns of the stream written by the Lakebase sink, in the order of the values its {@link
+ * io.lakestream.connectors.schema.RowFields} produces: a {@link RowSchema} of the schema model
+ * whose names are PostgreSQL column names and whose types the sink writes. A table the sink creates
+ * gets exactly these columns (see {@link PostgresTypes} for the type mapping); an existing table
+ * must have all of them (it may have more, which keep their defaults).
+ *
+ * <p>Checked as columns are added, each failing with a {@link LakestreamException}: names are valid
+ * PostgreSQL identifiers ({@link PostgresIdentifiers#checkColumn}) and unique exactly (names are
+ * case-sensitive: always double-quoted in SQL), both of class {@code
+ * JDBC_STREAMING_SINK_INVALID_SCHEMA}; types are ones the sink writes ({@link
+ * PostgresTypes#checkSupported}, {@code UNSUPPORTED_DATA_TYPE}). Immutable and serializable.
  */
 public final class LakebaseSchema implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * One column.
-   *
-   * @param name the column name, case kept (always double-quoted in SQL)
-   * @param type its type
-   * @param nullable whether a created table allows NULL in it (key columns never do)
-   */
-  public record Column(String name, PostgresColumnType type, boolean nullable)
-      implements Serializable {
-    public Column {
-      PostgresIdentifiers.checkColumn(name);
-      Objects.requireNonNull(type, "type");
-    }
-  }
+  private final RowSchema columns;
 
-  private final List<Column> columns;
-
-  private LakebaseSchema(List<Column> columns) {
-    this.columns = List.copyOf(columns);
+  private LakebaseSchema(RowSchema columns) {
+    this.columns = columns;
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
+  /**
+   * The sink schema of {@code schema}'s columns (checked as {@link Builder#column(Column)} does).
+   *
+   * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if a name is invalid
+   *     or repeats or there is no column; ({@code UNSUPPORTED_DATA_TYPE}) for a type the sink does
+   *     not write
+   */
+  public static LakebaseSchema of(RowSchema schema) {
+    Builder builder = builder();
+    schema.columns().forEach(builder::column);
+    return builder.build();
+  }
+
   public List<Column> columns() {
+    return columns.columns();
+  }
+
+  /** The columns as a schema of the model. */
+  public RowSchema rowSchema() {
     return columns;
   }
 
   public List<String> columnNames() {
-    return columns.stream().map(Column::name).toList();
+    return columns.columnNames();
   }
 
   /** The position of the column named exactly {@code name}, or -1. */
   public int indexOf(String name) {
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    return -1;
+    return columns.indexOf(name);
   }
 
   @Override
@@ -67,30 +73,39 @@ public final class LakebaseSchema implements Serializable {
 
   /** Collects columns in order. */
   public static final class Builder {
-    private final List<Column> columns = new ArrayList<>();
+    private final RowSchema.Builder columns = RowSchema.builder();
     private final Set<String> names = new HashSet<>();
 
     private Builder() {}
 
     /** Adds a nullable column. */
-    public Builder column(String name, PostgresColumnType type) {
+    public Builder column(String name, ColumnType type) {
       return column(name, type, true);
     }
 
     /**
      * Adds a column.
      *
-     * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if the name is
-     *     already used; {@link IllegalArgumentException} if it is not a valid column name
+     * @param nullable whether a created table allows NULL in it (key columns never do)
+     * @throws LakestreamException ({@code JDBC_STREAMING_SINK_INVALID_SCHEMA}) if the name is not a
+     *     valid column name or is already used; ({@code UNSUPPORTED_DATA_TYPE}) if the sink does
+     *     not write the type
      */
-    public Builder column(String name, PostgresColumnType type, boolean nullable) {
-      Column column = new Column(name, type, nullable);
-      if (!names.add(name)) {
+    public Builder column(String name, ColumnType type, boolean nullable) {
+      PostgresIdentifiers.checkColumn(name);
+      return column(new Column(name, type, nullable));
+    }
+
+    /** Adds a column (see {@link #column(String, ColumnType, boolean)}). */
+    public Builder column(Column column) {
+      PostgresIdentifiers.checkColumn(column.name());
+      PostgresTypes.checkSupported(column);
+      if (!names.add(column.name())) {
         throw new LakestreamException(
             LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
-            "column '" + name + "' is declared twice");
+            "column '" + column.name() + "' is declared twice");
       }
-      columns.add(column);
+      columns.column(column);
       return this;
     }
 
@@ -104,7 +119,7 @@ public final class LakebaseSchema implements Serializable {
             LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_SCHEMA,
             "a Lakebase sink schema needs at least one column");
       }
-      return new LakebaseSchema(columns);
+      return new LakebaseSchema(columns.build());
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.lakebase;
 
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
@@ -36,20 +37,19 @@ import java.util.Objects;
  */
 public final class LakebaseSinkBuilder<T> {
   private final LakebaseSchema schema;
-  private final LakebaseRowFields<T> fields;
+  private final RowFields<T> fields;
   private final Map<String, String> options = new LinkedHashMap<>();
   private PasswordProvider passwordProvider;
   private QueryContext query;
   private OutputMode outputMode;
 
-  private LakebaseSinkBuilder(LakebaseSchema schema, LakebaseRowFields<T> fields) {
+  private LakebaseSinkBuilder(LakebaseSchema schema, RowFields<T> fields) {
     this.schema = Objects.requireNonNull(schema, "schema");
     this.fields = Objects.requireNonNull(fields, "fields");
   }
 
   /** A sink writing the columns of {@code schema}, with values from {@code fields}. */
-  public static <T> LakebaseSinkBuilder<T> forSchema(
-      LakebaseSchema schema, LakebaseRowFields<T> fields) {
+  public static <T> LakebaseSinkBuilder<T> forSchema(LakebaseSchema schema, RowFields<T> fields) {
     return new LakebaseSinkBuilder<>(schema, fields);
   }
 

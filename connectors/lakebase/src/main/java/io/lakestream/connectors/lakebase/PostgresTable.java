@@ -1,5 +1,7 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,12 +20,11 @@ import java.util.stream.Collectors;
  * The target table as PostgreSQL describes it, and the upsert key the sink uses for it.
  *
  * <p>{@link #prepare} creates a missing table (columns of the {@link LakebaseSchema}, typed as
- * {@link PostgresColumnType#sqlType()}, the key as PRIMARY KEY) and settles the key: the option
- * upsertkey if given, else the table's primary key, else none (plain inserts). The key must be a
- * non-empty set of the stream's columns, of comparable types, and equal to the table's primary key
- * exactly; every stream column must exist in the table with a type that takes its values ({@link
- * PostgresColumnType#fits}). Violations fail with {@link LakebaseSinkException} saying what to
- * change.
+ * {@link PostgresTypes#sqlType}, the key as PRIMARY KEY) and settles the key: the option upsertkey
+ * if given, else the table's primary key, else none (plain inserts). The key must be a non-empty
+ * set of the stream's columns, of comparable types, and equal to the table's primary key exactly;
+ * every stream column must exist in the table with a type that takes its values ({@link
+ * PostgresTypes#fits}). Violations fail with {@link LakebaseSinkException} saying what to change.
  *
  * @param name the table
  * @param columns its columns in order, name to {@code format_type} (e.g. {@code bigint})
@@ -108,8 +109,15 @@ public record PostgresTable(
     }
     List<String> misfits =
         schema.columns().stream()
-            .filter(c -> !c.type().fits(table.columns().get(c.name())))
-            .map(c -> c.name() + " (" + c.type() + " into " + table.columns().get(c.name()) + ")")
+            .filter(c -> !PostgresTypes.fits(c.type(), table.columns().get(c.name())))
+            .map(
+                c ->
+                    c.name()
+                        + " ("
+                        + PostgresTypes.describe(c.type())
+                        + " into "
+                        + table.columns().get(c.name())
+                        + ")")
             .collect(Collectors.toList());
     if (!misfits.isEmpty()) {
       throw new LakebaseSinkException(
@@ -118,7 +126,7 @@ public record PostgresTable(
               + name
               + " cannot take the stream's values in column(s) "
               + misfits
-              + "; declare the columns with a matching type (see PostgresColumnType) or alter"
+              + "; declare the columns with a matching type (see PostgresTypes) or alter"
               + " the table");
     }
     if (upsertKey.isEmpty()) {
@@ -154,15 +162,15 @@ public record PostgresTable(
                 + "', which the stream does not have; the stream's columns are "
                 + schema.columnNames());
       }
-      PostgresColumnType type = schema.columns().get(index).type();
-      if (!type.isComparable()) {
+      ColumnType type = schema.columns().get(index).type();
+      if (!PostgresTypes.isComparable(type)) {
         throw new LakebaseSinkException(
             LakebaseSinkException.INVALID_UPSERT_KEY,
             what
                 + " includes column '"
                 + column
                 + "' of type "
-                + type
+                + PostgresTypes.describe(type)
                 + ", which is not comparable; key columns must be numbers, strings, booleans,"
                 + " decimals, dates or timestamps");
       }
@@ -176,11 +184,11 @@ public record PostgresTable(
     StringBuilder sql = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(name.sql());
     sql.append(" (");
     String separator = "";
-    for (LakebaseSchema.Column column : schema.columns()) {
+    for (Column column : schema.columns()) {
       sql.append(separator)
           .append(PostgresIdentifiers.quote(column.name()))
           .append(' ')
-          .append(column.type().sqlType());
+          .append(PostgresTypes.sqlType(column.type()));
       if (!column.nullable() || keys.contains(column.name())) {
         sql.append(" NOT NULL");
       }

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.Serializable;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -78,9 +80,9 @@ public final class UpsertStatement implements Serializable {
   public void bindColumns(
       java.sql.Connection connection, PreparedStatement statement, Object[][] rows, int count)
       throws SQLException {
-    List<LakebaseSchema.Column> columns = schema.columns();
+    List<Column> columns = schema.columns();
     for (int c = 0; c < columns.size(); c++) {
-      PostgresColumnType.Kind kind = columns.get(c).type().kind();
+      ColumnType.Kind kind = columns.get(c).type().kind();
       if (bindPrimitive(statement, c, kind, rows, count)) {
         continue;
       }
@@ -90,14 +92,14 @@ public final class UpsertStatement implements Serializable {
           values = new Long[count];
           for (int i = 0; i < count; i++) {
             Object v = rows[i][c];
-            values[i] = v == null ? null : PostgresColumnType.integral(v);
+            values[i] = v == null ? null : PostgresValues.integral(v);
           }
           break;
         case INT:
           values = new Integer[count];
           for (int i = 0; i < count; i++) {
             Object v = rows[i][c];
-            values[i] = v == null ? null : Math.toIntExact(PostgresColumnType.integral(v));
+            values[i] = v == null ? null : Math.toIntExact(PostgresValues.integral(v));
           }
           break;
         case DOUBLE:
@@ -142,7 +144,7 @@ public final class UpsertStatement implements Serializable {
    * @return false if the column must be bound as a boxed array
    */
   private static boolean bindPrimitive(
-      PreparedStatement statement, int c, PostgresColumnType.Kind kind, Object[][] rows, int count)
+      PreparedStatement statement, int c, ColumnType.Kind kind, Object[][] rows, int count)
       throws SQLException {
     for (int i = 0; i < count; i++) {
       if (rows[i][c] == null) {
@@ -153,14 +155,14 @@ public final class UpsertStatement implements Serializable {
       case LONG:
         long[] longs = new long[count];
         for (int i = 0; i < count; i++) {
-          longs[i] = PostgresColumnType.integral(rows[i][c]);
+          longs[i] = PostgresValues.integral(rows[i][c]);
         }
         statement.setObject(c + 1, longs);
         return true;
       case INT:
         int[] ints = new int[count];
         for (int i = 0; i < count; i++) {
-          ints[i] = Math.toIntExact(PostgresColumnType.integral(rows[i][c]));
+          ints[i] = Math.toIntExact(PostgresValues.integral(rows[i][c]));
         }
         statement.setObject(c + 1, ints);
         return true;
@@ -176,7 +178,7 @@ public final class UpsertStatement implements Serializable {
     }
   }
 
-  private static String arrayType(PostgresColumnType type) {
+  private static String arrayType(ColumnType type) {
     switch (type.kind()) {
       case LONG:
         return "int8";
@@ -238,7 +240,7 @@ public final class UpsertStatement implements Serializable {
    */
   public void bind(PreparedStatement statement, Object[] row)
       throws SQLException, LakebaseWriteException {
-    List<LakebaseSchema.Column> columns = schema.columns();
+    List<Column> columns = schema.columns();
     if (row.length != columns.size()) {
       throw new LakebaseWriteException(
           "a row has "
@@ -247,7 +249,7 @@ public final class UpsertStatement implements Serializable {
               + columns.size()
               + " columns "
               + schema.columnNames()
-              + "; fix the LakebaseRowFields function",
+              + "; fix the RowFields function",
           null,
           describeKey(row),
           null,
@@ -255,7 +257,7 @@ public final class UpsertStatement implements Serializable {
     }
     for (int i = 0; i < row.length; i++) {
       try {
-        columns.get(i).type().bind(statement, i + 1, row[i]);
+        PostgresValues.bind(statement, i + 1, columns.get(i).type(), row[i]);
       } catch (ClassCastException | ArithmeticException e) {
         String column = columns.get(i).name();
         throw new LakebaseWriteException(
@@ -266,12 +268,12 @@ public final class UpsertStatement implements Serializable {
                 + ": column \""
                 + column
                 + "\" is declared "
-                + columns.get(i).type()
+                + PostgresTypes.describe(columns.get(i).type())
                 + " but the value is a "
                 + row[i].getClass().getName()
                 + " ("
                 + e.getMessage()
-                + "); fix the LakebaseRowFields function or the schema",
+                + "); fix the RowFields function or the schema",
             null,
             describeKey(row),
             column,
@@ -305,7 +307,7 @@ public final class UpsertStatement implements Serializable {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private Comparator<Object> valueOrder(int index) {
-    PostgresColumnType.Kind kind = schema.columns().get(index).type().kind();
+    ColumnType.Kind kind = schema.columns().get(index).type().kind();
     Comparator<Object> values;
     switch (kind) {
       case LONG:

@@ -21,8 +21,7 @@
  *   <li>Schema and table names must be simple identifiers (refused before connecting); column names
  *       are always double-quoted ({@link io.lakestream.connectors.lakebase.PostgresIdentifiers}).
  *   <li>A missing table is created with the type mapping of {@link
- *       io.lakestream.connectors.lakebase.PostgresColumnType}; the upsert key becomes its primary
- *       key.
+ *       io.lakestream.connectors.lakebase.PostgresTypes}; the upsert key becomes its primary key.
  *   <li>The key is option upsertkey or else the table's primary key; it must be a non-empty set of
  *       the stream's columns, of comparable types, equal to the primary key exactly ({@link
  *       io.lakestream.connectors.lakebase.PostgresTable}). With a key: {@code INSERT .. ON CONFLICT

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.lakebase.sink.writer.PostgresBatchWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,8 +38,8 @@ class LakebaseSecretsITCase {
   private static final String SECOND = "Second-" + UUID.randomUUID();
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG)
-          .column("name", PostgresColumnType.STRING, false)
+          .column("id", ColumnType.LONG)
+          .column("name", ColumnType.STRING, false)
           .build();
 
   @TempDir Path dir;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.testkit.postgres.PostgresExtension;
@@ -25,18 +26,18 @@ class LakebaseSinkBuilderITCase {
 
   private static final LakebaseSchema ALL_TYPES =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG, false)
-          .column("Region", PostgresColumnType.STRING)
-          .column("n", PostgresColumnType.INT)
-          .column("score", PostgresColumnType.DOUBLE)
-          .column("active", PostgresColumnType.BOOLEAN)
-          .column("amount", PostgresColumnType.decimal(12, 2))
-          .column("at", PostgresColumnType.TIMESTAMP)
-          .column("local_at", PostgresColumnType.TIMESTAMP_NTZ)
-          .column("day", PostgresColumnType.DATE)
-          .column("blob", PostgresColumnType.BINARY)
-          .column("doc", PostgresColumnType.JSON)
-          .column("select", PostgresColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("Region", ColumnType.STRING)
+          .column("n", ColumnType.INT)
+          .column("score", ColumnType.DOUBLE)
+          .column("active", ColumnType.BOOLEAN)
+          .column("amount", ColumnType.decimal(12, 2))
+          .column("at", ColumnType.TIMESTAMP)
+          .column("local_at", ColumnType.TIMESTAMP_NTZ)
+          .column("day", ColumnType.DATE)
+          .column("blob", ColumnType.BINARY)
+          .column("doc", ColumnType.JSON)
+          .column("select", ColumnType.STRING)
           .build();
 
   private static LakebaseSinkBuilder<Object[]> builder(LakebaseSchema schema, String table) {
@@ -85,9 +86,9 @@ class LakebaseSinkBuilderITCase {
     execute("CREATE TABLE inferred (b TEXT, a BIGINT, v TEXT, PRIMARY KEY (a, b))");
     LakebaseSchema schema =
         LakebaseSchema.builder()
-            .column("a", PostgresColumnType.LONG)
-            .column("b", PostgresColumnType.STRING)
-            .column("v", PostgresColumnType.STRING)
+            .column("a", ColumnType.LONG)
+            .column("b", ColumnType.STRING)
+            .column("v", ColumnType.STRING)
             .build();
     LakebaseSink<Object[]> sink = builder(schema, "inferred").build();
     assertThat(sink.statement().key()).containsExactly("a", "b");
@@ -105,8 +106,8 @@ class LakebaseSinkBuilderITCase {
             + " DEFAULT 'none')");
     LakebaseSchema schema =
         LakebaseSchema.builder()
-            .column("id", PostgresColumnType.LONG)
-            .column("total", PostgresColumnType.decimal(10, 2))
+            .column("id", ColumnType.LONG)
+            .column("total", ColumnType.decimal(10, 2))
             .build();
     LakebaseSink<Object[]> sink = builder(schema, "Sales.Orders").build();
     assertThat(sink.statement().sql()).startsWith("INSERT INTO \"sales\".\"orders\"");
@@ -119,9 +120,9 @@ class LakebaseSinkBuilderITCase {
     execute("CREATE TABLE unkeyed (a BIGINT, b TEXT, v TEXT)");
     LakebaseSchema schema =
         LakebaseSchema.builder()
-            .column("a", PostgresColumnType.LONG)
-            .column("b", PostgresColumnType.STRING)
-            .column("v", PostgresColumnType.STRING)
+            .column("a", ColumnType.LONG)
+            .column("b", ColumnType.STRING)
+            .column("v", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> builder(schema, "keyed").option("upsertkey", "a").build())
         .isInstanceOfSatisfying(
@@ -153,8 +154,8 @@ class LakebaseSinkBuilderITCase {
     execute("CREATE TABLE wide_key (a BIGINT, b TEXT, v TEXT, PRIMARY KEY (a, b))");
     LakebaseSchema schema =
         LakebaseSchema.builder()
-            .column("a", PostgresColumnType.LONG)
-            .column("v", PostgresColumnType.STRING)
+            .column("a", ColumnType.LONG)
+            .column("v", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> builder(schema, "wide_key").build())
         .hasMessageContaining("the primary key of public.wide_key names column 'b'");
@@ -165,8 +166,8 @@ class LakebaseSinkBuilderITCase {
     execute("CREATE TABLE narrow (id BIGINT PRIMARY KEY, \"Value\" TEXT)");
     LakebaseSchema schema =
         LakebaseSchema.builder()
-            .column("id", PostgresColumnType.LONG)
-            .column("value", PostgresColumnType.STRING)
+            .column("id", ColumnType.LONG)
+            .column("value", ColumnType.STRING)
             .build();
     assertThatThrownBy(() -> builder(schema, "narrow").build())
         .isInstanceOfSatisfying(
@@ -181,10 +182,10 @@ class LakebaseSinkBuilderITCase {
     execute("CREATE TABLE typed (id BIGINT PRIMARY KEY, doc JSONB, code VARCHAR(5), n SMALLINT)");
     LakebaseSchema wrong =
         LakebaseSchema.builder()
-            .column("id", PostgresColumnType.LONG)
-            .column("doc", PostgresColumnType.STRING)
-            .column("code", PostgresColumnType.STRING)
-            .column("n", PostgresColumnType.BOOLEAN)
+            .column("id", ColumnType.LONG)
+            .column("doc", ColumnType.STRING)
+            .column("code", ColumnType.STRING)
+            .column("n", ColumnType.BOOLEAN)
             .build();
     assertThatThrownBy(() -> builder(wrong, "typed").build())
         .isInstanceOfSatisfying(
@@ -193,10 +194,10 @@ class LakebaseSinkBuilderITCase {
         .hasMessageContaining("[doc (STRING into jsonb), n (BOOLEAN into smallint)]");
     LakebaseSchema right =
         LakebaseSchema.builder()
-            .column("id", PostgresColumnType.INT)
-            .column("doc", PostgresColumnType.JSON)
-            .column("code", PostgresColumnType.STRING)
-            .column("n", PostgresColumnType.LONG)
+            .column("id", ColumnType.INT)
+            .column("doc", ColumnType.JSON)
+            .column("code", ColumnType.STRING)
+            .column("n", ColumnType.LONG)
             .build();
     assertThat(builder(right, "typed").build().statement().key()).containsExactly("id");
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,10 +13,10 @@ class UpsertStatementTest {
   private static final PostgresTableName TABLE = new PostgresTableName("public", "order");
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("region", PostgresColumnType.STRING)
-          .column("Id", PostgresColumnType.LONG)
-          .column("select", PostgresColumnType.STRING)
-          .column("we\"ird", PostgresColumnType.DOUBLE)
+          .column("region", ColumnType.STRING)
+          .column("Id", ColumnType.LONG)
+          .column("select", ColumnType.STRING)
+          .column("we\"ird", ColumnType.DOUBLE)
           .build();
 
   @Test
@@ -37,8 +38,8 @@ class UpsertStatementTest {
                 + " \"select\" = EXCLUDED.\"select\", \"we\"\"ird\" = EXCLUDED.\"we\"\"ird\"");
     LakebaseSchema withTime =
         LakebaseSchema.builder()
-            .column("id", PostgresColumnType.LONG)
-            .column("at", PostgresColumnType.TIMESTAMP)
+            .column("id", ColumnType.LONG)
+            .column("at", ColumnType.TIMESTAMP)
             .build();
     assertThat(UpsertStatement.of(TABLE, withTime, List.of("id")).unnestSql()).isNull();
   }
@@ -49,7 +50,7 @@ class UpsertStatementTest {
         .isEqualTo(
             "INSERT INTO \"public\".\"order\" (\"region\", \"Id\", \"select\", \"we\"\"ird\")"
                 + " VALUES (?, ?, ?, ?)");
-    LakebaseSchema keys = LakebaseSchema.builder().column("k", PostgresColumnType.INT).build();
+    LakebaseSchema keys = LakebaseSchema.builder().column("k", ColumnType.INT).build();
     assertThat(UpsertStatement.of(TABLE, keys, List.of("k")).sql())
         .endsWith("ON CONFLICT (\"k\") DO NOTHING");
   }
@@ -95,35 +96,18 @@ class UpsertStatementTest {
 
   @Test
   void columnNamesAreChecked() {
-    assertThatThrownBy(() -> LakebaseSchema.builder().column("", PostgresColumnType.INT))
+    assertThatThrownBy(() -> LakebaseSchema.builder().column("", ColumnType.INT))
         .hasMessageContaining("empty")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
-    assertThatThrownBy(
-            () -> LakebaseSchema.builder().column("c".repeat(64), PostgresColumnType.INT))
+    assertThatThrownBy(() -> LakebaseSchema.builder().column("c".repeat(64), ColumnType.INT))
         .hasMessageContaining("longer than 63")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
     assertThatThrownBy(
-            () ->
-                LakebaseSchema.builder()
-                    .column("a", PostgresColumnType.INT)
-                    .column("a", PostgresColumnType.LONG))
+            () -> LakebaseSchema.builder().column("a", ColumnType.INT).column("a", ColumnType.LONG))
         .hasMessageContaining("declared twice")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("JDBC_STREAMING_SINK_INVALID_SCHEMA");
-  }
-
-  @Test
-  void flinkRowsAreReadByNameOrPosition() {
-    LakebaseRowFields<org.apache.flink.types.Row> fields = LakebaseRowFields.ofRows(SCHEMA);
-    org.apache.flink.types.Row named = org.apache.flink.types.Row.withNames();
-    named.setField("Id", 5L);
-    named.setField("we\"ird", 1.5);
-    named.setField("region", "eu");
-    named.setField("select", "s");
-    assertThat(fields.toRow(named)).containsExactly("eu", 5L, "s", 1.5);
-    assertThat(fields.toRow(org.apache.flink.types.Row.of("us", 6L, "t", 2.5)))
-        .containsExactly("us", 6L, "t", 2.5);
   }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,12 +2,13 @@ package io.lakestream.connectors.autoloader.format;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
-import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
+import io.lakestream.connectors.autoloader.schema.AutoLoaderTypes;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
 import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
 import io.lakestream.connectors.autoloader.schema.SchemaHistory;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;
@@ -99,10 +100,7 @@ public final class FileRowReader implements Serializable {
                 newColumns.merge(
                     name,
                     fileTypes.getOrDefault(name, typeOf(record, name)),
-                    (a, b) ->
-                        ColumnType.merge(a, b) == null
-                            ? ColumnType.STRING
-                            : ColumnType.merge(a, b));
+                    AutoLoaderTypes::widen);
               }
             }
             if (newColumns.isEmpty()) {
@@ -125,7 +123,8 @@ public final class FileRowReader implements Serializable {
   }
 
   private ColumnType typeOf(ObjectNode record, String name) {
-    ColumnType type = ColumnType.infer(record.get(name), inferColumnTypes, format.textValues());
+    ColumnType type =
+        AutoLoaderTypes.infer(record.get(name), inferColumnTypes, format.textValues());
     return type == null ? ColumnType.STRING : type;
   }
 
@@ -146,8 +145,8 @@ public final class FileRowReader implements Serializable {
           path,
           -1);
     }
-    List<AutoLoaderSchema.Column> added = new ArrayList<>();
-    found.forEach((name, type) -> added.add(new AutoLoaderSchema.Column(name, type)));
+    List<Column> added = new ArrayList<>();
+    found.forEach((name, type) -> added.add(new Column(name, type)));
     long next = schemaVersion + 1;
     boolean recorded = history.record(next, converter.schema().withColumns(added));
     return new UnknownFieldException(

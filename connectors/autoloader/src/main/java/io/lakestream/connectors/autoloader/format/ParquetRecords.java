@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -44,7 +45,11 @@ final class ParquetRecords {
 
   private ParquetRecords() {}
 
-  /** Column types of the file's top-level fields, in file order. */
+  /**
+   * Column types of the file's top-level fields, in file order.
+   *
+   * @throws IOException if the file is unreadable or a field is a decimal of more than 38 digits
+   */
   static Map<String, ColumnType> columnTypes(Path path, Configuration conf) throws IOException {
     try (ParquetFileReader reader = open(path, conf)) {
       MessageType schema = reader.getFooter().getFileMetaData().getSchema();
@@ -53,6 +58,8 @@ final class ParquetRecords {
         types.put(field.getName(), columnType(field));
       }
       return types;
+    } catch (LakestreamException e) {
+      throw new IOException("cannot read the column types of " + path + ": " + e.getMessage(), e);
     }
   }
 
@@ -93,7 +100,7 @@ final class ParquetRecords {
     PrimitiveType primitive = field.asPrimitiveType();
     LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
     if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal) {
-      return new ColumnType("DECIMAL", decimal.getPrecision(), decimal.getScale());
+      return ColumnType.decimal(decimal.getPrecision(), decimal.getScale());
     }
     if (logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
       return ColumnType.DATE;
@@ -105,7 +112,7 @@ final class ParquetRecords {
       case INT32:
         return ColumnType.INT;
       case INT64:
-        return ColumnType.BIGINT;
+        return ColumnType.LONG;
       case FLOAT:
       case DOUBLE:
         return ColumnType.DOUBLE;

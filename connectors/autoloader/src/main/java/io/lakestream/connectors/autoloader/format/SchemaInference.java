@@ -5,9 +5,11 @@ import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.discovery.FileListing;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
+import io.lakestream.connectors.autoloader.schema.AutoLoaderTypes;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
 import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -77,7 +80,7 @@ public final class SchemaInference {
               + " has no files yet. Give the schema (AutoLoaderBuilder.schema(\"id BIGINT, ...\")),"
               + " or start the stream once files have arrived.");
     }
-    Map<String, ColumnType> types = new TreeMap<>();
+    Map<String, Optional<ColumnType>> types = new TreeMap<>();
     LinkedHashSet<String> partitions = new LinkedHashSet<>();
     Configuration conf = new Configuration();
     hadoopConf.forEach(conf::set);
@@ -89,7 +92,8 @@ public final class SchemaInference {
         if (format.typedFiles()) {
           format
               .columnTypes(fs, path)
-              .forEach((name, type) -> types.merge(name, type, SchemaInference::widen));
+              .forEach(
+                  (name, type) -> types.merge(name, Optional.of(type), SchemaInference::widen));
           continue;
         }
         format.read(
@@ -105,8 +109,8 @@ public final class SchemaInference {
                       f ->
                           types.merge(
                               f.getKey(),
-                              orNull(
-                                  ColumnType.infer(
+                              Optional.ofNullable(
+                                  AutoLoaderTypes.infer(
                                       f.getValue(), inferColumnTypes, format.textValues())),
                               SchemaInference::widen));
             });
@@ -117,33 +121,20 @@ public final class SchemaInference {
     }
     List<String> partitionNames =
         partitionColumns != null ? partitionColumns : new ArrayList<>(partitions);
-    hints.forEach(types::put);
-    List<AutoLoaderSchema.Column> columns = new ArrayList<>();
+    hints.forEach((name, type) -> types.put(name, Optional.of(type)));
+    List<Column> columns = new ArrayList<>();
     types.forEach(
         (name, type) -> {
           if (!partitionNames.contains(name)) {
-            columns.add(
-                new AutoLoaderSchema.Column(name, type == NULL_ONLY ? ColumnType.STRING : type));
+            columns.add(new Column(name, type.orElse(ColumnType.STRING)));
           }
         });
     return new AutoLoaderSchema(columns, partitionNames, rescuedDataColumn);
   }
 
-  /** Marks a field seen only with null values so far. */
-  private static final ColumnType NULL_ONLY = new ColumnType("NULL", 0, 0);
-
-  private static ColumnType orNull(ColumnType type) {
-    return type == null ? NULL_ONLY : type;
-  }
-
-  private static ColumnType widen(ColumnType a, ColumnType b) {
-    if (a == NULL_ONLY) {
-      return b;
-    }
-    if (b == NULL_ONLY) {
-      return a;
-    }
-    return ColumnType.merge(a, b);
+  /** Widens two observations of a field; empty: seen only with null values so far. */
+  private static Optional<ColumnType> widen(Optional<ColumnType> a, Optional<ColumnType> b) {
+    return Optional.ofNullable(AutoLoaderTypes.widen(a.orElse(null), b.orElse(null)));
   }
 
   /** The newest files, keeping only {@code maxFiles} in memory while listing everything. */

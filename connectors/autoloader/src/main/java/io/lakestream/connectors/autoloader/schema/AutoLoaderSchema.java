@@ -4,13 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
@@ -18,7 +20,9 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
 /**
  * The schema Auto Loader reads files with: data columns (from the files), then partition columns
  * (from {@code name=value} directories, always strings), then optionally {@value #RESCUED_DATA}.
- * Rows have the fields in that order ({@link #rowType()}).
+ * Rows have the fields in that order ({@link #rowType()}). Data columns are {@link Column}s of the
+ * schema model, all nullable (a file may omit any field), of the types {@link AutoLoaderTypes}
+ * supports.
  *
  * @param columns data columns in row order
  * @param partitionColumns partition column names, in row order after the data columns
@@ -34,14 +38,6 @@ public record AutoLoaderSchema(
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A data column. */
-  public record Column(String name, ColumnType type) implements Serializable {
-    public Column {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(type, "type");
-    }
-  }
-
   public AutoLoaderSchema {
     columns = List.copyOf(columns);
     partitionColumns = List.copyOf(partitionColumns);
@@ -49,12 +45,7 @@ public record AutoLoaderSchema(
 
   /** The data column named {@code name}, or null. */
   public Column column(String name) {
-    for (Column c : columns) {
-      if (c.name().equals(name)) {
-        return c;
-      }
-    }
-    return null;
+    return columns.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
   }
 
   /** This schema with {@code added} data columns appended. */
@@ -75,7 +66,7 @@ public record AutoLoaderSchema(
     List<String> names = new ArrayList<>();
     for (Column c : columns) {
       names.add(c.name());
-      types.add(c.type().typeInfo());
+      types.add(AutoLoaderTypes.typeInfo(c.type()));
     }
     for (String p : partitionColumns) {
       names.add(p);
@@ -99,16 +90,18 @@ public record AutoLoaderSchema(
    * Parses {@code "id BIGINT, amount DECIMAL(12,2)"} (also {@code id=BIGINT}) into columns in
    * order.
    *
-   * @throws IllegalArgumentException for an entry without a type or an unsupported type
+   * @throws IllegalArgumentException for an entry without a type, an unsupported type ({@link
+   *     AutoLoaderTypes#parse}'s message) or a decimal out of range: the options catalog turns it
+   *     into an error naming the option
    */
   public static Map<String, ColumnType> parseColumns(String ddl) {
     Map<String, ColumnType> columns = new LinkedHashMap<>();
     int depth = 0;
     StringBuilder entry = new StringBuilder();
     for (char ch : (ddl + ",").toCharArray()) {
-      if (ch == '(') {
+      if (ch == '(' || ch == '<') {
         depth++;
-      } else if (ch == ')') {
+      } else if (ch == ')' || ch == '>') {
         depth--;
       }
       if (ch == ',' && depth == 0) {
@@ -122,7 +115,7 @@ public record AutoLoaderSchema(
           throw new IllegalArgumentException(
               "Column '" + e + "' needs a type, e.g. '" + e + " STRING'");
         }
-        columns.put(unquote(nameType[0]), ColumnType.parse(nameType[1]));
+        columns.put(unquote(nameType[0]), typeOf(nameType[1]));
       } else {
         entry.append(ch);
       }
@@ -131,6 +124,14 @@ public record AutoLoaderSchema(
       throw new IllegalArgumentException("Unbalanced parentheses in '" + ddl + "'");
     }
     return columns;
+  }
+
+  private static ColumnType typeOf(String text) {
+    try {
+      return AutoLoaderTypes.parse(text);
+    } catch (LakestreamException e) {
+      throw new IllegalArgumentException(e.detail(), e);
+    }
   }
 
   private static String unquote(String name) {
@@ -156,6 +157,7 @@ public record AutoLoaderSchema(
    * Reads {@link #toJson()} output.
    *
    * @throws IOException if it is not such JSON
+   * @throws LakestreamException if a column's type is not one Auto Loader supports
    */
   public static AutoLoaderSchema fromJson(String json) throws IOException {
     JsonNode root = JSON.readTree(json);
@@ -164,7 +166,7 @@ public record AutoLoaderSchema(
     }
     List<Column> cols = new ArrayList<>();
     for (JsonNode c : root.get("columns")) {
-      cols.add(new Column(c.get("name").asText(), ColumnType.parse(c.get("type").asText())));
+      cols.add(new Column(c.get("name").asText(), AutoLoaderTypes.parse(c.get("type").asText())));
     }
     List<String> parts = new ArrayList<>();
     root.path("partitionColumns").forEach(p -> parts.add(p.asText()));

@@ -3,6 +3,7 @@ package io.lakestream.connectors.autoloader.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.connectors.schema.Column;
 import java.io.Serializable;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -86,10 +87,10 @@ public final class RecordConverter implements Serializable {
               "the line is not a valid record");
     } else {
       int i = 0;
-      for (AutoLoaderSchema.Column column : schema.columns()) {
+      for (Column column : schema.columns()) {
         JsonNode node = record.get(column.name());
         try {
-          values[i] = column.type().convert(node);
+          values[i] = JsonValues.convert(column.type(), node);
         } catch (IllegalArgumentException e) {
           rescued = rescue(rescued, column.name(), node, filePath, lineNumber, e.getMessage());
         }

@@ -7,11 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
-import io.lakestream.connectors.autoloader.schema.ColumnType;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
 import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
 import io.lakestream.connectors.autoloader.schema.SchemaHistory;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,9 +30,7 @@ class FileRowReaderTest {
 
   private static final AutoLoaderSchema SCHEMA =
       new AutoLoaderSchema(
-          List.of(
-              new AutoLoaderSchema.Column("id", ColumnType.BIGINT),
-              new AutoLoaderSchema.Column("name", ColumnType.STRING)),
+          List.of(new Column("id", ColumnType.LONG), new Column("name", ColumnType.STRING)),
           List.of("date"),
           true);
 

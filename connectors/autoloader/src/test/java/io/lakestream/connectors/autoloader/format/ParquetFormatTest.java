@@ -11,6 +11,8 @@ import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
 import io.lakestream.connectors.autoloader.schema.SchemaHistory;
 import io.lakestream.connectors.autoloader.schema.SchemaInferenceException;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
 import java.math.BigDecimal;
@@ -209,12 +211,7 @@ class ParquetFormatTest {
     Files.writeString(bogus, "{\"id\": 1}\n");
     DiscoveredFile file = new DiscoveredFile("date=2026-11-29/bogus.parquet", Files.size(bogus), 0);
     AutoLoaderSchema schema =
-        new AutoLoaderSchema(
-            List.of(
-                new AutoLoaderSchema.Column(
-                    "id", io.lakestream.connectors.autoloader.schema.ColumnType.BIGINT)),
-            List.of("date"),
-            false);
+        new AutoLoaderSchema(List.of(new Column("id", ColumnType.LONG)), List.of("date"), false);
     assertThatThrownBy(() -> reader(schema, SchemaEvolutionMode.NONE, null).read(file, r -> {}))
         .isInstanceOf(java.io.IOException.class)
         .hasMessageContaining("bogus.parquet")

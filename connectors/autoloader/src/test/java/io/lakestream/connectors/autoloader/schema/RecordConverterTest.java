@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +18,10 @@ import org.junit.jupiter.api.Test;
 class RecordConverterTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static final List<AutoLoaderSchema.Column> COLUMNS =
+  private static final List<Column> COLUMNS =
       List.of(
-          new AutoLoaderSchema.Column("id", ColumnType.BIGINT),
-          new AutoLoaderSchema.Column("amount", ColumnType.parse("DECIMAL(12,2)")));
+          new Column("id", ColumnType.LONG),
+          new Column("amount", AutoLoaderTypes.parse("DECIMAL(12,2)")));
 
   private static ObjectNode record(String json) throws Exception {
     return (ObjectNode) JSON.readTree(json);
@@ -85,7 +87,7 @@ class RecordConverterTest {
     assertThat(AutoLoaderSchema.parseColumns("id=STRING, `amount` DECIMAL(12,2), ts TIMESTAMP"))
         .containsExactly(
             Map.entry("id", ColumnType.STRING),
-            Map.entry("amount", ColumnType.parse("decimal(12, 2)")),
+            Map.entry("amount", AutoLoaderTypes.parse("decimal(12, 2)")),
             Map.entry("ts", ColumnType.TIMESTAMP));
   }
 }

@@ -2,7 +2,7 @@ package io.lakestream.connectors.delta.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lakestream.connectors.delta.DeltaColumnType;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ final class MergeKeyRanges {
     JsonNode stats = parse(statsJson);
     for (int i = 0; i < n; i++) {
       String column = keys.columnName(i);
-      DeltaColumnType type = keys.type(i);
+      ColumnType type = keys.type(i);
       if (partitionColumns.contains(column)) {
         String text = partitionValues.get(column);
         if (text == null) {
@@ -145,7 +145,7 @@ final class MergeKeyRanges {
   }
 
   /** A statistic as a normalized key value, or null if it cannot bound the column safely. */
-  private static Object statValue(DeltaColumnType type, JsonNode node, boolean isMax) {
+  private static Object statValue(ColumnType type, JsonNode node, boolean isMax) {
     if (node.isMissingNode() || node.isNull()) {
       return null;
     }
@@ -171,7 +171,7 @@ final class MergeKeyRanges {
   }
 
   /** A partition value text as a normalized key value, or null if not compared here. */
-  private static Object parseValue(DeltaColumnType type, String text) {
+  private static Object parseValue(ColumnType type, String text) {
     try {
       switch (type.kind()) {
         case LONG:

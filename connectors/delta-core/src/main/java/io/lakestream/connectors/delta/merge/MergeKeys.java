@@ -1,7 +1,7 @@
 package io.lakestream.connectors.delta.merge;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -34,12 +34,12 @@ final class MergeKeys {
 
   private final DeltaTableSchema schema;
   private final int[] indexes;
-  private final DeltaColumnType[] types;
+  private final ColumnType[] types;
 
   MergeKeys(DeltaTableSchema schema, List<String> keyColumns) {
     this.schema = schema;
     this.indexes = keyColumns.stream().mapToInt(schema::indexOf).toArray();
-    this.types = new DeltaColumnType[indexes.length];
+    this.types = new ColumnType[indexes.length];
     for (int i = 0; i < indexes.length; i++) {
       types[i] = schema.columns().get(indexes[i]).type();
     }
@@ -49,7 +49,7 @@ final class MergeKeys {
     return indexes;
   }
 
-  DeltaColumnType type(int keyPosition) {
+  ColumnType type(int keyPosition) {
     return types[keyPosition];
   }
 
@@ -80,7 +80,7 @@ final class MergeKeys {
   }
 
   /** The comparable form of a value of a column of {@code type}; null stays null. */
-  static Object normalize(DeltaColumnType type, Object v) {
+  static Object normalize(ColumnType type, Object v) {
     if (v == null) {
       return null;
     }
@@ -96,7 +96,7 @@ final class MergeKeys {
       case DECIMAL:
         if (v instanceof BigDecimal d) {
           try {
-            return d.setScale(type.scale(), RoundingMode.UNNECESSARY);
+            return d.setScale(((ColumnType.Decimal) type).scale(), RoundingMode.UNNECESSARY);
           } catch (ArithmeticException e) {
             return d;
           }

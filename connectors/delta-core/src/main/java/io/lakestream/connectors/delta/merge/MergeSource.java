@@ -1,9 +1,9 @@
 package io.lakestream.connectors.delta.merge;
 
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +35,7 @@ final class MergeSource {
     DeltaTableSchema schema = merge.schema();
     int width = schema.columns().size();
     int ordering = merge.orderingColumn().map(schema::indexOf).orElse(-1);
-    DeltaColumnType orderingType = ordering < 0 ? null : schema.columns().get(ordering).type();
+    ColumnType orderingType = ordering < 0 ? null : schema.columns().get(ordering).type();
     Map<List<Object>, Object[]> byKey = new HashMap<>(Math.max(16, rows.size() * 2));
     List<Object[]> nullKeyRows = new ArrayList<>();
     for (int r = 0; r < rows.size(); r++) {

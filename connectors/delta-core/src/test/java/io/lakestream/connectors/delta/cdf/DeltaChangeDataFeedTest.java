@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,9 +33,9 @@ class DeltaChangeDataFeedTest {
   private void open(boolean cdf) throws IOException {
     DeltaTableSchema.Builder builder =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("label", DeltaColumnType.STRING)
-            .column("day", DeltaColumnType.DATE)
+            .column("id", ColumnType.LONG, false)
+            .column("label", ColumnType.STRING)
+            .column("day", ColumnType.DATE)
             .partitionedBy("day");
     if (cdf) {
       builder.property(DeltaChangeLog.ENABLE_PROPERTY, "true");
@@ -165,10 +165,10 @@ class DeltaChangeDataFeedTest {
         new DeltaChangeLog(table, table.latestSnapshot().orElseThrow().getSchema().toJson());
     DeltaTableSchema evolved =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("label", DeltaColumnType.STRING)
-            .column("day", DeltaColumnType.DATE)
-            .column("note", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG, false)
+            .column("label", ColumnType.STRING)
+            .column("day", ColumnType.DATE)
+            .column("note", ColumnType.STRING)
             .partitionedBy("day")
             .property(DeltaChangeLog.ENABLE_PROPERTY, "true")
             .build();

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
@@ -54,9 +54,9 @@ class DeltaConcurrentWritersITCase {
 
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("writer", DeltaColumnType.STRING)
-          .column("epoch", DeltaColumnType.LONG)
+          .column("id", ColumnType.LONG, false)
+          .column("writer", ColumnType.STRING)
+          .column("epoch", ColumnType.LONG)
           .build();
 
   @TempDir java.nio.file.Path dir;

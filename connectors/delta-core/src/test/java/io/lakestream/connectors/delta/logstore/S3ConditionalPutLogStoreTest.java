@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
@@ -211,8 +211,8 @@ class S3ConditionalPutLogStoreTest {
   void aDeltaTableOnS3aCommitsThroughThisLogStore() throws IOException {
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("name", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG, false)
+            .column("name", ColumnType.STRING)
             .build();
     DeltaTable table =
         DeltaTable.forPath(
@@ -262,7 +262,7 @@ class S3ConditionalPutLogStoreTest {
       conf.put("fs.s3a.create.conditional.enabled", "false");
       DeltaTable table = DeltaTable.forPath("s3a://" + bucket + "/t", conf);
       DeltaTableSchema schema =
-          DeltaTableSchema.builder().column("id", DeltaColumnType.LONG, false).build();
+          DeltaTableSchema.builder().column("id", ColumnType.LONG, false).build();
 
       // The table's engine uses this log store for s3a (Kernel's default would write version 0).
       assertThatThrownBy(() -> table.ensureExists(schema))

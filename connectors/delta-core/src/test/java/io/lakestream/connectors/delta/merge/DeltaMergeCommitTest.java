@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,10 +37,10 @@ class DeltaMergeCommitTest {
   private static DeltaTableSchema accounts(boolean cdf) {
     DeltaTableSchema.Builder b =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("name", DeltaColumnType.STRING)
-            .column("balance", DeltaColumnType.LONG)
-            .column("seq", DeltaColumnType.LONG);
+            .column("id", ColumnType.LONG, false)
+            .column("name", ColumnType.STRING)
+            .column("balance", ColumnType.LONG)
+            .column("seq", ColumnType.LONG);
     if (cdf) {
       b.property("delta.enableChangeDataFeed", "true");
     }
@@ -269,9 +269,9 @@ class DeltaMergeCommitTest {
   void partitionValuesPruneFilesWhenTheKeyHoldsThePartitionColumn() throws IOException {
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
-            .column("region", DeltaColumnType.STRING, false)
-            .column("id", DeltaColumnType.LONG, false)
-            .column("v", DeltaColumnType.LONG)
+            .column("region", ColumnType.STRING, false)
+            .column("id", ColumnType.LONG, false)
+            .column("v", ColumnType.LONG)
             .partitionedBy("region")
             .property("delta.enableChangeDataFeed", "true")
             .build();

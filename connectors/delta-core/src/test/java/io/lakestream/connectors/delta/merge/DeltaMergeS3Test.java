@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
 import java.io.IOException;
@@ -32,8 +32,8 @@ class DeltaMergeS3Test {
 
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("name", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("name", ColumnType.STRING)
           .property("delta.enableChangeDataFeed", "true")
           .build();
 

@@ -2,8 +2,8 @@ package io.lakestream.connectors.delta.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 class MergeKeyRangesTest {
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("region", DeltaColumnType.STRING, false)
-          .column("id", DeltaColumnType.LONG, false)
-          .column("code", DeltaColumnType.STRING)
+          .column("region", ColumnType.STRING, false)
+          .column("id", ColumnType.LONG, false)
+          .column("code", ColumnType.STRING)
           .partitionedBy("region")
           .build();
 

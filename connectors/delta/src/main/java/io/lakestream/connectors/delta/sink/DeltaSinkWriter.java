@@ -4,6 +4,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.schema.RowFields;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -6,6 +6,7 @@ import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.connectors.sink.EpochSink;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.SinkKind;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DeltaSinkBuilderTest {
   private static final DeltaTableSchema SCHEMA =
-      DeltaTableSchema.builder().column("id", DeltaColumnType.LONG).build();
+      DeltaTableSchema.builder().column("id", ColumnType.LONG).build();
 
   private static QueryContext query(OutputMode mode) {
     return new QueryContext("q", "n", "r", "n-q", "file:///tmp/chk", false, false, mode);
@@ -79,7 +79,7 @@ class DeltaSinkBuilderTest {
     assertThat(sink.sinkKind()).isEqualTo(SinkKind.DELTA);
     DeltaTableSchema cdf =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG)
+            .column("id", ColumnType.LONG)
             .property("delta.enableChangeDataFeed", "true")
             .build();
     assertThatThrownBy(
@@ -104,8 +104,8 @@ class DeltaSinkBuilderTest {
         .build();
     DeltaTableSchema wider =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG)
-            .column("extra", DeltaColumnType.STRING)
+            .column("id", ColumnType.LONG)
+            .column("extra", ColumnType.STRING)
             .build();
     assertThatThrownBy(
             () ->

@@ -3,12 +3,13 @@ package io.lakestream.connectors.delta.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
@@ -46,9 +47,9 @@ final class DeltaSinkFailureScenario {
 
   static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
-          .column("part", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
+          .column("part", ColumnType.STRING)
           .partitionedBy("part")
           .build();
 

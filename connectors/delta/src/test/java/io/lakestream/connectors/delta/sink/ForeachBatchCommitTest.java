@@ -2,11 +2,11 @@ package io.lakestream.connectors.delta.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.state.Locations;
 import java.nio.file.Path;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ForeachBatchCommitTest {
   static final DeltaTableSchema SCHEMA =
-      DeltaTableSchema.builder().column("id", DeltaColumnType.LONG, false).build();
+      DeltaTableSchema.builder().column("id", ColumnType.LONG, false).build();
   static final List<Long> CALLS = new ArrayList<>();
 
   @TempDir Path dir;

@@ -2,7 +2,6 @@ package io.lakestream.connectors.delta.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -10,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.Locations;
@@ -66,16 +66,16 @@ class ForeachBatchMergeITCase {
 
   static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("key", DeltaColumnType.LONG, false)
-          .column("val", DeltaColumnType.STRING)
-          .column("seq", DeltaColumnType.LONG, false)
+          .column("key", ColumnType.LONG, false)
+          .column("val", ColumnType.STRING)
+          .column("seq", ColumnType.LONG, false)
           .property("delta.enableChangeDataFeed", "true")
           .build();
 
   static final DeltaTableSchema COUNTS =
       DeltaTableSchema.builder()
-          .column("key", DeltaColumnType.LONG, false)
-          .column("hits", DeltaColumnType.LONG, false)
+          .column("key", ColumnType.LONG, false)
+          .column("hits", ColumnType.LONG, false)
           .build();
 
   @TempDir Path dir;

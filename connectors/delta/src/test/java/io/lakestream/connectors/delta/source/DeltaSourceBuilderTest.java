@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -74,9 +74,9 @@ class DeltaSourceBuilderTest {
     DeltaTable table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("amount", DeltaColumnType.decimal(10, 2))
-            .column("day", DeltaColumnType.DATE)
+            .column("id", ColumnType.LONG, false)
+            .column("amount", ColumnType.decimal(10, 2))
+            .column("day", ColumnType.DATE)
             .partitionedBy("day")
             .build();
     new DeltaAppendCommit(table, schema, "app").open();

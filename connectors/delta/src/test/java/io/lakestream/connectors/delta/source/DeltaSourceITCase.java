@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.query.OutputMode;
@@ -66,9 +66,9 @@ class DeltaSourceITCase {
 
   static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
-          .column("part", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
+          .column("part", ColumnType.STRING)
           .partitionedBy("part")
           .build();
 

@@ -1,11 +1,11 @@
 package io.lakestream.connectors.lakebase.sink;
 
-import io.lakestream.connectors.lakebase.LakebaseRowFields;
 import io.lakestream.connectors.lakebase.LakebaseSinkConfig;
 import io.lakestream.connectors.lakebase.UpsertStatement;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseSinkWriter;
 import io.lakestream.connectors.lakebase.sink.writer.PostgresBatchWriter;
 import io.lakestream.connectors.lakebase.sink.writer.SharedConnections;
+import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.state.query.DescribedSink;
 import io.lakestream.state.query.SinkKind;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -27,10 +27,9 @@ public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
 
   private final LakebaseSinkConfig config;
   private final UpsertStatement upsert;
-  private final LakebaseRowFields<T> fields;
+  private final RowFields<T> fields;
 
-  public LakebaseSink(
-      LakebaseSinkConfig config, UpsertStatement upsert, LakebaseRowFields<T> fields) {
+  public LakebaseSink(LakebaseSinkConfig config, UpsertStatement upsert, RowFields<T> fields) {
     this.config = config;
     this.upsert = upsert;
     this.fields = fields;

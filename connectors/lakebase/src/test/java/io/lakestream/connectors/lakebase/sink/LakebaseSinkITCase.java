@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.testkit.flink.CompletedCheckpoints;
@@ -66,9 +66,9 @@ class LakebaseSinkITCase {
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG, false)
-          .column("value", PostgresColumnType.LONG)
-          .column("label", PostgresColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("value", ColumnType.LONG)
+          .column("label", ColumnType.STRING)
           .build();
 
   @TempDir Path dir;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,8 +24,8 @@ class DeltaCdfSourceBuilderTest {
   private String table(boolean cdf) throws IOException {
     DeltaTableSchema.Builder builder =
         DeltaTableSchema.builder()
-            .column("id", DeltaColumnType.LONG, false)
-            .column("label", DeltaColumnType.STRING);
+            .column("id", ColumnType.LONG, false)
+            .column("label", ColumnType.STRING);
     if (cdf) {
       builder.property("delta.enableChangeDataFeed", "true");
     }

@@ -3,7 +3,6 @@ package io.lakestream.connectors.delta.cdf.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
@@ -12,6 +11,7 @@ import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.query.OutputMode;
@@ -78,9 +78,9 @@ class DeltaCdfSourceITCase {
 
   static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
-          .column("part", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
+          .column("part", ColumnType.STRING)
           .partitionedBy("part")
           .property("delta.enableChangeDataFeed", "true")
           .build();
@@ -300,12 +300,12 @@ class DeltaCdfSourceITCase {
 
   static final DeltaTableSchema OUT =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
-          .column("part", DeltaColumnType.STRING)
-          .column("_change_type", DeltaColumnType.STRING)
-          .column("_commit_version", DeltaColumnType.LONG)
-          .column("_commit_timestamp", DeltaColumnType.TIMESTAMP)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
+          .column("part", ColumnType.STRING)
+          .column("_change_type", ColumnType.STRING)
+          .column("_commit_version", ColumnType.LONG)
+          .column("_commit_timestamp", ColumnType.TIMESTAMP)
           .build();
 
   static final AtomicBoolean FAILED = new AtomicBoolean();

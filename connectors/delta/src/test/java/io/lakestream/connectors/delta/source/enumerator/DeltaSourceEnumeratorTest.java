@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.source.EpochPositions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DeltaSourceEnumeratorTest {
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("label", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("label", ColumnType.STRING)
           .build();
 
   @TempDir Path dir;

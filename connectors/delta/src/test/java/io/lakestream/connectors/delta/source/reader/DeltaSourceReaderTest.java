@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
+import io.lakestream.connectors.schema.ColumnType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +27,8 @@ class DeltaSourceReaderTest {
   private static final long ROWS = 1_300;
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("part", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("part", ColumnType.STRING)
           .partitionedBy("part")
           .build();
 

@@ -1,6 +1,6 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
-import io.lakestream.connectors.lakebase.LakebaseRowFields;
+import io.lakestream.connectors.schema.RowFields;
 import java.io.IOException;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -22,7 +22,7 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
  * @param <T> the stream's element type
  */
 public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
-  private final LakebaseRowFields<T> fields;
+  private final RowFields<T> fields;
   private final PostgresBatchWriter out;
   private final Runnable release;
   private final ProcessingTimeService timers;
@@ -35,7 +35,7 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
   private boolean timerArmed;
 
   public LakebaseSinkWriter(
-      LakebaseRowFields<T> fields,
+      RowFields<T> fields,
       PostgresBatchWriter out,
       ProcessingTimeService timers,
       SinkWriterMetricGroup metrics,
@@ -48,7 +48,7 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
    * @param release called on {@link #close()} instead of closing {@code out} (a shared writer)
    */
   public LakebaseSinkWriter(
-      LakebaseRowFields<T> fields,
+      RowFields<T> fields,
       PostgresBatchWriter out,
       Runnable release,
       ProcessingTimeService timers,

@@ -3,6 +3,7 @@ package io.lakestream.connectors.lakebase.sink.writer;
 import io.lakestream.connectors.lakebase.LakebaseWriteException;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.PostgresIdentifiers;
+import io.lakestream.connectors.lakebase.PostgresValues;
 import io.lakestream.connectors.lakebase.UpsertStatement;
 import java.io.IOException;
 import java.sql.BatchUpdateException;
@@ -280,7 +281,7 @@ public final class PostgresBatchWriter implements AutoCloseable {
         try (PreparedStatement insert =
             connection.prepareStatement(
                 "INSERT INTO lakestream_probe (" + quoted + ") VALUES (?)")) {
-          columns.get(i).type().bind(insert, 1, row[i]);
+          PostgresValues.bind(insert, 1, columns.get(i).type(), row[i]);
           insert.executeUpdate();
           connection.releaseSavepoint(probe);
         } catch (SQLException e) {

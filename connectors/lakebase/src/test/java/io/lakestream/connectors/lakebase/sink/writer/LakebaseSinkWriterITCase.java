@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.PasswordProvider;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.PostgresTableName;
 import io.lakestream.connectors.lakebase.UpsertStatement;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -26,10 +26,7 @@ class LakebaseSinkWriterITCase {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
 
   private static final LakebaseSchema SCHEMA =
-      LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG)
-          .column("v", PostgresColumnType.STRING)
-          .build();
+      LakebaseSchema.builder().column("id", ColumnType.LONG).column("v", ColumnType.STRING).build();
 
   private final TestProcessingTimeService time = new TestProcessingTimeService();
   private LakebaseSinkWriter<Long> writer;

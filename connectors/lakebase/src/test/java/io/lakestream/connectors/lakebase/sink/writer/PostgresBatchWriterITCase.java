@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseWriteException;
 import io.lakestream.connectors.lakebase.PasswordProvider;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.PostgresTableName;
 import io.lakestream.connectors.lakebase.UpsertStatement;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.io.IOException;
 import java.sql.Connection;
@@ -32,10 +32,10 @@ class PostgresBatchWriterITCase {
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG)
-          .column("name", PostgresColumnType.STRING)
-          .column("code", PostgresColumnType.STRING)
-          .column("qty", PostgresColumnType.INT)
+          .column("id", ColumnType.LONG)
+          .column("name", ColumnType.STRING)
+          .column("code", ColumnType.STRING)
+          .column("qty", ColumnType.INT)
           .build();
   private static final PostgresTableName ITEMS = new PostgresTableName("public", "items");
 
@@ -178,9 +178,9 @@ class PostgresBatchWriterITCase {
     execute("CREATE TABLE events (id BIGINT PRIMARY KEY, at TIMESTAMPTZ, doc JSONB NOT NULL)");
     LakebaseSchema schema =
         LakebaseSchema.builder()
-            .column("id", PostgresColumnType.LONG)
-            .column("at", PostgresColumnType.TIMESTAMP)
-            .column("doc", PostgresColumnType.JSON)
+            .column("id", ColumnType.LONG)
+            .column("at", ColumnType.TIMESTAMP)
+            .column("doc", ColumnType.JSON)
             .build();
     UpsertStatement upsert =
         UpsertStatement.of(new PostgresTableName("public", "events"), schema, List.of("id"));

@@ -2,10 +2,10 @@ package io.lakestream.connectors.lakebase.sink.writer;
 
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.PasswordProvider;
-import io.lakestream.connectors.lakebase.PostgresColumnType;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.PostgresTableName;
 import io.lakestream.connectors.lakebase.UpsertStatement;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,9 +30,9 @@ class UpsertStrategyBenchmark {
   private static final int BATCH = 1000;
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
-          .column("id", PostgresColumnType.LONG)
-          .column("v", PostgresColumnType.STRING)
-          .column("n", PostgresColumnType.LONG)
+          .column("id", ColumnType.LONG)
+          .column("v", ColumnType.STRING)
+          .column("n", ColumnType.LONG)
           .build();
 
   @Test

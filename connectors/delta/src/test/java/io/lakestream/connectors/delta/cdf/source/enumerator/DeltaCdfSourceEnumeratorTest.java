@@ -3,7 +3,6 @@ package io.lakestream.connectors.delta.cdf.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaAppendCommit;
-import io.lakestream.connectors.delta.DeltaColumnType;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
@@ -12,6 +11,7 @@ import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
+import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.source.EpochPositions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DeltaCdfSourceEnumeratorTest {
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
-          .column("id", DeltaColumnType.LONG, false)
-          .column("part", DeltaColumnType.STRING)
+          .column("id", ColumnType.LONG, false)
+          .column("part", ColumnType.STRING)
           .partitionedBy("part")
           .property("delta.enableChangeDataFeed", "true")
           .build();

@@ -1,0 +1,100 @@
+package io.lakestream.connectors.autoloader.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.connectors.schema.ColumnType;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+
+/**
+ * The value of a record's field in its column's type: numbers, booleans and dates from JSON values
+ * or from their text (CSV has only text), decimals rescaled without rounding, timestamps from ISO
+ * text ({@code 2026-01-01T10:00:00Z}, or without a zone as UTC, {@code T} or a space between date
+ * and time). A STRING column takes any value (objects and arrays as JSON text).
+ */
+final class JsonValues {
+  private JsonValues() {}
+
+  /**
+   * The value of {@code node} in {@code type}; null for a JSON null.
+   *
+   * @throws IllegalArgumentException if the value does not fit the type (it is then rescued)
+   */
+  static Object convert(ColumnType type, JsonNode node) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
+      return null;
+    }
+    String text = node.isContainerNode() ? node.toString() : node.asText();
+    try {
+      Object value = type.kind() == ColumnType.Kind.STRING ? text : typed(type, node, text);
+      if (value != null) {
+        return value;
+      }
+    } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
+      // not of this type: rescued or reported by the caller
+    }
+    throw new IllegalArgumentException(text + " is not a " + type.sql());
+  }
+
+  /** The value, or null if the node's kind does not fit (a number for a date, ...). */
+  private static Object typed(ColumnType type, JsonNode node, String text) {
+    if (type.kind() == ColumnType.Kind.BOOLEAN) {
+      return bool(node, text);
+    }
+    String trimmed = text.trim();
+    switch (type.kind()) {
+      case LONG:
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+          return node.longValue();
+        }
+        return node.isTextual() ? Long.parseLong(trimmed) : null;
+      case INT:
+        if (node.isIntegralNumber() && node.canConvertToInt()) {
+          return node.intValue();
+        }
+        return node.isTextual() ? Integer.parseInt(trimmed) : null;
+      case DOUBLE:
+        if (node.isNumber()) {
+          return node.doubleValue();
+        }
+        return node.isTextual() ? Double.parseDouble(trimmed) : null;
+      case DECIMAL:
+        return node.isNumber() || node.isTextual()
+            ? decimal((ColumnType.Decimal) type, trimmed)
+            : null;
+      case DATE:
+        return node.isTextual() ? LocalDate.parse(trimmed) : null;
+      case TIMESTAMP:
+        return node.isTextual() ? timestamp(trimmed) : null;
+      default:
+        return null;
+    }
+  }
+
+  /** A JSON boolean, or the text {@code true} / {@code false} in any case (not trimmed). */
+  private static Object bool(JsonNode node, String text) {
+    if (node.isBoolean()) {
+      return node.booleanValue();
+    }
+    return node.isTextual() && (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false"))
+        ? Boolean.parseBoolean(text)
+        : null;
+  }
+
+  private static BigDecimal decimal(ColumnType.Decimal type, String text) {
+    BigDecimal scaled = new BigDecimal(text).setScale(type.scale(), RoundingMode.UNNECESSARY);
+    return scaled.precision() <= type.precision() ? scaled : null;
+  }
+
+  private static Instant timestamp(String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.lakestream.connectors.lakebase;
+
+import io.lakestream.connectors.schema.ColumnType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Binds row values to statement parameters by column type, taking the Java values {@link
+ * PostgresTypes} lists. A value of another Java class fails with a {@link ClassCastException} (an
+ * integral overflow with an {@link ArithmeticException}), which {@link UpsertStatement#bind}
+ * reports with the column name.
+ */
+public final class PostgresValues {
+  private PostgresValues() {}
+
+  /**
+   * Binds {@code value} as parameter {@code index}.
+   *
+   * @throws ClassCastException if the value's Java class does not fit the type
+   * @throws SQLException as the driver reports it
+   */
+  public static void bind(PreparedStatement statement, int index, ColumnType type, Object value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, jdbcType(type.kind()));
+      return;
+    }
+    switch (type.kind()) {
+      case STRING -> statement.setString(index, ((CharSequence) value).toString());
+      case LONG -> statement.setLong(index, integral(value));
+      case INT -> statement.setInt(index, Math.toIntExact(integral(value)));
+      case DOUBLE -> statement.setDouble(index, ((Number) value).doubleValue());
+      case BOOLEAN -> statement.setBoolean(index, (Boolean) value);
+      case DECIMAL -> statement.setBigDecimal(index, (BigDecimal) value);
+      case TIMESTAMP ->
+          statement.setObject(index, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+      case TIMESTAMP_NTZ -> statement.setObject(index, (LocalDateTime) value);
+      case DATE -> statement.setObject(index, (LocalDate) value);
+      case BINARY -> statement.setBytes(index, (byte[]) value);
+      case JSON -> statement.setObject(index, ((CharSequence) value).toString(), Types.OTHER);
+      default -> throw new IllegalStateException("the Lakebase sink does not write " + type);
+    }
+  }
+
+  private static int jdbcType(ColumnType.Kind kind) {
+    return switch (kind) {
+      case STRING -> Types.VARCHAR;
+      case LONG -> Types.BIGINT;
+      case INT -> Types.INTEGER;
+      case DOUBLE -> Types.DOUBLE;
+      case BOOLEAN -> Types.BOOLEAN;
+      case DECIMAL -> Types.NUMERIC;
+      case TIMESTAMP -> Types.TIMESTAMP_WITH_TIMEZONE;
+      case TIMESTAMP_NTZ -> Types.TIMESTAMP;
+      case DATE -> Types.DATE;
+      case BINARY -> Types.BINARY;
+      default -> Types.OTHER;
+    };
+  }
+
+  /** The value of an integral {@link Number}; refuses floating point and big numbers. */
+  static long integral(Object value) {
+    Number number = (Number) value;
+    if (number instanceof Double
+        || number instanceof Float
+        || number instanceof BigDecimal
+        || number instanceof BigInteger) {
+      throw new ClassCastException(
+          value.getClass().getName() + " is not an integral type (Long, Integer, Short, Byte)");
+    }
+    return number.longValue();
+  }
+}
