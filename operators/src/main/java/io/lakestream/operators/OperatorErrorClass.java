@@ -1,5 +1,6 @@
 package io.lakestream.operators;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -7,6 +8,7 @@ import io.lakestream.api.error.ErrorClass;
  * builders. Builders fail with them before the job runs; {@link #EVENT_TIME_MISSING} fails the
  * task.
  */
+@PublicEvolving
 public enum OperatorErrorClass implements ErrorClass {
   /** An event-time operator was applied to a stream without a watermark. */
   MISSING_WATERMARK,

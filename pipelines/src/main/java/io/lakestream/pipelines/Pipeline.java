@@ -1,9 +1,11 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
 
 /** A named, runnable job of {@code lakestream run}. */
+@PublicEvolving
 public interface Pipeline {
 
   /** Short name used on the command line. */

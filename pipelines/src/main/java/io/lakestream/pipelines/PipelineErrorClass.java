@@ -1,8 +1,10 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /** The error classes of the example pipelines and the {@code lakestream} command line. */
+@PublicEvolving
 public enum PipelineErrorClass implements ErrorClass {
   /** A pipeline name that is not one of the known pipelines. */
   PIPELINE_UNKNOWN,

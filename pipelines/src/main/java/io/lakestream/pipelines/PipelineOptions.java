@@ -1,5 +1,6 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.net.URI;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,6 +15,7 @@ import java.util.TreeMap;
  * @param sourceOptions options of the pipeline's external source, named as in Spark's {@code
  *     .option(key, value)} (e.g. {@code kafka.bootstrap.servers}, {@code maxOffsetsPerTrigger})
  */
+@PublicEvolving
 public record PipelineOptions(
     URI output,
     long rows,

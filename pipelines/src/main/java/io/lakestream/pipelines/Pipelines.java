@@ -1,5 +1,6 @@
 package io.lakestream.pipelines;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.pipelines.bronze.OrdersBronze;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The pipelines {@code lakestream run} knows, by name. */
+@Internal
 public final class Pipelines {
   private static final Map<String, Pipeline> ALL = new LinkedHashMap<>();
 

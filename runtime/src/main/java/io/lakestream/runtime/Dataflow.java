@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.state.query.QueryContext;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -8,6 +9,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Sources and sinks that take part in the query's bookkeeping (offsets, commits, availableNow) get
  * the {@link QueryContext}. Every operator needs an explicit {@code uid}.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface Dataflow {
   void build(StreamExecutionEnvironment env, QueryContext query);

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.query.DeclaresStateSchema;
 import io.lakestream.state.query.DescribedSink;
@@ -32,6 +33,7 @@ import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
  * submitting: that every operator has an explicit uid, and the query's fingerprint (sources,
  * stateful operators with their state schema, sinks).
  */
+@Internal
 public final class DataflowInspector {
   private final List<Transformation<?>> all;
 

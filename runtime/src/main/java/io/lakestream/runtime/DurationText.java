@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import java.util.regex.Pattern;
  * {@code 1h}, {@code 2 days}, or ISO-8601 {@code PT30S}. Months and years are refused (not a fixed
  * length).
  */
+@Internal
 public final class DurationText {
   private static final Pattern FORM = Pattern.compile("(?i)\\s*(\\d+(?:\\.\\d+)?)\\s*([a-z]*)\\s*");
 

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -7,6 +8,7 @@ import io.lakestream.api.error.ErrorClass;
  * StreamingQueryBuilder} or the command line, and a query that fails while running ({@link
  * #STREAM_FAILED}, when its cause carries no class of its own).
  */
+@PublicEvolving
 public enum QueryErrorClass implements ErrorClass {
   /** The query name is missing or has characters other than letters, digits, '_', '.', '-'. */
   QUERY_INVALID_NAME,

@@ -1,12 +1,14 @@
 package io.lakestream.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.annotation.PublicEvolving;
 
 /**
  * One epoch's progress, in the JSON shape of Structured Streaming's {@code StreamingQueryProgress}:
  * {@code id, runId, name, timestamp, batchId, numInputRows, inputRowsPerSecond,
  * processedRowsPerSecond, durationMs, eventTime.watermark, stateOperators, sources, sink}.
  */
+@PublicEvolving
 public record QueryProgress(JsonNode json) {
 
   public long batchId() {

@@ -1,5 +1,7 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.PublicEvolving;
+
 /**
  * What a query is doing now, like Structured Streaming's {@code StreamingQueryStatus}.
  *
@@ -7,4 +9,5 @@ package io.lakestream.runtime;
  * @param isDataAvailable whether the last epoch had input
  * @param isTriggerActive whether the job is running
  */
+@PublicEvolving
 public record QueryStatus(String message, boolean isDataAvailable, boolean isTriggerActive) {}

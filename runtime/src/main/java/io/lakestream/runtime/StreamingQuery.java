@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -8,6 +9,7 @@ import java.util.Optional;
  * A started query, like Structured Streaming's {@code StreamingQuery}. Obtained from {@link
  * StreamingQueryBuilder#start()}.
  */
+@PublicEvolving
 public interface StreamingQuery {
 
   /** The query id, stable across runs on the same checkpoint location. */

@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.Locations;
 import io.lakestream.state.StateBackendSettings;
@@ -25,6 +26,7 @@ import org.apache.flink.configuration.Configuration;
  * change: an unknown trigger, a checkpoint location in use by another run, nested in a source or
  * table, or incompatible with the changed query (the restart matrix).
  */
+@PublicEvolving
 public final class StreamingQueryBuilder {
   private final Dataflow dataflow;
   private String queryName;

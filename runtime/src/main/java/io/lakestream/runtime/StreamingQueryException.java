@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,6 +15,7 @@ import org.apache.flink.util.SerializedThrowable;
  * SerializedThrowable} (its class was not loadable there) still gives its class: the {@code
  * [ERROR_CLASS]} prefix of its message.
  */
+@PublicEvolving
 public class StreamingQueryException extends Exception {
   private static final long serialVersionUID = 1L;
   private static final Pattern PREFIX = Pattern.compile("^\\[([A-Z][A-Z0-9_.]*)\\] ");

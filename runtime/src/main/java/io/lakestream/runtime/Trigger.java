@@ -1,5 +1,7 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.Experimental;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import java.time.Duration;
 import java.util.Locale;
@@ -15,6 +17,7 @@ import java.util.regex.Pattern;
  * minutes}; invalid text fails with a {@link LakestreamException} ({@code QUERY_INVALID_TRIGGER})
  * listing the accepted forms.
  */
+@PublicEvolving
 public sealed interface Trigger {
 
   /** Help text listing the accepted forms, used in errors and CLI help. */
@@ -39,6 +42,7 @@ public sealed interface Trigger {
   record Once() implements Trigger {}
 
   /** Low latency: records flow immediately, commits every {@code checkpointInterval}. */
+  @Experimental
   record RealTime(Duration checkpointInterval) implements Trigger {
     public RealTime {
       requirePositive(checkpointInterval, "realTime");
@@ -61,6 +65,7 @@ public sealed interface Trigger {
     return new Once();
   }
 
+  @Experimental
   static Trigger realTime(Duration checkpointInterval) {
     return new RealTime(checkpointInterval);
   }

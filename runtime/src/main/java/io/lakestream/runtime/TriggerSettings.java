@@ -1,5 +1,6 @@
 package io.lakestream.runtime;
 
+import io.lakestream.api.annotation.Internal;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * checkpoint interval is the commit cadence. Checkpoints are exactly-once and aligned (the sinks'
  * epoch commits rely on aligned barriers).
  */
+@Internal
 public final class TriggerSettings {
   private static final Logger LOG = LoggerFactory.getLogger(TriggerSettings.class);
 

@@ -1,5 +1,6 @@
 package io.lakestream.state;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.File;
 import java.util.regex.Pattern;
 
@@ -9,6 +10,7 @@ import java.util.regex.Pattern;
  * the working directory or on a trailing slash (which {@link File#toURI()} adds once a directory
  * exists).
  */
+@Internal
 public final class Locations {
   private static final Pattern HAS_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]+:/.*");
 

@@ -1,5 +1,6 @@
 package io.lakestream.state;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import java.io.Serializable;
 import java.net.URI;
@@ -25,6 +26,7 @@ import org.apache.flink.configuration.StateChangelogOptions;
  * LakestreamException} ({@code INVALID_STATE_SETTING}) when the checkpoint directory is not an
  * absolute URI.
  */
+@PublicEvolving
 public final class StateBackendSettings implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.state;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -7,6 +8,7 @@ import io.lakestream.api.error.ErrorClass;
  * and the state settings. The exceptions of {@code io.lakestream.state.checkpoint} and {@code
  * io.lakestream.state.query} carry one.
  */
+@PublicEvolving
 public enum StateErrorClass implements ErrorClass {
   /** Another run holds the checkpoint location's lease; stop it first. */
   QUERY_ALREADY_RUNNING,

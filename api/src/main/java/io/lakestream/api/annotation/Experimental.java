@@ -10,6 +10,7 @@ import java.lang.annotation.Target;
  * Meant for users, but new: its shape may still change in a minor release, with a note in the
  * release's changes.
  */
+@PublicEvolving
 @Documented
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.CONSTRUCTOR, ElementType.FIELD})

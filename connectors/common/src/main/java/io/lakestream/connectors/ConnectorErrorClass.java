@@ -1,5 +1,6 @@
 package io.lakestream.connectors;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -8,6 +9,7 @@ import io.lakestream.api.error.ErrorClass;
  * their own classes, {@link io.lakestream.connectors.options.OptionErrorClass}, and so have the
  * schema model's types and columns, {@link io.lakestream.connectors.schema.SchemaErrorClass}.
  */
+@PublicEvolving
 public enum ConnectorErrorClass implements ErrorClass {
   /** A source or sink was built without a name, which is its operator uid. */
   CONNECTOR_NAME_MISSING,

@@ -1,5 +1,6 @@
 package io.lakestream.operators.dedup;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.KeyColumns;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> the row type
  */
+@PublicEvolving
 public final class DeduplicationBuilder<T> {
   private static final Logger LOG = LoggerFactory.getLogger(DeduplicationBuilder.class);
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.dedup;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.operators.row.Values;
 import io.lakestream.operators.row.ValuesSerializer;
 import io.lakestream.operators.state.StateMetrics;
@@ -20,6 +21,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * builder logs as a warning. Prefer {@link WatermarkDeduplicator}. Metrics: see {@link
  * StateMetrics} and {@value WatermarkDeduplicator#NUM_DUPLICATES_DROPPED}.
  */
+@Internal
 public final class UnboundedDeduplicator<T> extends AbstractStreamOperator<T>
     implements OneInputStreamOperator<T, T> {
   private static final long serialVersionUID = 1L;

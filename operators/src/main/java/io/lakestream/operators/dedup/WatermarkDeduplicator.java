@@ -1,5 +1,6 @@
 package io.lakestream.operators.dedup;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.Values;
@@ -46,6 +47,7 @@ import org.apache.flink.util.OutputTag;
  * carries no event time (no watermark assigner upstream), which the builder also checks before the
  * job runs.
  */
+@Internal
 public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     implements OneInputStreamOperator<T, T>, Triggerable<Values, VoidNamespace> {
   private static final long serialVersionUID = 1L;

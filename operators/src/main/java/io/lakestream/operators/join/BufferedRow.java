@@ -1,5 +1,6 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,7 @@ import java.util.Objects;
  *
  * @param <T> the row type
  */
+@Internal
 public final class BufferedRow<T> {
   final T row;
   boolean matched;

@@ -1,5 +1,6 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * @param <T> the row type
  */
+@Internal
 public final class BufferedRowSerializer<T> extends TypeSerializer<BufferedRow<T>> {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import java.io.Serializable;
@@ -14,6 +15,7 @@ import java.time.Duration;
  * + lower}, so once the watermark is above {@code tL + lower} no future (non-late) right row can
  * match it and it leaves state; a right row leaves once the watermark is above {@code tR + upper}.
  */
+@PublicEvolving
 public final class EventTimeRange implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,10 +1,13 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.PublicEvolving;
+
 /**
  * The join types of a stream-stream join, as Structured Streaming names them. Outer joins emit a
  * row of one side with nulls for the other once the watermark guarantees that no row of the other
  * side can match it any more; they need a watermark on both inputs and an event-time range.
  */
+@PublicEvolving
 public enum JoinType {
   /** Only matching pairs. */
   INNER,

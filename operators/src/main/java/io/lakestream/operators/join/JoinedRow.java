@@ -1,5 +1,6 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -13,6 +14,7 @@ import org.apache.flink.api.common.typeinfo.Types;
  * @param <L> the left row type
  * @param <R> the right row type
  */
+@PublicEvolving
 public class JoinedRow<L, R> {
   /** The left row, or null in an unmatched right row of a right or full outer join. */
   public L left;

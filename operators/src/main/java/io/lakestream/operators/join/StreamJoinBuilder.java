@@ -1,5 +1,6 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.KeyColumns;
@@ -47,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * @param <L> the left row type
  * @param <R> the right row type
  */
+@PublicEvolving
 public final class StreamJoinBuilder<L, R> {
   private static final Logger LOG = LoggerFactory.getLogger(StreamJoinBuilder.class);
 

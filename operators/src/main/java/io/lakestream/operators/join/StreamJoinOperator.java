@@ -1,5 +1,6 @@
 package io.lakestream.operators.join;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.Values;
@@ -51,6 +52,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * state. Fails the task with an {@link LakestreamException} ({@code EVENT_TIME_MISSING}) if a row
  * carries no event time while a range is set.
  */
+@Internal
 public final class StreamJoinOperator<L, R> extends AbstractStreamOperator<JoinedRow<L, R>>
     implements TwoInputStreamOperator<L, R, JoinedRow<L, R>>, Triggerable<Values, VoidNamespace> {
   private static final long serialVersionUID = 1L;

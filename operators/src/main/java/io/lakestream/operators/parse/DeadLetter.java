@@ -1,5 +1,6 @@
 package io.lakestream.operators.parse;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,7 @@ import java.util.Objects;
  * <p>A Flink POJO (public fields, no-arg constructor), so it is serialized without Kryo and can
  * evolve by adding fields.
  */
+@PublicEvolving
 public class DeadLetter {
   /** The raw input as received. */
   public String raw;

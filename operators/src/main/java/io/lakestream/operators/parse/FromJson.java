@@ -1,5 +1,6 @@
 package io.lakestream.operators.parse;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -26,6 +27,7 @@ import org.apache.flink.util.Collector;
  * @param <R> the raw record type
  * @param <T> the parsed row type
  */
+@PublicEvolving
 public final class FromJson<R, T> extends ProcessFunction<R, T> implements ResultTypeQueryable<T> {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.parse;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,6 +17,7 @@ import java.time.format.DateTimeParseException;
  * Instant.parse}, so results and errors are exactly {@code Instant.parse}'s. Fractions below a
  * millisecond are truncated, like {@link Instant#toEpochMilli()}.
  */
+@PublicEvolving
 public final class IsoInstantParser {
   private IsoInstantParser() {}
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.parse;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -18,6 +19,7 @@ import org.apache.flink.util.OutputTag;
  *
  * @param <T> the parsed row type
  */
+@PublicEvolving
 public class ParseWithDeadLetters<T> extends ProcessFunction<String, T>
     implements ResultTypeQueryable<T> {
   private static final long serialVersionUID = 1L;

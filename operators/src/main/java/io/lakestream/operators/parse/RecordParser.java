@@ -1,5 +1,6 @@
 package io.lakestream.operators.parse;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -11,6 +12,7 @@ import java.io.Serializable;
  *
  * @param <T> the parsed row type
  */
+@PublicEvolving
 @FunctionalInterface
 public interface RecordParser<T> extends Serializable {
 

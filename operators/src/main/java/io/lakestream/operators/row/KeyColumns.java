@@ -1,5 +1,6 @@
 package io.lakestream.operators.row;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import java.io.Serializable;
@@ -22,6 +23,7 @@ import org.apache.flink.api.java.functions.KeySelector;
  *
  * @param <T> the row type
  */
+@PublicEvolving
 public final class KeyColumns<T> implements KeySelector<T, Values> {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.row;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import java.util.Arrays;
@@ -19,6 +20,7 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * {@link ValuesSerializer} (no Kryo), declared through {@link TypeInfo} so that a {@code Values}
  * field of a POJO is serialized the same way.
  */
+@PublicEvolving
 @TypeInfo(ValuesTypeInfoFactory.class)
 public final class Values {
   private static final Values EMPTY = new Values(new Object[0]);

@@ -1,5 +1,6 @@
 package io.lakestream.operators.row;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -12,6 +13,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * deterministic (equal tuples give equal bytes), as RocksDB keys require. Version 1; a change of
  * format must add a new snapshot version.
  */
+@Internal
 public final class ValuesSerializer extends TypeSerializerSingleton<Values> {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.row;
 
+import io.lakestream.api.annotation.Internal;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -9,6 +10,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * Flink type information for {@link Values}: always {@link ValuesSerializer}, never Kryo. Usable as
  * a key type ({@code keyBy}), since equality and hashing are by value.
  */
+@Internal
 public final class ValuesTypeInfo extends TypeInformation<Values> {
   private static final long serialVersionUID = 1L;
 

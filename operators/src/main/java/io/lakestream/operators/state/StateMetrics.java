@@ -1,5 +1,6 @@
 package io.lakestream.operators.state;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -30,6 +31,7 @@ import org.apache.flink.metrics.MetricGroup;
  * <p>{@code numRowsTotal} is recounted from state when a subtask restores, so it stays right after
  * a rescale.
  */
+@Internal
 public final class StateMetrics {
   /** The metric group key; its value is the operator's uid. */
   public static final String GROUP = "stateOperator";

@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -7,6 +8,7 @@ import java.io.Serializable;
  *
  * @param <T> the row type
  */
+@PublicEvolving
 @FunctionalInterface
 public interface EventTimeExtractor<T> extends Serializable {
   long eventTimeMillis(T row);

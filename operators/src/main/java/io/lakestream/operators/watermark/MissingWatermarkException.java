@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 
@@ -8,6 +9,7 @@ import io.lakestream.operators.OperatorErrorClass;
  * built, before anything runs; the message names the operation and what to add. Error class {@link
  * OperatorErrorClass#MISSING_WATERMARK}.
  */
+@PublicEvolving
 public class MissingWatermarkException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import java.util.Locale;
@@ -8,6 +9,7 @@ import java.util.Locale;
  * How the watermarks of several inputs combine, as Structured Streaming's {@code
  * spark.sql.streaming.multipleWatermarkPolicy}.
  */
+@PublicEvolving
 public enum MultipleWatermarkPolicy {
   /**
    * The slowest input sets the watermark (default): no input's rows become late because another

@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.List;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 import org.apache.flink.api.common.state.ListState;
@@ -31,6 +32,7 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * taken (also after a parallelism change); if all were idle, at the minimum over all. Upstream
  * watermarks and watermark statuses are ignored; end of input passes through.
  */
+@Internal
 public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator<T>
     implements OneInputStreamOperator<T, T>, ProcessingTimeCallback {
   private static final long serialVersionUID = 1L;

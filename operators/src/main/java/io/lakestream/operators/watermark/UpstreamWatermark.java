@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -26,6 +27,7 @@ import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
  * Flink's {@code assignTimestampsAndWatermarks}, or a source with a watermark strategy), and the
  * delays of the {@code withWatermark} operators found.
  */
+@Internal
 public final class UpstreamWatermark {
   private final boolean present;
   private final Set<Long> delaysMillis;

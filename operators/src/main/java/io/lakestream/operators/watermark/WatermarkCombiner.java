@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -21,6 +22,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * <p>Stateless: after a restore the upstream {@link PersistentWatermarkOperator}s re-announce their
  * watermarks at once.
  */
+@Internal
 public final class WatermarkCombiner<T> extends AbstractStreamOperator<T>
     implements TwoInputStreamOperator<T, T, T> {
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.lakestream.operators.watermark;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Structured Streaming's {@code withWatermark} and multiple-watermark policy on Flink streams. */
+@PublicEvolving
 public final class Watermarks {
   private static final Logger LOG = LoggerFactory.getLogger(Watermarks.class);
 

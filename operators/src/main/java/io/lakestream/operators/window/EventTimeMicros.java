@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -7,6 +8,7 @@ import java.io.Serializable;
  * the window operator uses the row's Flink timestamp (milliseconds, set by {@code withWatermark}).
  * Must agree with the watermark's event time to the millisecond.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface EventTimeMicros<T> extends Serializable {
   long eventTimeMicros(T row);

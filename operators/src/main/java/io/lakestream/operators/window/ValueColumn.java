@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -7,6 +8,7 @@ import java.io.Serializable;
  * {@code valueCount}, counted by {@code count}). Convert other numeric types here, for example
  * {@code o -> o.amount == null ? null : o.amount.doubleValue()}. Must be deterministic.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface ValueColumn<T> extends Serializable {
   Double value(T row);

@@ -1,10 +1,13 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * The running aggregate of one window and group: {@code count(*)}, and over the value column (nulls
  * ignored, as SQL does) the number of non-null values, their sum, min and max. Mutable; state
  * copies are made by {@link WindowAccumulatorSerializer}.
  */
+@Internal
 public final class WindowAccumulator {
   long rows;
   long values;

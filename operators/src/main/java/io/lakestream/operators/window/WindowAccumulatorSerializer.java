@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Serializes a {@link WindowAccumulator} as five fixed fields (40 bytes): rows, values, sum, min,
  * max. Version 1 of the format.
  */
+@Internal
 public final class WindowAccumulatorSerializer extends TypeSerializerSingleton<WindowAccumulator> {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.operators.row.Values;
 import java.time.Instant;
 import java.util.Objects;
@@ -19,6 +20,7 @@ import java.util.Objects;
  * <p>A Flink POJO: public fields, no-arg constructor; {@code key} uses the {@link Values}
  * serializer, so no field goes through Kryo.
  */
+@PublicEvolving
 public class WindowAggregate {
   public long windowStartMicros;
   public long windowEndMicros;

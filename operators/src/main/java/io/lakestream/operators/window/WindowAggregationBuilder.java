@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.KeyColumns;
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> the input row type
  */
+@PublicEvolving
 public final class WindowAggregationBuilder<T> {
   private static final Logger LOG = LoggerFactory.getLogger(WindowAggregationBuilder.class);
 

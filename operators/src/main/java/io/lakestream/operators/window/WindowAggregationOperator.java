@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.operators.row.Values;
@@ -52,6 +53,7 @@ import org.apache.flink.util.OutputTag;
  * <p>Fails the task with an {@link LakestreamException} ({@code EVENT_TIME_MISSING}) if a row
  * carries no event time and no {@link EventTimeMicros} was given.
  */
+@Internal
 public final class WindowAggregationOperator<T> extends AbstractStreamOperator<WindowAggregate>
     implements OneInputStreamOperator<T, WindowAggregate>, Triggerable<Values, VoidNamespace> {
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.lakestream.operators.window;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
 import java.io.Serializable;
@@ -18,6 +19,7 @@ import java.util.Locale;
  * length, so a window could not be assigned by arithmetic (use days). A slide longer than the size,
  * a non-positive duration, or a {@link Duration} finer than a microsecond is refused the same way.
  */
+@PublicEvolving
 public final class WindowSpec implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.autoloader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoader;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
@@ -40,6 +41,7 @@ import java.util.TreeSet;
  * UnknownFieldException} after recording the new schema; the restarted query reads the files with
  * it and the table gains the column.
  */
+@Internal
 public final class OrdersBronzeFromFiles implements Pipeline {
 
   /** The Delta table's directory under the output. */

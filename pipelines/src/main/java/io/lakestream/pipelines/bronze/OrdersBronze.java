@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.bronze;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.kafka.KafkaRecord;
@@ -43,6 +44,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * {@code subscribe} defaults to {@code orders}, {@code startingOffsets} to {@code earliest} for a
  * bronze table that should hold the whole topic). Default trigger: processingTime 30 s.
  */
+@Internal
 public final class OrdersBronze implements Pipeline {
 
   /** Event-time delay of the watermark: duplicates arrive within an hour of the original. */

@@ -1,11 +1,13 @@
 package io.lakestream.pipelines.cli;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code lakestream} command line. Exit codes: 0 success, 1 the query failed, 2 bad usage. */
+@PublicEvolving
 @Command(
     name = "lakestream",
     mixinStandardHelpOptions = true,

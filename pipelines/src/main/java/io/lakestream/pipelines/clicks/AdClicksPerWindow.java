@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.clicks;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
@@ -35,6 +36,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * to {@code ad_clicks_dead_letters}. Source options as for {@code bronze} ({@code -o
  * kafka.bootstrap.servers=...}; {@code subscribe} defaults to {@code clicks}).
  */
+@Internal
 public final class AdClicksPerWindow implements Pipeline {
 
   /** The result table: one row per (window, ad). */

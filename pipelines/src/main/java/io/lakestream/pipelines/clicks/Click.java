@@ -1,10 +1,13 @@
 package io.lakestream.pipelines.clicks;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * One ad click. A Flink POJO (public fields, no-arg constructor): serialized without Kryo.
  *
  * <p>{@code eventTimeMillis} is when the click happened (the JSON field {@code event_time}).
  */
+@Internal
 public class Click {
   public String clickId;
   public String adId;

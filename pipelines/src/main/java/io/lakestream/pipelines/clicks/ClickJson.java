@@ -3,6 +3,7 @@ package io.lakestream.pipelines.clicks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.operators.parse.RecordParseException;
 import io.lakestream.operators.parse.RecordParser;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.time.format.DateTimeParseException;
  * Parses clicks: {@code {"click_id": "...", "ad_id": "...", "event_time": "<ISO-8601 instant>"}}. A
  * missing field or a bad time is a {@link RecordParseException} naming the field.
  */
+@Internal
 public final class ClickJson implements RecordParser<Click> {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.demo;
 
+import io.lakestream.api.annotation.Internal;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -7,6 +8,7 @@ import java.util.Objects;
  * One parsed order event. A Flink POJO (public fields, no-arg constructor): serialized without
  * Kryo, and fields can be added later without breaking state.
  */
+@Internal
 public class Order {
   public String eventId;
   public String orderId;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.operators.parse.IsoInstantParser;
 import io.lakestream.operators.parse.RecordParseException;
@@ -25,6 +26,7 @@ import java.time.format.DateTimeParseException;
  * deduplication key and the event time) and an {@code amount}, when present, that fits {@code
  * decimal(12,2)}.
  */
+@Internal
 public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -2,6 +2,7 @@ package io.lakestream.pipelines.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
@@ -31,6 +32,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * processes what the topic holds and stops with a savepoint; run it again with a larger {@code
  * --rows} and it continues where it stopped.
  */
+@Internal
 public final class OrdersDemo implements Pipeline {
 
   /** Fixed start of event time, so every run generates identical data. */

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.demo;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
@@ -19,6 +20,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * override them, and they are validated when the pipeline is built (before any job starts), so a
  * missing broker address or a bad option fails with a message naming it.
  */
+@Internal
 public final class OrdersTopic {
   /** The source's name and uid in every pipeline that reads the topic. */
   public static final String SOURCE = "orders-kafka";

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.gold;
 
+import io.lakestream.api.annotation.Internal;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -9,6 +10,7 @@ import java.util.Objects;
  * its state serializer is Flink's PojoSerializer (BigDecimal and long fields), never Kryo, and
  * fields can be added later with state schema evolution.
  */
+@Internal
 public class DailyTotals {
   /** The day (days since 1970-01-01, UTC). */
   public long epochDay;

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.gold;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.query.DeclaresStateSchema;
 import java.util.TreeSet;
 import org.apache.flink.api.common.state.ValueState;
@@ -24,6 +25,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * state of a day is kept when its orders drop to zero, so {@link DailyTotals#changeRows} never goes
  * back.
  */
+@Internal
 public final class DailyTotalsOperator extends AbstractStreamOperator<DailyTotals>
     implements OneInputStreamOperator<OrderChange, DailyTotals>, DeclaresStateSchema {
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.gold;
 
+import io.lakestream.api.annotation.Internal;
 import java.math.BigDecimal;
 
 /**
@@ -7,6 +8,7 @@ import java.math.BigDecimal;
  * since 1970-01-01, UTC), +1 or -1 order, the signed amount, and the silver version it comes from.
  * A Flink POJO (public fields, no-arg constructor), so it travels between operators without Kryo.
  */
+@Internal
 public class OrderChange {
   /** Day of {@code order_ts} in UTC, as days since the epoch. */
   public long epochDay;

@@ -7,6 +7,7 @@ import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -75,6 +76,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * availableNow (the deterministic nightly replay: it reads what is committed when it starts, then
  * stops; the next run resumes from the checkpoint); processingTime also works.
  */
+@Internal
 public final class OrdersGoldDaily implements Pipeline {
 
   /** The silver table the lesson creates (E4a), as written by pipeline E3. */

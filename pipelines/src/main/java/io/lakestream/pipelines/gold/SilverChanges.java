@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.gold;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.pipelines.PipelineErrorClass;
 import java.math.BigDecimal;
@@ -21,6 +22,7 @@ import org.apache.flink.types.Row;
  * wrong) for a null {@code order_ts} or an unknown {@code _change_type}; the message names the
  * order, the silver version and what to do.
  */
+@Internal
 public final class SilverChanges implements MapFunction<Row, OrderChange> {
   private static final long serialVersionUID = 1L;
 

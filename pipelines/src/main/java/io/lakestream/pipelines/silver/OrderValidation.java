@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
 import java.math.BigDecimal;
 import java.util.Optional;
 
@@ -11,6 +12,7 @@ import java.util.Optional;
  * null amount is rejected as {@link RejectReason#MISSING_AMOUNT}. Deterministic, so a replayed
  * epoch splits its rows the same way.
  */
+@Internal
 public final class OrderValidation {
   private OrderValidation() {}
 

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
 import io.lakestream.connectors.kafka.KafkaRecord;
@@ -59,6 +60,7 @@ import org.apache.flink.util.OutputTag;
  * holds and stops. The epoch's rows are staged under the checkpoint location ({@code
  * foreach-batch/silver-merge}).
  */
+@Internal
 public final class OrdersSilver implements Pipeline {
 
   /** Event-time delay of the watermark: duplicates and updates arrive within an hour. */

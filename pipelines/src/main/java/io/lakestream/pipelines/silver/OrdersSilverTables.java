@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
@@ -12,6 +13,7 @@ import java.time.Instant;
  * per {@code order_id}, change data feed enabled) and the quarantine table ({@link #QUARANTINE},
  * one row per rejected record with its reason and the epoch that rejected it).
  */
+@Internal
 public final class OrdersSilverTables {
   private OrdersSilverTables() {}
 

@@ -1,10 +1,13 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * Why an input record of the silver job went to the quarantine table instead of the silver table.
  * The name is stored in the quarantine table's {@code reason} column; the {@code error} column
  * holds the details of the single record.
  */
+@Internal
 public enum RejectReason {
   /**
    * The value is not a JSON order object of the expected schema (the parser's message says why).

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,7 @@ import java.util.Objects;
  * @param reason the category, stored in the quarantine table's {@code reason} column
  * @param error the details, stored in its {@code error} column
  */
+@Internal
 public record Rejection(RejectReason reason, String error) {
   public Rejection {
     Objects.requireNonNull(reason, "reason");

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableWriter;
@@ -31,6 +32,7 @@ import java.util.Objects;
  * io.lakestream.connectors.delta.DeltaCommitConflictException}) fails the epoch the same way; the
  * replay plans it on the new table version.
  */
+@Internal
 public final class SilverEpochFunction implements EpochFunction {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.silver;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.pipelines.demo.Order;
 import java.math.BigDecimal;
@@ -11,6 +12,7 @@ import java.util.Objects;
  * the watermark) carrying its {@link RejectReason} and error. A Flink POJO (public fields, no-arg
  * constructor), serialized without Kryo.
  */
+@Internal
 public class SilverInput {
   public String eventId;
   public String orderId;

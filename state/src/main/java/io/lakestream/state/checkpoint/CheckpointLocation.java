@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.query.QueryMetadata;
 import java.io.DataInputStream;
@@ -36,6 +37,7 @@ import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
  * snapshot. I/O failures surface as {@link IOException}; inconsistent contents as {@link
  * CheckpointLocationException}.
  */
+@Internal
 public final class CheckpointLocation implements Serializable {
   private static final long serialVersionUID = 1L;
 

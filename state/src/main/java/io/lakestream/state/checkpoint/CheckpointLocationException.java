@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.StateErrorClass;
 
@@ -9,6 +10,7 @@ import io.lakestream.state.StateErrorClass;
  * The message says what was found and what to do; the {@code CHECKPOINT_LOCATION_*} error class
  * ({@link StateErrorClass}) says which case it is.
  */
+@PublicEvolving
 public class CheckpointLocationException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

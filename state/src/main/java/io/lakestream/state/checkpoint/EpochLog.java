@@ -1,6 +1,7 @@
 package io.lakestream.state.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.query.ReplayPlan;
 import java.io.IOException;
 import java.io.Serializable;
@@ -25,6 +26,7 @@ import org.apache.flink.core.fs.Path;
  * never depends on them (positions live in Flink state, commits in the sink), except that a rewind
  * replays committed epochs from the positions recorded here ({@link #replayPlan}).
  */
+@Internal
 public final class EpochLog implements Serializable {
   private static final long serialVersionUID = 1L;
 

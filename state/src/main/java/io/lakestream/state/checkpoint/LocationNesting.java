@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.StateErrorClass;
 import java.net.URI;
 import java.util.Collection;
@@ -10,6 +11,7 @@ import java.util.Collection;
  * readers would meet them. A {@code _}-prefixed directory such as {@code table/_checkpoints} is
  * allowed: readers and VACUUM skip those.
  */
+@Internal
 public final class LocationNesting {
   private LocationNesting() {}
 

@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import org.apache.flink.core.fs.Path;
  * <p>Object stores have no locks: two runs started within the same second could both acquire;
  * {@link #acquire} re-reads after writing to narrow that window.
  */
+@Internal
 public final class QueryLease implements AutoCloseable {
   public static final Duration HEARTBEAT = Duration.ofSeconds(5);
   public static final Duration EXPIRY = Duration.ofSeconds(30);

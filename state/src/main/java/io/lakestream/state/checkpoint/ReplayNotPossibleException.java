@@ -1,5 +1,6 @@
 package io.lakestream.state.checkpoint;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.state.StateErrorClass;
 
 /**
@@ -7,6 +8,7 @@ import io.lakestream.state.StateErrorClass;
  * epochs after it, and what is needed to replay those epochs identically is missing. Error class
  * {@link StateErrorClass#REPLAY_NOT_POSSIBLE}.
  */
+@PublicEvolving
 public class ReplayNotPossibleException extends CheckpointLocationException {
   private static final long serialVersionUID = 1L;
 

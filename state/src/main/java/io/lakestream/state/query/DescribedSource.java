@@ -1,9 +1,12 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * A source that tells the restart checks what it is. Sources that do not implement it are described
  * by their class name.
  */
+@Internal
 public interface DescribedSource {
 
   /** The kind of source, e.g. {@code kafka}, {@code rate}. */

@@ -1,5 +1,6 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.StateErrorClass;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.List;
  * cannot follow. Thrown before anything runs; the message lists every problem and what to do. Error
  * class {@link StateErrorClass#INCOMPATIBLE_RESTART}.
  */
+@PublicEvolving
 public class IncompatibleRestartException extends LakestreamException {
   private static final long serialVersionUID = 1L;
   private final List<String> problems;

@@ -1,5 +1,7 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * A stateful operator as the restart checks see it.
  *
@@ -7,4 +9,5 @@ package io.lakestream.state.query;
  * @param stateSchema a description of its state (key type and declared state); a change means the
  *     old state cannot be read
  */
+@Internal
 public record OperatorSpec(String uid, String stateSchema) {}

@@ -1,10 +1,12 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.StateErrorClass;
 import java.util.Locale;
 
 /** Structured Streaming's output modes: what a sink receives each epoch. */
+@PublicEvolving
 public enum OutputMode {
   /** Only new, final rows (default). */
   APPEND,

@@ -1,5 +1,6 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param realTime the query runs with the realTime trigger: sinks that buffer rows pick their
  *     low-latency defaults (e.g. the Lakebase sink's batch interval)
  */
+@PublicEvolving
 public record QueryContext(
     String queryId,
     String queryName,

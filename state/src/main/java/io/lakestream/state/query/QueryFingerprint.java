@@ -1,5 +1,6 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.List;
 
 /**
@@ -7,6 +8,7 @@ import java.util.List;
  * operators, sinks, state backend and max parallelism. Stored in the checkpoint location's metadata
  * and compared by {@link RestartCompatibility} before every restart.
  */
+@Internal
 public record QueryFingerprint(
     List<SourceSpec> sources,
     List<OperatorSpec> statefulOperators,

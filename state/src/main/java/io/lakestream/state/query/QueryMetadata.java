@@ -1,5 +1,7 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * The {@code metadata} file of a checkpoint location: who the query is and what it was built from.
  *
@@ -10,6 +12,7 @@ package io.lakestream.state.query;
  * @param lastRunId the id of the most recent run
  * @param fingerprint the most recent run's fingerprint
  */
+@Internal
 public record QueryMetadata(
     int formatVersion,
     String queryId,

@@ -1,5 +1,6 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import java.util.TreeSet;
  *
  * <p>Immutable and serializable (it travels in the job graph inside the {@link QueryContext}).
  */
+@Internal
 public final class ReplayPlan implements Serializable {
   private static final long serialVersionUID = 1L;
 

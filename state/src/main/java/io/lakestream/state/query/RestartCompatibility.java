@@ -1,5 +1,6 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.stream.Collectors;
  * removed sink. Allowed: everything else, notably filters, projections, trigger interval, rate
  * limits, parallelism up to the max parallelism, and new sinks.
  */
+@Internal
 public final class RestartCompatibility {
   private RestartCompatibility() {}
 

@@ -1,10 +1,13 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * Kinds of sinks and which of them a query may switch between on restart, following Structured
  * Streaming's matrix: file to Kafka is allowed (Kafka sees only new data), Kafka to file is not;
  * Kafka and foreachBatch may be swapped. Anything else needs a new checkpoint location.
  */
+@Internal
 public enum SinkKind {
   FILE,
   DELTA,

@@ -1,5 +1,7 @@
 package io.lakestream.state.query;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * A source as the restart checks see it.
  *
@@ -7,4 +9,5 @@ package io.lakestream.state.query;
  * @param type the kind of source, e.g. {@code kafka}, {@code rate}, {@code delta}
  * @param target what it reads, for people (topic, path); changing it is allowed
  */
+@Internal
 public record SourceSpec(String name, String type, String target) {}

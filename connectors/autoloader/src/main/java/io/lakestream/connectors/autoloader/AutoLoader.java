@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
@@ -19,6 +20,7 @@ import org.apache.flink.types.Row;
  * keyed file ledger that reads each file once (uid {@code name + "-ledger"}) to a job and returns
  * the rows, typed by {@link #rowType()}. Build with {@link AutoLoaderBuilder}.
  */
+@PublicEvolving
 public final class AutoLoader {
   private final String name;
   private final FileDiscoverySource source;

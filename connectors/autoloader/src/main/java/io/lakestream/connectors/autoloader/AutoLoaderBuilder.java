@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.clean.CleanSourceMode;
 import io.lakestream.connectors.autoloader.clean.SourceCleaner;
@@ -51,6 +52,7 @@ import java.util.stream.Collectors;
  * schema or checkpoint location inside the input path, and with {@link SchemaInferenceException}
  * when there is nothing to infer from.
  */
+@PublicEvolving
 public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBuilder> {
   /** Incremental listings between full listings in {@code useIncrementalListing=auto}. */
   static final int AUTO_INCREMENTAL_LISTINGS = 7;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -7,6 +8,7 @@ import io.lakestream.api.error.ErrorClass;
  * {@code UNKNOWN_FIELD_EXCEPTION}, Databricks' {@code CF_*}). Invalid {@code cloudFiles.*} options
  * carry the options catalog's {@link io.lakestream.connectors.options.OptionErrorClass} classes.
  */
+@PublicEvolving
 public enum AutoLoaderErrorClass implements ErrorClass {
   /** A file has columns the stream's schema lacks; restart to pick up the recorded schema. */
   UNKNOWN_FIELD_EXCEPTION,

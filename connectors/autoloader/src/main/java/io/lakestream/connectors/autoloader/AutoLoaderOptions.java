@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
 import io.lakestream.connectors.options.OptionsCatalog;
@@ -11,6 +12,7 @@ import java.util.List;
  * spark.readStream.format("cloudFiles").option(...)}). {@link #CATALOG} checks them (keys ignore
  * case); see {@code docs/options/autoloader.md}.
  */
+@PublicEvolving
 public final class AutoLoaderOptions {
   private AutoLoaderOptions() {}
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.files;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.connectors.sink.EpochListener;
 import io.lakestream.connectors.sink.EpochSink;
@@ -20,6 +21,7 @@ import org.apache.flink.core.fs.Path;
  * QueryContext, String)}) marks its epochs with the query's app id, so a new query on the same
  * directory (a new checkpoint location restarts the epochs at 1) writes all its rows.
  */
+@PublicEvolving
 public final class JsonLinesFileSink {
   static final String STAGING_DIR = "_staging";
   static final String COMMITS_DIR = "_commits";

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.files;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.IOException;
 import java.io.Serializable;
 
@@ -8,6 +9,7 @@ import java.io.Serializable;
  *
  * @param <T> the row type
  */
+@PublicEvolving
 @FunctionalInterface
 public interface RowEncoder<T> extends Serializable {
   String encode(T row) throws IOException;

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.files;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * A finished data file written by one writer in one epoch, still in the staging directory.
  *
@@ -8,4 +10,5 @@ package io.lakestream.connectors.files;
  * @param numRows rows in the file
  * @param numBytes file size
  */
+@Internal
 public record StagedFile(String stagingPath, String finalPath, long numRows, long numBytes) {}

@@ -1,11 +1,13 @@
 package io.lakestream.connectors.files;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Versioned serializer for {@link StagedFile} (held in checkpoints until the epoch commits). */
+@Internal
 public final class StagedFileSerializer implements SimpleVersionedSerializer<StagedFile> {
   private static final int VERSION = 1;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate;
 
+import io.lakestream.api.annotation.Internal;
 import java.time.Instant;
 import java.util.Locale;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -15,6 +16,7 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
  * record is broken JSON (for the dead-letter path). A value of 0 disables duplicates or malformed
  * records.
  */
+@Internal
 public final class OrderEventGenerator implements GeneratorFunction<Long, String> {
   private static final long serialVersionUID = 1L;
   private static final String[] CURRENCIES = {"USD", "EUR", "BRL", "GBP"};

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import org.slf4j.LoggerFactory;
  * commits/N/SINK}), where the runner picks it up for progress. A failure to write is logged and
  * ignored: the commit itself already happened and correctness never depends on this record.
  */
+@Internal
 public final class CommitRecordListener implements EpochListener {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CommitRecordListener.class);

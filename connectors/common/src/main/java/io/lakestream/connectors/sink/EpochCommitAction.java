@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.List;
  *
  * @param <R> what a writer produced for the epoch
  */
+@Internal
 public interface EpochCommitAction<R> extends Serializable {
 
   /** Called once per committer instance before the first commit. */

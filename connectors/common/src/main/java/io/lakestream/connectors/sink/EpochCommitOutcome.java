@@ -1,5 +1,7 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
+
 /**
  * What committing one epoch did, for progress reporting.
  *
@@ -10,6 +12,7 @@ package io.lakestream.connectors.sink;
  * @param numBytes bytes made visible by this epoch
  * @param detail a short sink-specific note (for example the table version), may be empty
  */
+@PublicEvolving
 public record EpochCommitOutcome(
     long epoch, Status status, long numRows, long numFiles, long numBytes, String detail) {
 

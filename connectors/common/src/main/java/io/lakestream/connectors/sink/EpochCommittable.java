@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,6 +10,7 @@ import java.util.Objects;
  *
  * @param <R> what a writer produced (for example a data file)
  */
+@Internal
 public final class EpochCommittable<R> {
   private final long epoch;
   private final List<R> results;

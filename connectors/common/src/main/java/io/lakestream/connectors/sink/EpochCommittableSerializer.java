@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Versioned serializer for {@link EpochCommittable}: the epoch, then each result framed with the
  * result serializer's own version, so the result format can evolve independently.
  */
+@Internal
 public final class EpochCommittableSerializer<R>
     implements SimpleVersionedSerializer<EpochCommittable<R>> {
   private static final int VERSION = 1;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.util.List;
 
@@ -16,6 +17,7 @@ import java.util.List;
  * exception fails the query; the epoch is retried after the restore from the last checkpoint, never
  * locally.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface EpochFunction extends Serializable {
   /** Processes the rows of {@code epoch}. */

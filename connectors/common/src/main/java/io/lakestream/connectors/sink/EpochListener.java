@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 
 /**
@@ -7,6 +8,7 @@ import java.io.Serializable;
  * not throw: a listener failure is logged by the caller's logger and would otherwise fail the
  * query.
  */
+@Internal
 @FunctionalInterface
 public interface EpochListener extends Serializable {
 

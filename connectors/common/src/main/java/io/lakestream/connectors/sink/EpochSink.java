@@ -1,5 +1,6 @@
 package io.lakestream.connectors.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.state.query.DescribedSink;
 import io.lakestream.state.query.SinkKind;
 import java.io.IOException;
@@ -31,6 +32,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param <IN> input rows
  * @param <R> what a writer produces per epoch (for example a data file)
  */
+@PublicEvolving
 public final class EpochSink<IN, R>
     implements Sink<IN>,
         DescribedSink,

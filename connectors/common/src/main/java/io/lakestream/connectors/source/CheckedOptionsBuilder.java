@@ -1,5 +1,6 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.options.OptionValues;
@@ -24,6 +25,7 @@ import java.util.Objects;
  *
  * @param <B> the concrete builder, returned by the setters
  */
+@PublicEvolving
 public abstract class CheckedOptionsBuilder<B extends CheckedOptionsBuilder<B>> {
   /** The location read, made absolute. */
   protected final String path;

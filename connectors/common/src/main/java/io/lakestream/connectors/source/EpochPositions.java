@@ -1,5 +1,6 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.checkpoint.CheckpointLocation;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * <p>Only for people and the runner: failures to write are logged, never fail the query, since
  * positions themselves live in Flink state.
  */
+@Internal
 public final class EpochPositions {
   private static final Logger LOG = LoggerFactory.getLogger(EpochPositions.class);
 

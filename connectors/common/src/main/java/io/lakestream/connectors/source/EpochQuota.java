@@ -1,5 +1,7 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.Internal;
+
 /**
  * How much of the current epoch's file limits a source has used: {@code maxFilesPerTrigger} is hard
  * (no file beyond it), {@code maxBytesPerTrigger} soft (the file that crosses it is still admitted:
@@ -9,6 +11,7 @@ package io.lakestream.connectors.source;
  *
  * <p>Not thread-safe: used from the enumerator's coordinator thread.
  */
+@Internal
 public final class EpochQuota {
   private final int maxFilesPerTrigger;
   private final long maxBytesPerTrigger;

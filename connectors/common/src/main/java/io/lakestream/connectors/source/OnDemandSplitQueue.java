@@ -1,5 +1,6 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
@@ -20,6 +21,7 @@ import org.apache.flink.core.io.InputStatus;
  *
  * @param <S> the split type
  */
+@Internal
 public final class OnDemandSplitQueue<S extends SourceSplit> implements Iterable<S> {
   private final SourceReaderContext context;
   private final Deque<S> splits = new ArrayDeque<>();

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.ConnectorErrorClass;
 
@@ -8,6 +9,7 @@ import io.lakestream.connectors.ConnectorErrorClass;
  * the run fails instead of writing rows twice or losing them. Error class {@link
  * ConnectorErrorClass#SOURCE_REPLAY_MISALIGNED}.
  */
+@PublicEvolving
 public class ReplayAlignmentException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

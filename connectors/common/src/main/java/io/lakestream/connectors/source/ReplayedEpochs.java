@@ -1,5 +1,6 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.query.ReplayPlan;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe; used from the reader's task thread only.
  */
+@Internal
 public final class ReplayedEpochs {
   private static final Logger LOG = LoggerFactory.getLogger(ReplayedEpochs.class);
 

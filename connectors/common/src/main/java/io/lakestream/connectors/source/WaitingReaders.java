@@ -1,5 +1,6 @@
 package io.lakestream.connectors.source;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -16,6 +17,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  *
  * @param <S> the split type
  */
+@Internal
 public final class WaitingReaders<S extends SourceSplit> {
   private final SplitEnumeratorContext<S> context;
   private final Set<Integer> waiting = new LinkedHashSet<>();

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param size the file's size in bytes
  * @param numRecords the file's row count from its statistics, or -1 if it has none
  */
+@Internal
 public record DeltaAddedFile(
     String path,
     long version,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 
@@ -24,6 +25,7 @@ import io.lakestream.connectors.sink.EpochCommitOutcome;
  * <p>The outcome's {@code detail} is {@code "version=N"} (the committed or the already-committed
  * table version's latest, for a replay). An empty epoch commits nothing ({@code EMPTY}).
  */
+@PublicEvolving
 public final class DeltaAppendCommit extends DeltaEpochCommit {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.PublicEvolving;
+
 /**
  * A streaming read of a Delta table met a version that removes or rewrites existing data (a {@code
  * remove} action with {@code dataChange=true}: DELETE, UPDATE, MERGE, overwrite). An append-only
@@ -8,6 +10,7 @@ package io.lakestream.connectors.delta;
  * (ignore such versions entirely) or a restart from a later {@code startingVersion}. Error class
  * {@link DeltaErrorClass#DELTA_SOURCE_TABLE_IGNORE_CHANGES}, as Delta Lake names it.
  */
+@PublicEvolving
 public final class DeltaChangeCommitException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
 

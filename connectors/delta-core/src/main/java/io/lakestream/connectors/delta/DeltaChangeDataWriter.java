@@ -5,6 +5,7 @@ import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
@@ -27,6 +28,7 @@ import java.util.Optional;
  * <p>Each distinct combination of partition values gets its own file(s). Not thread-safe. Tables
  * with column mapping are not supported (the file columns carry the logical names).
  */
+@Internal
 public final class DeltaChangeDataWriter {
   /** The column holding the change type of each row of a change data file. */
   public static final String CHANGE_TYPE_COLUMN = "_change_type";

@@ -8,6 +8,7 @@ import io.delta.kernel.data.MapValue;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
@@ -29,6 +30,7 @@ import java.util.function.Function;
  * the table root) and turns a failure into a {@link DeltaTableException} naming the range and the
  * table. Flink-free.
  */
+@Internal
 public final class DeltaCommitRange {
   /** What a reader takes from one commit. */
   @FunctionalInterface

@@ -7,6 +7,7 @@ import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import java.io.IOException;
@@ -38,6 +39,7 @@ import java.util.Optional;
  * <p>An epoch without files commits nothing ({@code EMPTY}) and leaves the previous result in
  * place: the sink cannot tell an empty result from an epoch in which the query emitted nothing.
  */
+@Internal
 public final class DeltaCompleteCommit extends DeltaEpochCommit {
   private static final long serialVersionUID = 1L;
 

@@ -22,6 +22,7 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,6 +46,7 @@ import java.util.Set;
  * {@code n} rows of a file. Flink-free. Tables with column mapping are not supported (Parquet
  * columns are looked up by their logical names).
  */
+@Internal
 public final class DeltaDataFileReader {
   private final DeltaTable table;
   private final StructType schema;

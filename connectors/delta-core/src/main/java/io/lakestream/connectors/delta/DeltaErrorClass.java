@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -7,6 +8,7 @@ import io.lakestream.api.error.ErrorClass;
  * and sink), named as Delta Lake names them where it has a name. {@link DeltaTableException} and
  * its subclasses carry one.
  */
+@PublicEvolving
 public enum DeltaErrorClass implements ErrorClass {
   /** There is no Delta table at the path (no {@code _delta_log} with a commit). */
   DELTA_TABLE_NOT_FOUND,

@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta;
 
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param newColumns the declared columns the table lacks (empty when nothing is to be added)
  * @param violation the broken rule and its explanation, if the difference is not additive
  */
+@Internal
 public record DeltaSchemaChange(List<StructField> newColumns, Optional<String> violation) {
 
   /** The rules an additive schema change must follow; each names itself in error messages. */

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.PublicEvolving;
+
 /**
  * An existing Delta table does not have the declared columns or partitioning. Nothing was written.
  * Fix the declaration to match the table, write to a new path, or, when the declaration only adds
@@ -7,6 +9,7 @@ package io.lakestream.connectors.delta;
  * which applies). Error class {@link DeltaErrorClass#DELTA_SCHEMA_MISMATCH}. {@link
  * DeltaSchemaEvolutionException} is the case {@code mergeSchema} cannot fix.
  */
+@PublicEvolving
 public class DeltaSchemaMismatchException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
 

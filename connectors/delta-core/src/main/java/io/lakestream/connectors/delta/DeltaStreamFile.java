@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Map;
 
 /**
@@ -8,6 +9,7 @@ import java.util.Map;
  * stream: {@code (version, index)} orders every file of a stream, so a reader can resume after any
  * file.
  */
+@Internal
 public interface DeltaStreamFile {
   /** The file's absolute path or URI. */
   String path();

@@ -15,6 +15,7 @@ import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.logstore.LogStoreSelection;
 import java.io.IOException;
 import java.io.Serializable;
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe for concurrent reads and commits (Kernel's engine is); Kernel failures are
  * rethrown as {@link DeltaTableException} with the table path in the message.
  */
+@PublicEvolving
 public final class DeltaTable implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);

@@ -8,6 +8,7 @@ import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.FileStatus;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import java.util.Set;
  * schema fails with a {@link DeltaTableException} naming the version. Data files with deletion
  * vectors are refused (the message names the file).
  */
+@Internal
 public final class DeltaTableChanges {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<Action> ACTIONS = Set.of(Action.ADD, Action.REMOVE, Action.METADATA);

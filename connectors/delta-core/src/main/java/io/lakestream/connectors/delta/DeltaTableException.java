@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 
 /**
@@ -9,6 +10,7 @@ import io.lakestream.api.error.LakestreamException;
  * message, the failure as cause, and {@code DELTA_TABLE_READ_FAILED} or {@code
  * DELTA_TABLE_WRITE_FAILED}.
  */
+@PublicEvolving
 public class DeltaTableException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

@@ -30,6 +30,7 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.delta.kernel.KernelStateRows;
 import java.io.IOException;
@@ -68,6 +69,7 @@ import java.util.regex.Pattern;
  * reader does not convert (struct, array, map: the message names the column); or an I/O or Kernel
  * failure while reading the log or data files. Thread-safe: it holds no state besides the table.
  */
+@PublicEvolving
 public final class DeltaTableReader {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern DELTA_FILE = Pattern.compile("(\\d{20})\\.json");

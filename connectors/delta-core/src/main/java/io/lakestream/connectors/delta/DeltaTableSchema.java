@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta;
 
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
@@ -32,6 +33,7 @@ import java.util.Set;
  * io.lakestream.connectors.schema.SchemaErrorClass#UNSUPPORTED_DATA_TYPE} names it ({@link
  * DeltaTypes#checkWritable}). Immutable and serializable.
  */
+@PublicEvolving
 public final class DeltaTableSchema implements Serializable {
   private static final long serialVersionUID = 1L;
 

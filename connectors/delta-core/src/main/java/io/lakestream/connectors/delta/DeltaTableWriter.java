@@ -15,6 +15,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
 import io.lakestream.connectors.delta.kernel.KernelStateRows;
@@ -46,6 +47,7 @@ import java.util.Optional;
  *
  * <p>Not thread-safe: use one writer per thread or task.
  */
+@PublicEvolving
 public final class DeltaTableWriter {
   private static final List<String> NO_PARTITION = List.of();
   private final DeltaTable table;

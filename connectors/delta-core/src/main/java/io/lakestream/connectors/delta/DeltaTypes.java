@@ -18,6 +18,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
@@ -37,6 +38,7 @@ import java.util.List;
  * Kernel reads all of them. Both directions fail with a {@link LakestreamException} of class {@link
  * SchemaErrorClass#UNSUPPORTED_DATA_TYPE} for a type the other side lacks.
  */
+@Internal
 public final class DeltaTypes {
   /** The types the Delta writer writes: {@link TypeSupport#CORE}. */
   public static final TypeSupport WRITABLE = TypeSupport.CORE;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -27,6 +28,7 @@ import java.util.Objects;
  *     {@code maxValues}, {@code nullCount}), or empty if none were collected
  * @param numRecords rows in the file
  */
+@PublicEvolving
 public record DeltaWrittenFile(
     String path,
     long size,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 
 /**
@@ -8,6 +9,7 @@ import io.lakestream.api.error.LakestreamException;
  * failOnDataLoss=true} (the default); the message names the topic-partition and the lost offset
  * range and how to continue. Error class {@link KafkaErrorClass#KAFKA_DATA_LOSS}.
  */
+@PublicEvolving
 public class KafkaDataLossException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
@@ -8,6 +9,7 @@ import io.lakestream.api.error.ErrorClass;
  * checks only Kafka can make (connection settings, the transaction timeout) carry {@link
  * #KAFKA_INVALID_OPTION}.
  */
+@PublicEvolving
 public enum KafkaErrorClass implements ErrorClass {
   /** Records the query had not read are gone (topic deleted, retention); see failOnDataLoss. */
   KAFKA_DATA_LOSS,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -13,6 +14,7 @@ import java.util.Objects;
  * parallel arrays (keys and values) because a {@code Map} or {@code List} field would fall back to
  * Kryo.
  */
+@PublicEvolving
 public class KafkaRecord {
   /** The record key, or null. */
   public byte[] key;

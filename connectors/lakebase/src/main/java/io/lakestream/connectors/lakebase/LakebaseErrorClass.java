@@ -1,11 +1,13 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 
 /**
  * The Lakebase sink's error classes, named as Databricks' JDBC streaming sink names them; {@link
  * LakebaseSinkException} carries one.
  */
+@PublicEvolving
 public enum LakebaseErrorClass implements ErrorClass {
   /** An unknown option, a missing required one, or a value that cannot be used. */
   JDBC_STREAMING_SINK_INVALID_OPTIONS,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
@@ -22,6 +23,7 @@ import java.util.Set;
  * JDBC_STREAMING_SINK_INVALID_SCHEMA}; types are ones the sink writes ({@link
  * PostgresTypes#checkSupported}, {@code UNSUPPORTED_DATA_TYPE}). Immutable and serializable.
  */
+@PublicEvolving
 public final class LakebaseSchema implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.state.query.OutputMode;
@@ -35,6 +36,7 @@ import java.util.Objects;
  *
  * @param <T> the stream's element type
  */
+@PublicEvolving
 public final class LakebaseSinkBuilder<T> {
   private final LakebaseSchema schema;
   private final RowFields<T> fields;

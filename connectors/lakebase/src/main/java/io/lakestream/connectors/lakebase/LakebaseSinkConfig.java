@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.List;
  * @param retryBackoff wait before the first retry
  * @param tasksPerConnection sink tasks of one TaskManager sharing a connection
  */
+@Internal
 public record LakebaseSinkConfig(
     PostgresEndpoint endpoint,
     PostgresTableName table,

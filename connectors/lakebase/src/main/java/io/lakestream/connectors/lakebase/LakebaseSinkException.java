@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 
 /**
@@ -10,6 +11,7 @@ import io.lakestream.api.error.LakestreamException;
  * <p>Thrown by {@link LakebaseSinkBuilder#sanityCheck()} (before any connection) and {@link
  * LakebaseSinkBuilder#build()} (after inspecting the table).
  */
+@PublicEvolving
 public class LakebaseSinkException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.options.OptionValues;
@@ -18,6 +19,7 @@ import java.util.TreeSet;
  * bad value fails with {@link LakebaseSinkException#INVALID_OPTIONS}. The message never contains a
  * password.
  */
+@PublicEvolving
 public final class LakebaseSinkOptions {
 
   /** Default database of a Lakebase instance. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.IOException;
 
 /**
@@ -8,6 +9,7 @@ import java.io.IOException;
  * PostgreSQL or a probe can tell, the column), or a transient error that outlasted the retries (the
  * cause is the last one). Messages hold row keys but never a password.
  */
+@PublicEvolving
 public class LakebaseWriteException extends IOException {
   private static final long serialVersionUID = 1L;
 

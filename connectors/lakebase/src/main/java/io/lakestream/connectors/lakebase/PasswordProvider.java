@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
  * <p>Failures: an {@link IOException} is treated as transient: the sink retries the connection with
  * backoff, then fails the task with it.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface PasswordProvider extends Serializable {
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.util.Properties;
  * asked on every {@link #connect()}. The password is passed as a connection property, never in the
  * URL, and {@link #toString()} shows only the URL and the user.
  */
+@Internal
 public final class PostgresEndpoint implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final String PREFIX = "jdbc:postgresql://";

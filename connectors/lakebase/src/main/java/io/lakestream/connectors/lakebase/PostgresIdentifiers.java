@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -17,6 +18,7 @@ import java.util.regex.Pattern;
  *       and the case is kept.
  * </ul>
  */
+@Internal
 public final class PostgresIdentifiers {
   /** PostgreSQL's NAMEDATALEN - 1: longer names would be truncated silently. */
   public static final int MAX_LENGTH = 63;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import java.sql.Connection;
@@ -30,6 +31,7 @@ import java.util.stream.Collectors;
  * @param columns its columns in order, name to {@code format_type} (e.g. {@code bigint})
  * @param primaryKey its primary key columns in key order, empty if none
  */
+@Internal
 public record PostgresTable(
     PostgresTableName name, Map<String, String> columns, List<String> primaryKey) {
 

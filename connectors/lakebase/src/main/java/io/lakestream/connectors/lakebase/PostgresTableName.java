@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 
 /**
@@ -9,6 +10,7 @@ import java.io.Serializable;
  * @param schema the schema ({@code public} unless given)
  * @param table the table
  */
+@Internal
 public record PostgresTableName(String schema, String table) implements Serializable {
 
   /** The name for SQL text, both parts quoted (so reserved words such as {@code order} work). */

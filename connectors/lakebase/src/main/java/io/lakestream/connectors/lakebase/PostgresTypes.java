@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
@@ -35,6 +36,7 @@ import java.util.Locale;
  * class fails the write, naming the column ({@link UpsertStatement#bind}). Messages name types in
  * upper case ({@link #describe}).
  */
+@Internal
 public final class PostgresTypes {
   /** The types the sink writes: {@link TypeSupport#CORE}, timestamp_ntz, binary and json. */
   public static final TypeSupport SUPPORTED =

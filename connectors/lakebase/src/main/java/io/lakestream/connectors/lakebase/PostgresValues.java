@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -18,6 +19,7 @@ import java.time.ZoneOffset;
  * integral overflow with an {@link ArithmeticException}), which {@link UpsertStatement#bind}
  * reports with the column name.
  */
+@Internal
 public final class PostgresValues {
   private PostgresValues() {}
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.Serializable;
@@ -20,6 +21,7 @@ import java.util.stream.IntStream;
  * takes row locks in the same order, which avoids deadlocks between them) and keeps only the last
  * row of each key (PostgreSQL refuses to update one row twice in one statement).
  */
+@Internal
 public final class UpsertStatement implements Serializable {
   private static final long serialVersionUID = 1L;
 

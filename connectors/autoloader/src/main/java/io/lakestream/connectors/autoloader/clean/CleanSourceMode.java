@@ -1,8 +1,10 @@
 package io.lakestream.connectors.autoloader.clean;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Locale;
 
 /** What Auto Loader does with a processed input file ({@code cloudFiles.cleanSource}). */
+@Internal
 public enum CleanSourceMode {
   /** Leave it (the default). */
   OFF,

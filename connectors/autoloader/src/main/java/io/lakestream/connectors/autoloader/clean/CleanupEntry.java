@@ -1,11 +1,13 @@
 package io.lakestream.connectors.autoloader.clean;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Objects;
 
 /**
  * A read input file waiting to be cleaned: a Flink POJO (public fields, no-arg constructor) kept in
  * the file ledger's operator state, so no Kryo.
  */
+@Internal
 public final class CleanupEntry {
   /** The file's key, relative to the input path. */
   public String key;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.clean;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Serializable;
@@ -20,6 +21,7 @@ import org.apache.hadoop.fs.Path;
  * still there (an earlier move copied but did not delete) deletes the source. Other failures are
  * thrown as {@link IOException}; the caller logs them and tries again later.
  */
+@Internal
 public final class SourceCleaner implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.discovery;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Objects;
 
 /**
@@ -10,6 +11,7 @@ import java.util.Objects;
  * listings are ordered by it and the ledger is keyed by it, so the same object is the same file
  * whatever URI scheme the input path was given with.
  */
+@Internal
 public final class DiscoveredFile {
   /** Path relative to the input directory, '/'-separated, without a leading '/'. */
   public String key;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.discovery;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
@@ -17,6 +18,7 @@ import org.apache.hadoop.fs.Path;
  * <p>Files and directories whose name starts with {@code _} or {@code .} are skipped (Spark's
  * hidden-file rule: {@code _SUCCESS}, {@code .tmp} uploads, {@code _schemas}).
  */
+@Internal
 public interface FileLister extends Closeable {
 
   /**

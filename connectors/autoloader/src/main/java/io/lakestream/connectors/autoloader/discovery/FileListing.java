@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.discovery;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.List;
 
 /**
@@ -9,6 +10,7 @@ import java.util.List;
  * @param truncated whether more files follow the last one (list again from its key)
  * @param calls listing calls (S3 LIST requests, directory listings) this page took
  */
+@Internal
 public record FileListing(List<DiscoveredFile> files, boolean truncated, int calls) {
   public FileListing {
     files = List.copyOf(files);

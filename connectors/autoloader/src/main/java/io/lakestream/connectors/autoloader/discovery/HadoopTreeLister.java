@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.discovery;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.apache.hadoop.fs.Path;
  * directories on the path to the last seen key plus what follows it, not the whole history. Each
  * {@code listStatus} call counts as one listing call.
  */
+@Internal
 public final class HadoopTreeLister implements FileLister {
   private final FileSystem fs;
   private final Path root;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.discovery;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * incremental listing costs one call per 1,000 new files whatever the directory layout. Directory
  * markers and hidden keys are skipped.
  */
+@Internal
 public final class S3ObjectLister implements FileLister {
   private static final int PAGE = 1_000;
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import org.apache.hadoop.fs.Path;
  * name; CSV values are strings; Parquet values are typed and Parquet files carry their column types
  * ({@link #columnTypes}).
  */
+@Internal
 public enum FileFormat {
   JSON,
   CSV,

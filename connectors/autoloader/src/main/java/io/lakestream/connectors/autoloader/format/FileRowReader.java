@@ -1,6 +1,7 @@
 package io.lakestream.connectors.autoloader.format;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderTypes;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
@@ -30,6 +31,7 @@ import org.apache.hadoop.fs.Path;
  * {@link UnknownFieldException} is thrown; {@code failOnNewColumns} throws without recording;
  * {@code rescue} keeps them in {@code _rescued_data}; {@code none} drops them.
  */
+@Internal
 public final class FileRowReader implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.format;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
@@ -33,6 +34,7 @@ import org.apache.hadoop.fs.Path;
  * columns. Partition columns are the {@code name=value} directories of the sampled files unless
  * given.
  */
+@Internal
 public final class SchemaInference {
   private final String inputPath;
   private final Map<String, String> hadoopConf;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.ledger;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.clean.CleanupEntry;
 import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
@@ -52,6 +53,7 @@ import org.slf4j.LoggerFactory;
  * <p>A file with new columns ({@link UnknownFieldException}) fails the job without Flink restarts
  * ({@link SuppressRestartsException}): only a rebuilt query has the new schema.
  */
+@Internal
 public final class FileLedgerFunction extends KeyedProcessFunction<String, DiscoveredFile, Row>
     implements DeclaresStateSchema, CheckpointedFunction, CheckpointListener {
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.notification;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param visibilityTimeoutSeconds how long a received message stays hidden before SQS delivers it
  *     again (a crashed query's messages come back after it); 0 keeps the queue's own setting
  */
+@Internal
 public record NotificationSettings(
     String queueUrl,
     String region,

@@ -2,6 +2,7 @@ package io.lakestream.connectors.autoloader.notification;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.annotation.Internal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -22,6 +23,7 @@ import java.util.List;
  * <p>Fails with {@link IllegalArgumentException} when the body is not JSON of that shape; the
  * caller logs and drops such a message (it names no file).
  */
+@Internal
 public final class S3EventMessage {
   private static final ObjectMapper JSON = new ObjectMapper();
 

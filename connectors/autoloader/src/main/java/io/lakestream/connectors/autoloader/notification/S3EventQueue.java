@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.notification;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import java.io.Closeable;
@@ -34,6 +35,7 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
  * S3 events are skipped with a debug log; their messages are returned for deletion like the others.
  * Failures of SQS calls are thrown as {@link IOException} naming the queue, never the credentials.
  */
+@Internal
 public final class S3EventQueue implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(S3EventQueue.class);
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
@@ -29,6 +30,7 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
  * @param rescuedDataColumn whether rows end with {@value #RESCUED_DATA}: what the schema could not
  *     take (unknown or mistyped fields, as a JSON object with {@code _file_path})
  */
+@PublicEvolving
 public record AutoLoaderSchema(
     List<Column> columns, List<String> partitionColumns, boolean rescuedDataColumn)
     implements Serializable {

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.autoloader.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.SchemaErrorClass;
@@ -19,6 +20,7 @@ import org.apache.flink.api.common.typeinfo.Types;
  * <p>Other types are refused ({@link #parse}); nested values in files are kept as JSON text in
  * STRING columns.
  */
+@Internal
 public final class AutoLoaderTypes {
   /** The types Auto Loader schemas hold: {@link TypeSupport#CORE}. */
   public static final TypeSupport SUPPORTED = TypeSupport.CORE;

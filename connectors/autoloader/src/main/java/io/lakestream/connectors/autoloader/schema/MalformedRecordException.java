@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 
@@ -9,6 +10,7 @@ import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
  * the option that would keep such records ({@code cloudFiles.schemaEvolutionMode=rescue}). Error
  * class {@code MALFORMED_RECORD_IN_PARSING}, as Spark names it.
  */
+@PublicEvolving
 public class MalformedRecordException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.lakestream.connectors.autoloader.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.Column;
 import java.io.Serializable;
 import java.net.URLDecoder;
@@ -19,6 +20,7 @@ import org.apache.flink.types.Row;
  * column, a JSON object of what did not fit (fields the schema lacks, values of the wrong type,
  * malformed lines as {@code _corrupt_record}) plus {@code _file_path}; null when everything fit.
  */
+@Internal
 public final class RecordConverter implements Serializable {
   private static final long serialVersionUID = 1L;
 

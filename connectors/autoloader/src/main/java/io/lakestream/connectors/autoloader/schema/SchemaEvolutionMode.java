@@ -1,11 +1,13 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Locale;
 
 /**
  * What happens when a file has a column the schema does not ({@code
  * cloudFiles.schemaEvolutionMode}), as in Databricks Auto Loader.
  */
+@Internal
 public enum SchemaEvolutionMode {
   /**
    * Record the schema with the new columns in the schema history, then stop the stream with {@link

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +23,7 @@ import org.apache.hadoop.fs.Path;
  * one and does not infer again. Versions are written with create-if-absent, so of two writers of
  * the same version one fails and rereads.
  */
+@Internal
 public final class SchemaHistory implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 
@@ -8,6 +9,7 @@ import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
  * given ({@code CF_EMPTY_DIR_FOR_SCHEMA_INFERENCE}), or the sample or the schema history could not
  * be read ({@code CF_SCHEMA_INFERENCE_FAILED}). The message says what to set.
  */
+@PublicEvolving
 public class SchemaInferenceException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

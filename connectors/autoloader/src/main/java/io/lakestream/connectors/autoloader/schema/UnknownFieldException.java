@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.schema;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.List;
  * {@code UNKNOWN_FIELD_EXCEPTION}, Spark's name (Spark adds the subclass {@code
  * NEW_FIELDS_IN_RECORD_WITH_FILE_PATH}).
  */
+@PublicEvolving
 public class UnknownFieldException extends LakestreamException {
   private static final long serialVersionUID = 1L;
 

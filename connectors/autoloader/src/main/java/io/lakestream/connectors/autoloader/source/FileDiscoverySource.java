@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.notification.NotificationSettings;
@@ -35,6 +36,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * a {@link DiscoveredFile}; the file ledger downstream reads them. See {@link
  * FileDiscoveryEnumerator} for listing and rate limits. Built by {@code AutoLoaderBuilder}.
  */
+@Internal
 public final class FileDiscoverySource
     implements Source<DiscoveredFile, FileBatchSplit, DiscoveryState>,
         ResultTypeQueryable<DiscoveredFile>,

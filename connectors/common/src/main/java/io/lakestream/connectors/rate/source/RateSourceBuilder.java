@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.state.query.QueryContext;
@@ -11,6 +12,7 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
  * Builds a {@link SequenceSource} with options named as in Spark's rate source. {@link #build()}
  * runs {@link #sanityCheck()}; invalid options fail with a message naming the option.
  */
+@PublicEvolving
 public final class RateSourceBuilder<T> {
   private final String name;
   private final GeneratorFunction<Long, T> generator;

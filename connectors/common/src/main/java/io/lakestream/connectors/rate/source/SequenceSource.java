@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.rate.source.enumerator.SequenceEnumerator;
 import io.lakestream.connectors.rate.source.enumerator.SequenceEnumeratorState;
@@ -35,6 +36,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * availableNow run it reports when every partition reached the end. Exactly-once: positions are
  * checkpointed with the readers, and the generator is deterministic in the row index.
  */
+@PublicEvolving
 public final class SequenceSource<T>
     implements Source<T, SequenceSplit, SequenceEnumeratorState>,
         ResultTypeQueryable<T>,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTableException;
 
@@ -11,6 +12,7 @@ import io.lakestream.connectors.delta.DeltaTableException;
  * only) or which range to read instead. Error class {@link
  * DeltaErrorClass#DELTA_CHANGE_DATA_FEED_NOT_ENABLED}.
  */
+@PublicEvolving
 public final class ChangeDataFeedNotEnabledException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf;
 
 import io.delta.kernel.Snapshot;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -24,6 +25,7 @@ import java.util.Objects;
  * not true at some version of the range (names the version); {@link DeltaTableException} for a
  * range outside the table's history, a schema change within it, or an unreadable file.
  */
+@PublicEvolving
 public final class DeltaChangeDataFeed {
   private final DeltaTable table;
 

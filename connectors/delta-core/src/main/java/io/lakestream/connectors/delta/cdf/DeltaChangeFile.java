@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import java.util.Collections;
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param partitionValues partition column name to its value's text form (values may be null)
  * @param size the file's size in bytes (0 when a {@code remove} action does not record it)
  */
+@Internal
 public record DeltaChangeFile(
     String path,
     long version,

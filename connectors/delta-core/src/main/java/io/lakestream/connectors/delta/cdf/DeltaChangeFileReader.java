@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.cdf;
 
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaErrorClass;
@@ -21,6 +22,7 @@ import java.util.List;
  * come in file order, so a reader can resume after the first {@code n} rows of a file. Flink-free;
  * tables with column mapping are not supported.
  */
+@Internal
 public final class DeltaChangeFileReader {
   /** The change type column of cdc files and change rows. */
   public static final String CHANGE_TYPE = "_change_type";

@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.cdf;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaCommitRange;
 import io.lakestream.connectors.delta.DeltaErrorClass;
@@ -32,6 +33,7 @@ import java.util.Set;
  * table schema away from the one the reader was built for, a data file with a deletion vector, or
  * an unreadable log.
  */
+@Internal
 public final class DeltaChangeLog {
   /** The table property that makes writers record the change data feed. */
   public static final String ENABLE_PROPERTY = "delta.enableChangeDataFeed";

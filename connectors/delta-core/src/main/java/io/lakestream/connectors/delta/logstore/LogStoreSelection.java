@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.logstore;
 
+import io.lakestream.api.annotation.Internal;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
  * <p>A log store the user configured for a scheme is kept, with a warning when it is not ours. This
  * class refers to no S3A class, so it is safe on a classpath without hadoop-aws.
  */
+@Internal
 public final class LogStoreSelection {
   private static final Logger LOG = LoggerFactory.getLogger(LogStoreSelection.class);
 

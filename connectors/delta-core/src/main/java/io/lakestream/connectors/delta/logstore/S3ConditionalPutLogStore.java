@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.logstore;
 
 import io.delta.storage.HadoopFileSystemLogStore;
+import io.lakestream.api.annotation.Internal;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -56,6 +57,7 @@ import org.slf4j.LoggerFactory;
  * <p>Cluster requirements (hadoop-aws and the AWS SDK v2 at runtime) are in {@code
  * connectors/README-s3.md}.
  */
+@Internal
 public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
   private static final Logger LOG = LoggerFactory.getLogger(S3ConditionalPutLogStore.class);
 

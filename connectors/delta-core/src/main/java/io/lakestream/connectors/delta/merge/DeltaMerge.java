@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -32,6 +33,7 @@ import java.util.Set;
  * batch gives the same result whatever the row order. Immutable and serializable; {@link
  * DeltaMergeCommit} executes it.
  */
+@PublicEvolving
 public final class DeltaMerge implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -4,6 +4,8 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
 import io.delta.kernel.engine.Engine;
 import io.delta.storage.LogStore;
+import io.lakestream.api.annotation.Experimental;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaChangeDataWriter;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
 import io.lakestream.connectors.delta.DeltaErrorClass;
@@ -58,6 +60,7 @@ import org.slf4j.LoggerFactory;
  * row tracking, in-commit timestamps, or {@code delta.appendOnly=true}; data files with deletion
  * vectors. Flink-free; serializable (the merge and table travel, engines are made per JVM).
  */
+@PublicEvolving
 public final class DeltaMergeCommit implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(DeltaMergeCommit.class);
@@ -150,6 +153,7 @@ public final class DeltaMergeCommit implements Serializable {
    *     does not fit the table (names row and column)
    * @throws DeltaTableException if the table cannot be read or written, or is refused
    */
+  @Experimental
   public PreparedMerge prepare(long epoch, List<Object[]> sourceRows) {
     DeltaTable table = merge.table();
     table.ensureExists(merge.schema());
@@ -233,6 +237,7 @@ public final class DeltaMergeCommit implements Serializable {
    * @throws DeltaCommitConflictException see the class comment
    * @throws DeltaTableException if the commit file cannot be written or a winning commit read
    */
+  @Experimental
   public DeltaMergeResult commitPrepared(PreparedMerge prepared) throws IOException {
     if (prepared.status != DeltaMergeResult.Status.COMMITTED) {
       return prepared.result(prepared.status, prepared.seenVersion, 0);

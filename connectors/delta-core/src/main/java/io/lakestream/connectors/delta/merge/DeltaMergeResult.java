@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.annotation.PublicEvolving;
+
 /**
  * What committing one MERGE batch did.
  *
@@ -20,6 +22,7 @@ package io.lakestream.connectors.delta.merge;
  * @param attempts commit attempts (more than 1 when concurrent commits won first and the batch was
  *     rebased onto them)
  */
+@PublicEvolving
 public record DeltaMergeResult(
     long epoch,
     Status status,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTableException;
 
@@ -9,6 +10,7 @@ import io.lakestream.connectors.delta.DeltaTableException;
  * the batch, or name an ordering column with {@link DeltaMerge.Builder#lastByOrderingColumn}. Error
  * class {@link DeltaErrorClass#DELTA_DUPLICATE_MERGE_KEY}.
  */
+@PublicEvolving
 public final class DuplicateMergeKeyException extends DeltaTableException {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -9,6 +10,7 @@ import java.io.Serializable;
  * fails naming the key otherwise), and must be deterministic. Serializable so a merge can be
  * shipped to a Flink task.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface MergeAssignment extends Serializable {
   /** The updated target row. */

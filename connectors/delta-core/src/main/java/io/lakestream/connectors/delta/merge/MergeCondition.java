@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -10,6 +11,7 @@ import java.io.Serializable;
  * columns). Must be deterministic and free of side effects, because a replayed epoch evaluates it
  * again. Serializable so a merge can be shipped to a Flink task.
  */
+@PublicEvolving
 @FunctionalInterface
 public interface MergeCondition extends Serializable {
   /** Whether the clause applies to this pair of rows. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.merge;
 
+import io.lakestream.api.annotation.Experimental;
 import java.util.List;
 
 /**
@@ -7,6 +8,7 @@ import java.util.List;
  * DeltaMergeCommit#prepare}); {@link DeltaMergeCommit#commitPrepared} commits it. Until then its
  * files are invisible to readers; if it is never committed they are orphans that VACUUM removes.
  */
+@Experimental
 public final class PreparedMerge {
   final long epoch;
   final MergePlan plan;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
@@ -40,6 +41,7 @@ import java.util.Objects;
  *
  * @param <T> the stream's element type
  */
+@PublicEvolving
 public final class DeltaSinkBuilder<T> {
   /** Rows buffered per writer before a file is written (a checkpoint also writes one). */
   public static final int DEFAULT_MAX_ROWS_PER_FILE = 1_000_000;

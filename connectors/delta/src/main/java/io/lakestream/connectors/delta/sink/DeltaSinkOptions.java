@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionsCatalog;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.List;
  * DeltaSinkBuilder#option(String, String)}. {@link #CATALOG} checks them (keys ignore case, as
  * Spark's do); see {@code docs/options/delta-sink.md}.
  */
+@PublicEvolving
 public final class DeltaSinkOptions {
 
   /** Spark's {@code mergeSchema}: add new nullable declared columns to an existing table. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -7,6 +8,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * Versioned serializer for {@link DeltaWrittenFile} (held in checkpoints until its epoch commits).
  */
+@Internal
 public final class DeltaWrittenFileSerializer
     implements SimpleVersionedSerializer<DeltaWrittenFile> {
 

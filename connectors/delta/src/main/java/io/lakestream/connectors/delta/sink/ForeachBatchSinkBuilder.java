@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.delta.DeltaErrorClass;
@@ -29,6 +30,7 @@ import java.util.Objects;
  *
  * @param <T> the stream's element type
  */
+@PublicEvolving
 public final class ForeachBatchSinkBuilder<T> {
   private final String stagingPath;
   private final DeltaTableSchema schema;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
@@ -40,6 +41,7 @@ import org.apache.flink.types.Row;
  * {@code dataChange=false} actions (compaction) are skipped. In an availableNow run it reads up to
  * the version current when the run started, then reports caught-up and idles.
  */
+@PublicEvolving
 public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, DeltaEnumeratorState> {
   private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.source;
 
 import io.delta.kernel.Snapshot;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
@@ -21,6 +22,7 @@ import java.time.Instant;
  *     .build();
  * }</pre>
  */
+@PublicEvolving
 public final class DeltaSourceBuilder extends DeltaStreamSourceBuilder<DeltaSourceBuilder> {
   private DeltaSourceBuilder(String path) {
     super(

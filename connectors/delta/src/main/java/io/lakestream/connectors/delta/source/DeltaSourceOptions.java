@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
 import io.lakestream.connectors.options.OptionsCatalog;
@@ -14,6 +15,7 @@ import java.util.List;
  * for a bounded (batch) read of one version. {@link #CATALOG} checks them (keys ignore case); see
  * {@code docs/options/delta-source.md}.
  */
+@PublicEvolving
 public final class DeltaSourceOptions {
   private DeltaSourceOptions() {}
 

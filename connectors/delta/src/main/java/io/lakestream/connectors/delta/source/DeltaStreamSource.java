@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaCommitRange;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -29,6 +30,7 @@ import org.apache.flink.types.Row;
  * @param <S> the split type
  * @param <E> the enumerator's checkpoint type
  */
+@PublicEvolving
 public abstract class DeltaStreamSource<S extends SourceSplit, E>
     implements Source<Row, S, E>, ResultTypeQueryable<Row>, DescribedSource {
   private static final long serialVersionUID = 1L;

@@ -16,6 +16,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -38,6 +39,7 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
  *
  * @param <B> the concrete builder
  */
+@PublicEvolving
 public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilder<B>>
     extends CheckedOptionsBuilder<B> {
   private final String label;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 
@@ -8,6 +9,7 @@ import io.lakestream.connectors.kafka.KafkaErrorClass;
  * says what is wrong and what to write instead; it never contains a password or a JAAS config.
  * Error class {@link KafkaErrorClass#KAFKA_INVALID_OPTION}.
  */
+@PublicEvolving
 public final class InvalidKafkaOptionException extends LakestreamException {
 
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 
@@ -11,6 +12,7 @@ import io.lakestream.connectors.kafka.KafkaErrorClass;
  * <p>Error class {@link KafkaErrorClass#KAFKA_AUTHENTICATION_FAILED}. Create it with {@link
  * KafkaClientSecurity#authenticationFailure(Throwable)}.
  */
+@PublicEvolving
 public final class KafkaAuthenticationException extends LakestreamException {
 
   private static final long serialVersionUID = 1L;

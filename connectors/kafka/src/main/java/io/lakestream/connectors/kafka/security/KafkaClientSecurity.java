@@ -6,6 +6,7 @@ import static io.lakestream.connectors.kafka.security.KafkaSecurityOptions.SASL_
 import static io.lakestream.connectors.kafka.security.KafkaSecurityOptions.SASL_MECHANISM;
 import static io.lakestream.connectors.kafka.security.KafkaSecurityOptions.SECURITY_PROTOCOL;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,6 +53,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Immutable and serializable.
  */
+@Internal
 public final class KafkaClientSecurity implements Serializable {
 
   private static final long serialVersionUID = 1L;

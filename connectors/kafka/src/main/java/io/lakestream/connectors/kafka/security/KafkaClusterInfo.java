@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.Internal;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.slf4j.LoggerFactory;
  * @param transactionMaxTimeoutMs the broker's {@code transaction.max.timeout.ms}, or empty if the
  *     login may not describe broker configs (e.g. no DescribeConfigs permission)
  */
+@Internal
 public record KafkaClusterInfo(
     String clusterId, int brokers, OptionalLong transactionMaxTimeoutMs) {
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -8,6 +9,7 @@ import java.util.stream.Collectors;
  * The SASL mechanisms lakestream supports for {@code kafka.sasl.mechanism}, each with the JAAS
  * login module its {@code kafka.sasl.jaas.config} must name.
  */
+@Internal
 public enum KafkaSaslMechanism {
   /** User name and password sent as they are (use only over TLS). */
   PLAIN("PLAIN", "org.apache.kafka.common.security.plain.PlainLoginModule"),

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import java.util.List;
 import java.util.Set;
@@ -11,6 +12,7 @@ import java.util.stream.Collectors;
  * reads and validates them; the source's and sink's option catalogs list them. {@link
  * #BOOTSTRAP_SERVERS} is required; the secret ones are never printed.
  */
+@PublicEvolving
 public final class KafkaSecurityOptions {
 
   /** Prefix of every option passed to the Kafka client. */

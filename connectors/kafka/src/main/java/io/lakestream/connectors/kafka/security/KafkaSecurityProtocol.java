@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -8,6 +9,7 @@ import java.util.stream.Collectors;
  * The values of {@code kafka.security.protocol}: whether the connection is encrypted (TLS) and
  * whether the client logs in with SASL.
  */
+@Internal
 public enum KafkaSecurityProtocol {
   /** No encryption, no login. */
   PLAINTEXT(false, false),

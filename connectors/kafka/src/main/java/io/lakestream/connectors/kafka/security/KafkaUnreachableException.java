@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 
@@ -8,6 +9,7 @@ import io.lakestream.connectors.kafka.KafkaErrorClass;
  * The message names the servers and the options to check; it never contains secrets. Error class
  * {@link KafkaErrorClass#KAFKA_UNREACHABLE}.
  */
+@PublicEvolving
 public final class KafkaUnreachableException extends LakestreamException {
 
   private static final long serialVersionUID = 1L;

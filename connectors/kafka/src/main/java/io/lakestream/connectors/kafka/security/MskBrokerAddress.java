@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.security;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
  * @param publicAccess whether the host is a public-access broker name
  * @param serverless whether the host is an MSK Serverless bootstrap name
  */
+@Internal
 public record MskBrokerAddress(String host, int port, boolean publicAccess, boolean serverless) {
 
   private static final Pattern MSK_HOST =

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import java.io.Serializable;
 
 /**
@@ -9,6 +10,7 @@ import java.io.Serializable;
  * @param <IN> the stream's element type
  * @param <T> the column's type
  */
+@PublicEvolving
 @FunctionalInterface
 public interface KafkaColumn<IN, T> extends Serializable {
 

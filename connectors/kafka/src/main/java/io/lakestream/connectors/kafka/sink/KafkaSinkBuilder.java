@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
@@ -61,6 +62,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <IN> the stream's element type
  */
+@PublicEvolving
 public final class KafkaSinkBuilder<IN> {
 
   /** Kafka's default {@code transaction.max.timeout.ms}, assumed when the broker's is unknown. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.kafka.security.KafkaSecurityOptions;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionsCatalog;
@@ -16,6 +17,7 @@ import java.util.List;
  * refused, and misspelt {@code kafka.security.*}/{@code kafka.sasl.*}/{@code kafka.ssl.*} options,
  * which are unknown). See {@code docs/options/kafka-sink.md}.
  */
+@PublicEvolving
 public final class KafkaSinkOptions {
 
   /** Prefix of options passed to the Kafka producer. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 
@@ -8,6 +9,7 @@ import io.lakestream.connectors.kafka.KafkaErrorClass;
  * serializer, it fails the task: the row is never dropped silently. The message names the option or
  * column to fix. Error class {@link KafkaErrorClass#KAFKA_SINK_INVALID_RECORD}.
  */
+@PublicEvolving
 public final class KafkaSinkRecordException extends LakestreamException {
 
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.state.query.QueryContext;
@@ -26,6 +27,7 @@ import java.util.Objects;
  * KafkaSourceOptions#CATALOG}; keys ignore case), connection settings that cannot work with an
  * {@link io.lakestream.connectors.kafka.security.InvalidKafkaOptionException}.
  */
+@PublicEvolving
 public final class KafkaSourceBuilder {
   private final String name;
   private final Map<String, String> options = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionValues;
@@ -13,6 +14,7 @@ import java.util.Properties;
  * The Kafka source's validated options (see {@link KafkaSourceOptions}), made by {@link
  * KafkaSourceBuilder#sanityCheck()}. Immutable; travels in the job graph.
  */
+@Internal
 public final class KafkaSourceConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.kafka.security.KafkaSecurityOptions;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
@@ -17,6 +18,7 @@ import java.util.List;
  * misspelt {@code kafka.security.*}/{@code kafka.sasl.*}/{@code kafka.ssl.*} options, which are
  * unknown). See {@code docs/options/kafka-source.md}.
  */
+@PublicEvolving
 public final class KafkaSourceOptions {
   /** Prefix of options passed to the Kafka consumer and admin client. */
   public static final String KAFKA_PREFIX = "kafka.";

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.source.enumerator.KafkaEnumeratorState;
 import io.lakestream.connectors.kafka.source.enumerator.KafkaEnumeratorStateSerializer;
@@ -32,6 +33,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * <p>Never finishes (an availableNow run reports caught-up and is stopped with a savepoint by the
  * runner). Exactly-once: positions are checkpointed with the readers.
  */
+@PublicEvolving
 public final class KafkaStreamSource
     implements Source<KafkaRecord, KafkaPartitionSplit, KafkaEnumeratorState>,
         ResultTypeQueryable<KafkaRecord>,

@@ -1,10 +1,12 @@
 package io.lakestream.connectors.kafka.source;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Collection;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /** Offsets of partitions as the broker reports them now. */
+@Internal
 public interface OffsetLookup {
 
   /** Offset of the first record still available in each partition. */

@@ -2,6 +2,7 @@ package io.lakestream.connectors.kafka.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 import java.io.Serializable;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Per-partition JSON uses {@code -2} for earliest and {@code -1} for latest. JSON must name
  * every partition of the query, as in Spark; {@link #resolve} fails naming the missing ones.
  */
+@Internal
 public final class StartingOffsets implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -2,6 +2,7 @@ package io.lakestream.connectors.kafka.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  * over topic names) or {@code assign} (fixed partitions, JSON {@code {"orders":[0,1]}}). Exactly
  * one must be given.
  */
+@Internal
 public final class TopicSelection implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase.sink;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.lakebase.LakebaseSinkConfig;
 import io.lakestream.connectors.lakebase.UpsertStatement;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseSinkWriter;
@@ -22,6 +23,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  *
  * @param <T> the stream's element type
  */
+@PublicEvolving
 public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
   private static final long serialVersionUID = 1L;
 

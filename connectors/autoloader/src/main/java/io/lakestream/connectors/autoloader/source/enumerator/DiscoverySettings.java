@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 
 /**
@@ -19,6 +20,7 @@ import java.io.Serializable;
  *     once, then report caught-up; -1 = not availableNow
  * @param pageSize files per listing page (bounds the enumerator's memory)
  */
+@Internal
 public record DiscoverySettings(
     int maxFilesPerTrigger,
     long maxBytesPerTrigger,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import java.util.List;
 
@@ -21,6 +22,7 @@ import java.util.List;
  * @param candidates files a full listing found at or before the cursor, not yet handed out; the
  *     ledger drops those already read
  */
+@Internal
 public record DiscoveryState(
     String cursor,
     String backfillCursor,

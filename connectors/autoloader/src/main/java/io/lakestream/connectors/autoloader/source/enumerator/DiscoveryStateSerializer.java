@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.source.split.FileBatchSplitSerializer;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -7,6 +8,7 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Versioned serializer for {@link DiscoveryState}. */
+@Internal
 public final class DiscoveryStateSerializer implements SimpleVersionedSerializer<DiscoveryState> {
   private static final int VERSION = 1;
 

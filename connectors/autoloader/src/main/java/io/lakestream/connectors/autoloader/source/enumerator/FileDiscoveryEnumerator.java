@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
 import io.lakestream.connectors.autoloader.notification.S3EventQueue;
 import io.lakestream.connectors.autoloader.source.split.FileBatchSplit;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * <p>The checkpoint ({@link DiscoveryState}) holds the discovery's position and the files not yet
  * handed out; the offsets of each epoch hold {@value #FILES_ADMITTED} and {@value #LISTING_CALLS}.
  */
+@Internal
 public final class FileDiscoveryEnumerator
     implements SplitEnumerator<FileBatchSplit, DiscoveryState> {
   private static final Logger LOG = LoggerFactory.getLogger(FileDiscoveryEnumerator.class);

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.reader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.source.split.FileBatchSplit;
 import io.lakestream.connectors.source.OnDemandSplitQueue;
@@ -16,6 +17,7 @@ import org.apache.flink.core.io.InputStatus;
  * for more when it has none. Its checkpoint holds the files not yet emitted; a file is emitted
  * exactly once per checkpointed position. Reading the files is the file ledger's job downstream.
  */
+@Internal
 public final class FileBatchReader implements SourceReader<DiscoveredFile, FileBatchSplit> {
   private final OnDemandSplitQueue<FileBatchSplit> splits;
   private int emittedOfFirst;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import java.util.List;
 import java.util.Objects;
@@ -12,6 +13,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param id unique within the query ({@code files-<n>})
  * @param files files still to emit, in order
  */
+@Internal
 public record FileBatchSplit(String id, List<DiscoveredFile> files) implements SourceSplit {
   public FileBatchSplit {
     Objects.requireNonNull(id, "id");

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 /** Versioned serializer for {@link FileBatchSplit}. */
+@Internal
 public final class FileBatchSplitSerializer implements SimpleVersionedSerializer<FileBatchSplit> {
   private static final int VERSION = 1;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.PositionReport;
@@ -16,6 +17,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * Hands partition {@code p} to reader {@code p % parallelism}, records each epoch's offsets and
  * signals when an availableNow run has read every partition to its end.
  */
+@Internal
 public final class SequenceEnumerator
     implements SplitEnumerator<SequenceSplit, SequenceEnumeratorState> {
   private final SplitEnumeratorContext<SequenceSplit> context;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Versioned serializer for {@link SequenceEnumeratorState}. */
+@Internal
 public final class SequenceEnumeratorStateSerializer
     implements SimpleVersionedSerializer<SequenceEnumeratorState> {
   private static final int VERSION = 1;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source.reader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.rate.source.split.SequenceSplit;
 import io.lakestream.connectors.source.PositionReport;
 import io.lakestream.connectors.source.ReplayedEpochs;
@@ -27,6 +28,7 @@ import org.apache.flink.core.io.InputStatus;
  * <p>After a restore from an older snapshot it first replays the epochs a later run committed, each
  * ending exactly where it originally did ({@link ReplayedEpochs}), without rate limits.
  */
+@Internal
 public final class SequenceReader<T> implements SourceReader<T, SequenceSplit> {
   /**
    * Rows one {@code pollNext} emits at most (from one partition, within the rows-per-second

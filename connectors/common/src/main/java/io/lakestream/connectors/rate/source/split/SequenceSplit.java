@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param nextOffset the next offset to read
  * @param epoch the checkpoint id this split was snapshotted in, or -1 (never snapshotted)
  */
+@Internal
 public record SequenceSplit(int partition, long nextOffset, long epoch) implements SourceSplit {
 
   /** A split that was never snapshotted. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.rate.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -9,6 +10,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Versioned serializer for {@link SequenceSplit} (reader state). Version 2 added the epoch; version
  * 1 splits read back with epoch -1.
  */
+@Internal
 public final class SequenceSplitSerializer implements SimpleVersionedSerializer<SequenceSplit> {
   private static final int VERSION = 2;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.enumerator.DeltaCdfEnumeratorState;
@@ -37,6 +38,7 @@ import org.apache.flink.types.Row;
  * feed enabled fails the job with {@link
  * io.lakestream.connectors.delta.cdf.ChangeDataFeedNotEnabledException}'s message.
  */
+@PublicEvolving
 public final class DeltaCdfSource
     extends DeltaStreamSource<DeltaCdfSplit, DeltaCdfEnumeratorState> {
   private static final long serialVersionUID = 1L;

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.delta.kernel.Snapshot;
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
@@ -28,6 +29,7 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
  *     .build();
  * }</pre>
  */
+@PublicEvolving
 public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaCdfSourceBuilder> {
   private DeltaCdfSourceBuilder(String path) {
     super(

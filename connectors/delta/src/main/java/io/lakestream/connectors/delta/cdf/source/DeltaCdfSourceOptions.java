@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source;
 
+import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.List;
  * spark.readStream.format("delta").option("readChangeFeed", "true").option(...)}. {@link #CATALOG}
  * checks them (keys ignore case); see {@code docs/options/delta-cdf-source.md}.
  */
+@PublicEvolving
 public final class DeltaCdfSourceOptions {
   private DeltaCdfSourceOptions() {}
 

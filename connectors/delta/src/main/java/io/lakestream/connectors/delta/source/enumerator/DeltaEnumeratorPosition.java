@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.List;
 
 /**
@@ -8,6 +9,7 @@ import java.util.List;
  *
  * @param <S> the split type
  */
+@Internal
 public interface DeltaEnumeratorPosition<S> {
   /** The version of the next file to admit. */
   long nextVersion();

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import java.util.List;
 
@@ -16,6 +17,7 @@ import java.util.List;
  * @param rowsAdmitted rows of all admitted files so far, from their statistics (files without
  *     statistics count 0); progress reports derive each epoch's input rows from it
  */
+@Internal
 public record DeltaEnumeratorState(
     long nextVersion,
     int nextIndex,

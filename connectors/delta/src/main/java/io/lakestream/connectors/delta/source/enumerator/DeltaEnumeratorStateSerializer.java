@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
 import io.lakestream.connectors.delta.source.split.DeltaStateSerializer;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * whether in the initial snapshot, rows admitted, then the pending splits (count, then each in
  * {@link DeltaSourceSplitSerializer}'s format).
  */
+@Internal
 public final class DeltaEnumeratorStateSerializer
     extends DeltaStateSerializer<DeltaEnumeratorState> {
   private static final int VERSION = 1;

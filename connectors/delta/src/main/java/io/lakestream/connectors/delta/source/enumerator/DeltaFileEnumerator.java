@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -30,6 +31,7 @@ import org.apache.flink.util.FlinkRuntimeException;
  * @param <S> the split type
  * @param <E> the checkpoint type
  */
+@Internal
 public abstract class DeltaFileEnumerator<
         F extends DeltaStreamFile, S extends DeltaFileSplit<F, S>, E>
     implements SplitEnumerator<S, E> {

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
 import io.lakestream.connectors.delta.DeltaTableChanges;
@@ -28,6 +29,7 @@ import org.slf4j.LoggerFactory;
  * all files up to it are admitted and every reader asks for more, an availableNow run reports
  * caught-up and a bounded read tells readers there are no more splits.
  */
+@Internal
 public final class DeltaSourceEnumerator
     extends DeltaFileEnumerator<DeltaAddedFile, DeltaSourceSplit, DeltaEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaSourceEnumerator.class);

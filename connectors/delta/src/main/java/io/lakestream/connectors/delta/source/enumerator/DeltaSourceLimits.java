@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.Serializable;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param endVersion admit nothing after this version (availableNow, bounded); -1 = unbounded
  * @param bounded the read ends after {@code endVersion} (a batch read)
  */
+@Internal
 public record DeltaSourceLimits(
     int maxFilesPerTrigger,
     long maxBytesPerTrigger,

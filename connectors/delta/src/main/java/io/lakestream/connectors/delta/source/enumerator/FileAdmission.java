@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.source.EpochQuota;
 import io.lakestream.connectors.source.WaitingReaders;
 import java.util.ArrayDeque;
@@ -29,6 +30,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * @param <F> a discovered file
  * @param <S> the split a file becomes
  */
+@Internal
 public final class FileAdmission<F, S extends SourceSplit> {
   /** Versions read per discovery round. */
   private static final int VERSIONS_PER_POLL = 100;

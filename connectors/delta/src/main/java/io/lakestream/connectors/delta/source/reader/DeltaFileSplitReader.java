@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.reader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
@@ -25,6 +26,7 @@ import org.apache.flink.types.Row;
  *
  * @param <S> the split type
  */
+@Internal
 public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
     implements SourceReader<Row, S> {
   /** Opens the file of a split. */

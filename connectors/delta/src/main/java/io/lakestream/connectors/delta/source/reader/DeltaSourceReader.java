@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.reader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -14,6 +15,7 @@ import org.apache.flink.types.Row;
  * <p>Reads happen in the task thread, one Parquet batch at a time, so a checkpoint waits at most
  * for one batch. A read failure fails the task (the message names the file).
  */
+@Internal
 public final class DeltaSourceReader extends DeltaFileSplitReader<DeltaSourceSplit> {
   public DeltaSourceReader(SourceReaderContext context, DeltaDataFileReader files) {
     super(context, split -> files.open(split.file()));

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import org.apache.flink.api.connector.source.SourceSplit;
 
@@ -11,6 +12,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param <F> the file type
  * @param <S> the split type itself
  */
+@Internal
 public interface DeltaFileSplit<F extends DeltaStreamFile, S extends DeltaFileSplit<F, S>>
     extends SourceSplit {
   /** The file and its position. */

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 
 /**
@@ -10,6 +11,7 @@ import io.lakestream.connectors.delta.DeltaAddedFile;
  * @param file the data file and its position
  * @param rowsToSkip rows of the file already emitted before the checkpoint this split comes from
  */
+@Internal
 public record DeltaSourceSplit(DeltaAddedFile file, long rowsToSkip)
     implements DeltaFileSplit<DeltaAddedFile, DeltaSourceSplit> {
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import java.io.IOException;
 import java.util.Map;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Version 1: the file's position (path, version, index), whether it is of the initial snapshot, its
  * partition values, size and row count, then the rows to skip.
  */
+@Internal
 public final class DeltaSourceSplitSerializer extends DeltaStateSerializer<DeltaSourceSplit> {
   private static final int VERSION = 1;
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * @param <T> the serialized type
  */
+@Internal
 public abstract class DeltaStateSerializer<T> implements SimpleVersionedSerializer<T> {
   /** Writes one item of a list. */
   @FunctionalInterface

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.TreeMap;
  * the partitions with the largest fractional shares, so an epoch never exceeds the limit and no
  * partition is granted more than its backlog. Not thread-safe.
  */
+@Internal
 public final class EpochBudget {
   private final long maxOffsets;
   private final long minOffsets;

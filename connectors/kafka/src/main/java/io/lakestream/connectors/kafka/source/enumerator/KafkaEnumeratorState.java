@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.kafka.source.split.KafkaPartitionSplit;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.TreeSet;
  * @param unassigned splits waiting for a reader
  * @param knownPartitions split ids ({@code topic-partition}) of all partitions seen so far
  */
+@Internal
 public record KafkaEnumeratorState(
     List<KafkaPartitionSplit> unassigned, Set<String> knownPartitions) {
   public KafkaEnumeratorState {

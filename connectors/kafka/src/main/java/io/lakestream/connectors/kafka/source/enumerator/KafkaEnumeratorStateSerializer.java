@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.kafka.source.split.KafkaPartitionSplit;
 import io.lakestream.connectors.kafka.source.split.KafkaPartitionSplitSerializer;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Versioned serializer for {@link KafkaEnumeratorState}. */
+@Internal
 public final class KafkaEnumeratorStateSerializer
     implements SimpleVersionedSerializer<KafkaEnumeratorState> {
   private static final int VERSION = 1;

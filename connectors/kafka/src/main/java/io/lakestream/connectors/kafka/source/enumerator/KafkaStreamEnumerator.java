@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.kafka.KafkaDataLossException;
 import io.lakestream.connectors.kafka.source.KafkaSourceConfig;
 import io.lakestream.connectors.kafka.source.event.EpochGrant;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  * KafkaDataLossException} under {@code failOnDataLoss=true}; otherwise its partitions are dropped
  * with a warning.
  */
+@Internal
 public final class KafkaStreamEnumerator
     implements SplitEnumerator<KafkaPartitionSplit, KafkaEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaStreamEnumerator.class);

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.event;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.Map;
 import org.apache.flink.api.connector.source.SourceEvent;
 
@@ -9,6 +10,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * from all readers' positions at that snapshot, so the epoch never exceeds {@code
  * maxOffsetsPerTrigger} in total. A reader ignores a grant for any other snapshot.
  */
+@Internal
 public record EpochGrant(long afterCheckpoint, Map<String, Long> endOffsets)
     implements SourceEvent {
   public EpochGrant {

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.reader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.kafka.KafkaDataLossException;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.security.KafkaClientSecurity;
@@ -56,6 +57,7 @@ import org.slf4j.LoggerFactory;
  * fail with {@link KafkaDataLossException} or, with {@code failOnDataLoss=false}, are logged and
  * skipped.
  */
+@Internal
 public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaPartitionSplit> {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaStreamReader.class);
   private static final long IDLE_WAIT_MILLIS = 10;

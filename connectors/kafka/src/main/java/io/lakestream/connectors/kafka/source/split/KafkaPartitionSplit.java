@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.kafka.common.TopicPartition;
 
@@ -12,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
  * @param partition the partition number
  * @param nextOffset the next offset to read (>= 0)
  */
+@Internal
 public record KafkaPartitionSplit(String topic, int partition, long nextOffset)
     implements SourceSplit {
 

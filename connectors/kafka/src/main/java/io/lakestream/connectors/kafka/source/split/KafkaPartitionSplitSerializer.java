@@ -1,5 +1,6 @@
 package io.lakestream.connectors.kafka.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -8,6 +9,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 /** Versioned serializer for {@link KafkaPartitionSplit} (reader state). */
+@Internal
 public final class KafkaPartitionSplitSerializer
     implements SimpleVersionedSerializer<KafkaPartitionSplit> {
   private static final int VERSION = 1;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.RowFields;
 import java.io.IOException;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
@@ -21,6 +22,7 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
  *
  * @param <T> the stream's element type
  */
+@Internal
 public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
   private final RowFields<T> fields;
   private final PostgresBatchWriter out;

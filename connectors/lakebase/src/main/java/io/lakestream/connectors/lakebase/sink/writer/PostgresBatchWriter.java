@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.lakebase.LakebaseWriteException;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.PostgresIdentifiers;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * column (from PostgreSQL's error fields, else by probing each value against a scratch copy of the
  * table's columns), then throws {@link LakebaseWriteException}; no row is skipped.
  */
+@Internal
 public final class PostgresBatchWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresBatchWriter.class);
   private static final long MAX_BACKOFF_MILLIS = 5_000;

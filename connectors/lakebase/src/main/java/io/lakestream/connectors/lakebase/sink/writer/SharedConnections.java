@@ -1,5 +1,6 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
+import io.lakestream.api.annotation.Internal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -10,6 +11,7 @@ import java.util.function.Supplier;
  * tasksPerConnection} of the same sink use one writer, whose {@code write} is synchronized, so
  * their flushes take turns. The writer is closed when its last task releases it.
  */
+@Internal
 public final class SharedConnections {
   private static final Map<String, Shared> SHARED = new HashMap<>();
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorPosition;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.List;
  * @param snapshotVersion the version whose snapshot the stream began with (its data files read as
  *     inserts, in place of that version's own changes), or {@link #NO_SNAPSHOT}
  */
+@Internal
 public record DeltaCdfEnumeratorState(
     long nextVersion,
     int nextIndex,

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplitSerializer;
 import io.lakestream.connectors.delta.source.split.DeltaStateSerializer;
@@ -14,6 +15,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * since version 2 the snapshot version; version 1 states (written before the source had an initial
  * snapshot) restore without one.
  */
+@Internal
 public final class DeltaCdfEnumeratorStateSerializer
     extends DeltaStateSerializer<DeltaCdfEnumeratorState> {
   private static final int VERSION = 2;

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.enumerator;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
@@ -28,6 +29,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * <p>With an end version (availableNow) nothing after it is admitted; once all change files up to
  * it are handed out and every reader asks for more, it reports caught-up.
  */
+@Internal
 public final class DeltaCdfSourceEnumerator
     extends DeltaFileEnumerator<DeltaChangeFile, DeltaCdfSplit, DeltaCdfEnumeratorState> {
 

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.reader;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.reader.DeltaFileSplitReader;
@@ -16,6 +17,7 @@ import org.apache.flink.types.Row;
  * <p>Reads happen in the task thread, one Parquet batch at a time. A read failure fails the task
  * (the message names the file).
  */
+@Internal
 public final class DeltaCdfSourceReader extends DeltaFileSplitReader<DeltaCdfSplit> {
   public DeltaCdfSourceReader(SourceReaderContext context, DeltaChangeFileReader files) {
     super(context, split -> files.open(split.file()));

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
 
@@ -11,6 +12,7 @@ import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
  * @param file the change file and its position
  * @param rowsToSkip rows of the file already emitted before the checkpoint this split comes from
  */
+@Internal
 public record DeltaCdfSplit(DeltaChangeFile file, long rowsToSkip)
     implements DeltaFileSplit<DeltaChangeFile, DeltaCdfSplit> {
 

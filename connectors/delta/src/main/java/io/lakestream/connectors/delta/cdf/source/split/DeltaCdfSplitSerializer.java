@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.cdf.source.split;
 
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.source.split.DeltaStateSerializer;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * 1: the file's position (path, version, index), its commit timestamp and kind, its partition
  * values and size, then the rows to skip.
  */
+@Internal
 public final class DeltaCdfSplitSerializer extends DeltaStateSerializer<DeltaCdfSplit> {
   private static final int VERSION = 1;
 
