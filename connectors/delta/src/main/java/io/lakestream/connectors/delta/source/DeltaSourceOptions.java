@@ -20,31 +20,16 @@ public final class DeltaSourceOptions {
   private DeltaSourceOptions() {}
 
   public static final Option<String> STARTING_VERSION =
-      Option.key("startingVersion")
-          .stringType()
-          .noDefaultValue()
-          .check(DeltaSourceOptions::isVersionOrLatest, "be a version number >= 0 or 'latest'")
-          .withDescription(
-              "Version to start reading changes from (inclusive), or 'latest' for only versions"
-                  + " committed after the query starts. Without it, the table's current snapshot"
-                  + " is read first, then every later version. Applies to a new query only.");
+      DeltaStreamOptions.startingVersion(
+          "Version to start reading changes from (inclusive), or 'latest' for only versions"
+              + " committed after the query starts. Without it, the table's current snapshot"
+              + " is read first, then every later version. Applies to a new query only.");
 
   public static final Option<Integer> MAX_FILES_PER_TRIGGER =
-      Option.key("maxFilesPerTrigger")
-          .intType()
-          .defaultValue(1000)
-          .atLeast(1)
-          .withDescription("At most this many data files are admitted per epoch (>= 1).");
+      DeltaStreamOptions.maxFilesPerTrigger("data files");
 
   public static final Option<Long> MAX_BYTES_PER_TRIGGER =
-      Option.key("maxBytesPerTrigger")
-          .byteSizeType()
-          .noDefaultValue()
-          .check(bytes -> bytes >= 1, "be at least 1 byte")
-          .withDescription(
-              "Soft limit of data file bytes admitted per epoch (the file that crosses it is"
-                  + " still admitted), e.g. '512m'. With maxFilesPerTrigger, whichever is hit"
-                  + " first ends the epoch's admission.");
+      DeltaStreamOptions.maxBytesPerTrigger("data file");
 
   public static final Option<Boolean> SKIP_CHANGE_COMMITS =
       Option.key("skipChangeCommits")
@@ -63,12 +48,7 @@ public final class DeltaSourceOptions {
               "Skip versions that only delete data (no added data files), e.g. dropping old"
                   + " partitions; versions that delete and add still fail.");
 
-  public static final Option<Duration> POLL_INTERVAL =
-      Option.key("pollInterval")
-          .durationType()
-          .defaultValue(Duration.ofSeconds(1))
-          .check(d -> d.toMillis() >= 1, "be >= 1 ms")
-          .withDescription("How often the Delta log is checked for new versions.");
+  public static final Option<Duration> POLL_INTERVAL = DeltaStreamOptions.pollInterval();
 
   public static final Option<Long> VERSION_AS_OF =
       Option.key("versionAsOf")
@@ -123,18 +103,6 @@ public final class DeltaSourceOptions {
         POLL_INTERVAL,
         VERSION_AS_OF,
         TIMESTAMP_AS_OF);
-  }
-
-  /** {@code latest} or a version number >= 0. */
-  private static boolean isVersionOrLatest(String text) {
-    if (text.equals("latest")) {
-      return true;
-    }
-    try {
-      return Long.parseLong(text) >= 0;
-    } catch (NumberFormatException e) {
-      return false;
-    }
   }
 
   private static boolean isInstant(String text) {

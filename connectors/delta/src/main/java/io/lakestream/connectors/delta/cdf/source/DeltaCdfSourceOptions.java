@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.source.DeltaStreamOptions;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
@@ -24,40 +25,20 @@ public final class DeltaCdfSourceOptions {
                   + " so it must be true (use the Delta source for a plain read).");
 
   public static final Option<String> STARTING_VERSION =
-      Option.key("startingVersion")
-          .stringType()
-          .noDefaultValue()
-          .check(DeltaCdfSourceOptions::isVersionOrLatest, "be a version number >= 0 or 'latest'")
-          .withDescription(
-              "Version whose changes are read first (inclusive), or 'latest' for only versions"
-                  + " committed after the query starts. Without it, as in Spark, the table's"
-                  + " latest snapshot is read first (every row as an 'insert' of that version),"
-                  + " then the changes of every later version. Applies to a new query only: a"
-                  + " restored query continues from its checkpoint.");
+      DeltaStreamOptions.startingVersion(
+          "Version whose changes are read first (inclusive), or 'latest' for only versions"
+              + " committed after the query starts. Without it, as in Spark, the table's"
+              + " latest snapshot is read first (every row as an 'insert' of that version),"
+              + " then the changes of every later version. Applies to a new query only: a"
+              + " restored query continues from its checkpoint.");
 
   public static final Option<Integer> MAX_FILES_PER_TRIGGER =
-      Option.key("maxFilesPerTrigger")
-          .intType()
-          .defaultValue(1000)
-          .atLeast(1)
-          .withDescription("At most this many change files are admitted per epoch (>= 1).");
+      DeltaStreamOptions.maxFilesPerTrigger("change files");
 
   public static final Option<Long> MAX_BYTES_PER_TRIGGER =
-      Option.key("maxBytesPerTrigger")
-          .byteSizeType()
-          .noDefaultValue()
-          .check(bytes -> bytes >= 1, "be at least 1 byte")
-          .withDescription(
-              "Soft limit of change file bytes admitted per epoch (the file that crosses it is"
-                  + " still admitted), e.g. '512m'. With maxFilesPerTrigger, whichever is hit"
-                  + " first ends the epoch's admission.");
+      DeltaStreamOptions.maxBytesPerTrigger("change file");
 
-  public static final Option<Duration> POLL_INTERVAL =
-      Option.key("pollInterval")
-          .durationType()
-          .defaultValue(Duration.ofSeconds(1))
-          .check(d -> d.toMillis() >= 1, "be >= 1 ms")
-          .withDescription("How often the Delta log is checked for new versions.");
+  public static final Option<Duration> POLL_INTERVAL = DeltaStreamOptions.pollInterval();
 
   /** Every option of the Delta CDF source. */
   public static final OptionsCatalog CATALOG =
@@ -77,16 +58,5 @@ public final class DeltaCdfSourceOptions {
         MAX_FILES_PER_TRIGGER,
         MAX_BYTES_PER_TRIGGER,
         POLL_INTERVAL);
-  }
-
-  private static boolean isVersionOrLatest(String text) {
-    if (text.equals("latest")) {
-      return true;
-    }
-    try {
-      return Long.parseLong(text) >= 0;
-    } catch (NumberFormatException e) {
-      return false;
-    }
   }
 }
