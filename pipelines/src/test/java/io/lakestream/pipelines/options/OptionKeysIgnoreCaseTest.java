@@ -12,6 +12,7 @@ import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
+import io.lakestream.connectors.kafka.sink.KafkaSinkBuilder;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.kafka.source.KafkaSourceConfig;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
@@ -90,6 +91,29 @@ class OptionKeysIgnoreCaseTest {
                 .sanityCheck(),
         "maxOffsetPerTrigger",
         "maxOffsetsPerTrigger");
+  }
+
+  @Test
+  void kafkaSink() {
+    QueryContext query =
+        new QueryContext("q", "n", "r", "n-q", "file:///tmp/chk", false, false, OutputMode.APPEND);
+    KafkaSinkBuilder.<String>forQuery(query, "out")
+        .options(
+            Map.of(
+                "TOPIC", "orders",
+                "Kafka.Bootstrap.Servers", "127.0.0.1:9092",
+                "DeliveryGuarantee", "at-least-once"))
+        .valueString(v -> v)
+        .checkConnection(false)
+        .build();
+    assertClosest(
+        () ->
+            KafkaSinkBuilder.<String>forQuery(query, "out")
+                .options(Map.of("topik", "orders", "kafka.bootstrap.servers", "127.0.0.1:9092"))
+                .valueString(v -> v)
+                .sanityCheck(),
+        "topik",
+        "topic");
   }
 
   @Test
