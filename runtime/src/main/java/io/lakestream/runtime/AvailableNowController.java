@@ -8,8 +8,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +70,7 @@ final class AvailableNowController {
   }
 
   /** Checks the sources; once all caught up, starts the stop (only once). */
-  void poll(JobClient job) throws IOException {
+  void poll(JobControl job) throws IOException {
     if (stopping.get() || !log.caughtUpSources(runId).containsAll(sources)) {
       return;
     }
@@ -91,7 +89,7 @@ final class AvailableNowController {
               + " savepoint (no drain) in {}",
           sources,
           savepointDir);
-      job.stopWithSavepoint(false, savepointDir, SavepointFormatType.NATIVE)
+      job.stopWithSavepoint(savepointDir)
           .whenComplete(
               (path, error) -> {
                 if (error != null) {
@@ -109,7 +107,7 @@ final class AvailableNowController {
    * loaded machine restarts slowly); try again after a growing delay (1, 2, 4 ... 30 s), and give
    * up (cancel, fail the query) after {@value #MAX_STOP_ATTEMPTS} attempts.
    */
-  private synchronized void onStopFailed(JobClient job, Throwable error) {
+  private synchronized void onStopFailed(JobControl job, Throwable error) {
     failedStops++;
     if (failedStops < MAX_STOP_ATTEMPTS) {
       Duration delay = retryDelay(failedStops);

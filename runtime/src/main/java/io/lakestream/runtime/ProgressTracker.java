@@ -41,7 +41,18 @@ final class ProgressTracker {
 
   private static final int RETAIN_EPOCHS = 100;
 
+  /** Who hears of each report besides the files and the log. */
   interface Sink {
+    /** Hears nothing: the in-job runner only writes the files and the log. */
+    Sink NONE =
+        new Sink() {
+          @Override
+          public void progress(QueryProgress progress) {}
+
+          @Override
+          public void idle() {}
+        };
+
     void progress(QueryProgress progress);
 
     void idle();
@@ -219,14 +230,7 @@ final class ProgressTracker {
       LOG.warn("Could not write progress of epoch {}", epoch, e);
     }
     PROGRESS_JSON.info("{}", p);
-    SUMMARY.info(
-        "{} epoch {}: {} input rows ({} rows/s), {} output rows, watermark {}",
-        name,
-        epoch,
-        inputRows,
-        Math.round(rate(inputRows, durationMs)),
-        outputRows,
-        watermark == null ? "-" : watermark);
+    SUMMARY.info("{}", progress.summary());
     lastEpoch = epoch;
     lastCommitAt = committedAt == null ? lastCommitAt : committedAt;
     lastHadData = inputRows > 0 || outputRows > 0;

@@ -2,20 +2,13 @@ package io.lakestream.runtime;
 
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
-import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.checkpoint.QueryLease;
-import io.lakestream.state.checkpoint.RestorableSnapshot;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
-import io.lakestream.state.query.QueryFingerprint;
-import io.lakestream.state.query.QueryMetadata;
-import io.lakestream.state.query.SourceSpec;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -24,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -33,12 +26,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One submitted run of a query (started by {@link QueryLauncher}): watches the job until it ends
- * (progress, availableNow stop, lease heartbeat, the new metadata after the first snapshot) and is
- * the query's {@link StreamingQuery} handle.
+ * One submitted run of a query (started by {@link QueryLauncher}), as the client sees it: the
+ * query's {@link StreamingQuery} handle. The run's work (progress, lease, metadata, the
+ * availableNow stop) is done inside the job by {@link QueryRunner}; this handle reads the progress
+ * reports the runner writes, tells the listeners, and waits for the job. A detached submission
+ * ({@code flink run -d}, application mode) returns at once and the job runs on its own.
  */
 final class QueryExecution implements StreamingQuery {
   private static final Logger LOG = LoggerFactory.getLogger(QueryExecution.class);
+
+  /** How long the end of the job waits for the runner to release the lease (its last act). */
+  private static final Duration RUNNER_CLOSE_WAIT = Duration.ofSeconds(15);
 
   record Settings(
       Dataflow dataflow,
@@ -56,28 +54,18 @@ final class QueryExecution implements StreamingQuery {
   private final QueryContext context;
   private final CheckpointLocation location;
   private final QueryLease lease;
+  private final long restoredEpoch;
   private final ScheduledExecutorService scheduler;
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile JobClient job;
-  private volatile ProgressTracker progress;
-  private volatile StateOperatorProgress stateOperators = StateOperatorProgress.none();
-  private volatile AvailableNowController availableNow;
+  private volatile boolean detached;
+  private volatile ProgressFeed progress;
   private volatile StreamingQueryException failure;
   private volatile String statusMessage = "Initializing";
 
   /**
-   * The restarted query's new metadata, written once this run has completed a snapshot: until then
-   * the location's snapshots still belong to the previous program, and a run that fails to start
-   * must not leave the location described as something it never ran. Null once written (or when the
-   * start wrote it: a new query).
-   */
-  private volatile QueryMetadata pendingMetadata;
-
-  private final long restoredEpoch;
-
-  /**
-   * @param lease the location's lease, held by this run; released when the run ends
-   * @param pendingMetadata the metadata to write once this run has completed a snapshot, or null
+   * @param lease the location's lease the launcher took for this run: the runner renews and
+   *     releases it; this handle releases it only if the job ended before the runner could
    * @param restoredEpoch the epoch of the snapshot the run restores (0: none)
    */
   QueryExecution(
@@ -85,13 +73,11 @@ final class QueryExecution implements StreamingQuery {
       QueryContext context,
       CheckpointLocation location,
       QueryLease lease,
-      QueryMetadata pendingMetadata,
       long restoredEpoch) {
     this.settings = settings;
     this.context = context;
     this.location = location;
     this.lease = lease;
-    this.pendingMetadata = pendingMetadata;
     this.restoredEpoch = restoredEpoch;
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -102,160 +88,71 @@ final class QueryExecution implements StreamingQuery {
             });
   }
 
-  /** Submits {@code graph} (built into {@code env}, with fingerprint {@code fp}) and watches it. */
-  void submit(StreamExecutionEnvironment env, StreamGraph graph, QueryFingerprint fp)
-      throws Exception {
-    Set<String> sources = new TreeSet<>();
-    for (SourceSpec source : fp.sources()) {
-      sources.add(EpochLog.fileName(source.name()));
-    }
-    Duration poll = TriggerSettings.pollInterval(settings.trigger());
-    progress = progressTracker(fp.sinks().size(), sources.size(), poll);
-    if (context.availableNow()) {
-      availableNow =
-          new AvailableNowController(
-              location.epochs(),
-              context.runId(),
-              sources,
-              location.savepointsDir().toString(),
-              Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())));
-    }
+  /** Submits {@code graph} (built into {@code env}, the runner included) and watches it. */
+  void submit(StreamExecutionEnvironment env, StreamGraph graph, Duration poll) throws Exception {
+    progress =
+        new ProgressFeed(
+            location.epochs(),
+            context.runId(),
+            restoredEpoch,
+            Duration.ofSeconds(10).plus(poll.multipliedBy(3)));
+    detached = !env.getConfiguration().get(DeploymentOptions.ATTACHED);
     job = env.executeAsync(graph);
-    stateOperators = stateOperatorProgress(env.getConfiguration());
     statusMessage = "Running";
-    LOG.info("Query '{}' run {} submitted as Flink job {}", name(), runId(), job.getJobID());
+    LOG.info(
+        "Query '{}' run {} submitted as Flink job {}{}",
+        name(),
+        runId(),
+        job.getJobID(),
+        detached ? " (detached: the job reports to " + location + "/progress by itself)" : "");
     notifyListeners(l -> l.onQueryStarted(this));
-
     scheduler.scheduleWithFixedDelay(
         this::watch, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(
-        this::heartbeat,
-        QueryLease.HEARTBEAT.toMillis(),
-        QueryLease.HEARTBEAT.toMillis(),
-        TimeUnit.MILLISECONDS);
     job.getJobExecutionResult().whenComplete(this::onJobEnd);
-  }
-
-  private ProgressTracker progressTracker(int sinks, int sources, Duration poll)
-      throws java.io.IOException {
-    return new ProgressTracker(
-        location.epochs(),
-        context.queryId(),
-        context.runId(),
-        context.queryName(),
-        restoredEpoch,
-        sinks,
-        sources,
-        Duration.ofSeconds(10).plus(poll.multipliedBy(3)),
-        () -> stateOperators,
-        new ProgressTracker.Sink() {
-          @Override
-          public void progress(QueryProgress p) {
-            statusMessage =
-                p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
-            notifyListeners(l -> l.onQueryProgress(QueryExecution.this, p));
-          }
-
-          @Override
-          public void idle() {
-            statusMessage = "Waiting for data to arrive";
-            notifyListeners(l -> l.onQueryIdle(QueryExecution.this));
-          }
-        });
-  }
-
-  /**
-   * The state operators' metrics of the submitted job, read from Flink's REST API if it has one.
-   */
-  private StateOperatorProgress stateOperatorProgress(ReadableConfig conf) {
-    Optional<URI> rest = StateOperatorMetrics.restAddress(conf);
-    if (rest.isEmpty()) {
-      LOG.warn(
-          "Query '{}': no Flink REST address (rest.address) in the configuration, or REST uses"
-              + " SSL; progress reports no stateOperators",
-          name());
-      return StateOperatorProgress.none();
-    }
-    return new StateOperatorProgress(
-        new StateOperatorMetrics(rest.get(), job.getJobID(), Duration.ofSeconds(5)),
-        StateOperatorProgress.MIN_READ_INTERVAL);
-  }
-
-  /**
-   * Writes the new metadata once a snapshot newer than the restored one exists. While the job runs
-   * only checkpoints are looked at (no savepoint metadata file read on every poll); at the end the
-   * final savepoint counts too.
-   */
-  private void writePendingMetadata(boolean jobEnded) throws java.io.IOException {
-    QueryMetadata metadata = pendingMetadata;
-    if (metadata == null) {
-      return;
-    }
-    Optional<RestorableSnapshot> newest =
-        jobEnded ? location.newestSnapshot() : location.newestCheckpoint();
-    if (newest.isPresent() && newest.get().checkpointId() > restoredEpoch) {
-      location.writeMetadata(metadata);
-      pendingMetadata = null;
-    }
   }
 
   private void watch() {
     try {
-      writePendingMetadata(false);
-      stateOperators.refresh();
-      progress.poll(false);
-      if (availableNow != null) {
-        availableNow.poll(job);
-      }
+      report(progress.poll());
     } catch (Exception e) {
-      LOG.warn("Query '{}': could not read its epoch log", name(), e);
+      LOG.warn("Query '{}': could not read its progress", name(), e);
     }
   }
 
-  private void heartbeat() {
-    try {
-      lease.renew();
-    } catch (Exception e) {
-      LOG.warn("Query '{}': could not renew its checkpoint location lease", name(), e);
+  private void report(ProgressFeed.Update update) {
+    for (QueryProgress p : update.reports()) {
+      statusMessage = p.numInputRows() > 0 ? "Processing new data" : "Waiting for data to arrive";
+      notifyListeners(l -> l.onQueryProgress(this, p));
+    }
+    if (update.becameIdle()) {
+      statusMessage = "Waiting for data to arrive";
+      notifyListeners(l -> l.onQueryIdle(this));
     }
   }
 
   private void onJobEnd(JobExecutionResult result, Throwable error) {
     scheduler.execute(
         () -> {
+          awaitRunnerClosed();
           try {
-            if (availableNow != null
-                && (availableNow.stopping() || availableNow.savepoint().isDone())) {
-              availableNow.savepoint().get(1, TimeUnit.MINUTES);
-            }
-          } catch (Exception e) {
-            if (error == null) {
+            report(progress.poll());
+            Optional<String> stopFailure = location.epochs().runFailure(runId());
+            if (stopFailure.isPresent()) {
               failure =
                   new StreamingQueryException(
-                      "Query '" + name() + "' could not stop with a savepoint", e);
+                      "Query '"
+                          + name()
+                          + "' could not stop with a savepoint: "
+                          + stopFailure.get(),
+                      error);
             }
-          }
-          stateOperators.jobEnded();
-          try {
-            progress.poll(true);
           } catch (Exception e) {
             LOG.warn("Query '{}': could not read its last epochs", name(), e);
-          }
-          try {
-            writePendingMetadata(true);
-          } catch (Exception e) {
-            LOG.warn("Query '{}': could not update its metadata", name(), e);
           }
           if (error != null && failure == null) {
             failure = new StreamingQueryException(describeFailure(error), error);
           }
           statusMessage = "Stopped";
-          try {
-            location.epochs().deleteRun(runId());
-            lease.close();
-          } catch (Exception e) {
-            LOG.warn("Query '{}': could not release its checkpoint location", name(), e);
-          }
           LOG.info(
               "Query '{}' run {} {}",
               name(),
@@ -265,6 +162,22 @@ final class QueryExecution implements StreamingQuery {
           scheduler.shutdown();
           terminated.complete(null);
         });
+  }
+
+  /**
+   * Waits until the runner has released the lease, which it does after its last report; releases it
+   * here if the job ended without a runner (it failed before starting one).
+   */
+  private void awaitRunnerClosed() {
+    long deadline = System.nanoTime() + RUNNER_CLOSE_WAIT.toNanos();
+    try {
+      while (QueryLease.isHeldBy(location, runId()) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      lease.close();
+    } catch (Exception e) {
+      LOG.warn("Query '{}': could not release its checkpoint location", name(), e);
+    }
   }
 
   private String describeFailure(Throwable error) {
@@ -372,6 +285,11 @@ final class QueryExecution implements StreamingQuery {
     } catch (ExecutionException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  @Override
+  public boolean isDetached() {
+    return detached;
   }
 
   @Override

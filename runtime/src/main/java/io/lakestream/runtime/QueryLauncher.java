@@ -1,10 +1,15 @@
 package io.lakestream.runtime;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.state.query.QueryFingerprint;
 import io.lakestream.state.query.QueryMetadata;
+import io.lakestream.state.query.SourceSpec;
+import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +25,8 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  * message that says what to change; a start that fails after taking the lease releases it.
  */
 final class QueryLauncher {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
   private QueryLauncher() {}
 
   static StreamingQuery start(QueryExecution.Settings s) throws Exception {
@@ -97,16 +104,58 @@ final class QueryLauncher {
     QueryLease lease = QueryLease.acquire(plan.location(), plan.runId(), s.queryName());
     try {
       Optional<QueryMetadata> pending = admitted.prepareLocation();
+      QueryRunner.Settings runner = runnerSettings(s, plan, context, env, fingerprint, pending);
+      QueryRunnerSource.addTo(env, runner);
       StreamGraph graph = env.getStreamGraph();
       graph.setJobName(s.queryName());
       QueryExecution execution =
-          new QueryExecution(
-              s, context, plan.location(), lease, pending.orElse(null), plan.restoredEpoch());
-      execution.submit(env, graph, fingerprint);
+          new QueryExecution(s, context, plan.location(), lease, plan.restoredEpoch());
+      execution.submit(env, graph, runner.pollInterval());
       return execution;
     } catch (Exception | Error e) {
       lease.close();
       throw e;
     }
+  }
+
+  /**
+   * What the in-job runner needs. An availableNow run without a REST address could never stop
+   * itself: refused here, before anything runs.
+   */
+  private static QueryRunner.Settings runnerSettings(
+      QueryExecution.Settings s,
+      StartPlan plan,
+      QueryContext context,
+      StreamExecutionEnvironment env,
+      QueryFingerprint fingerprint,
+      Optional<QueryMetadata> pending)
+      throws java.io.IOException {
+    List<String> sources = new ArrayList<>();
+    for (SourceSpec source : fingerprint.sources()) {
+      sources.add(EpochLog.fileName(source.name()));
+    }
+    Optional<URI> rest = StateOperatorMetrics.restAddress(env.getConfiguration());
+    if (context.availableNow() && rest.isEmpty()) {
+      throw new LakestreamException(
+          QueryErrorClass.QUERY_UNSUPPORTED_TRIGGER,
+          "trigger "
+              + s.trigger()
+              + " stops the job through Flink's REST API, and the configuration names none"
+              + " (rest.address, or the REST API uses SSL). Set rest.address and rest.port, or"
+              + " use --trigger processingTime=<interval>.");
+    }
+    return new QueryRunner.Settings(
+        plan.location().uri(),
+        context.queryId(),
+        context.runId(),
+        context.queryName(),
+        plan.restoredEpoch(),
+        fingerprint.sinks().size(),
+        sources,
+        TriggerSettings.pollInterval(s.trigger()),
+        context.availableNow(),
+        Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())),
+        rest.orElse(null),
+        pending.isEmpty() ? null : MAPPER.writeValueAsString(pending.get()));
   }
 }

@@ -4,8 +4,10 @@ import io.lakestream.api.annotation.PublicEvolving;
 
 /**
  * Told about a query's life, like Structured Streaming's {@code StreamingQueryListener}. Called on
- * the runner's threads (the client, or the JobManager in application mode); must be quick. An
- * exception in a listener is logged and does not affect the query.
+ * the query handle's thread in the program that started the query, from the progress reports the
+ * job writes ({@code progress/N}); must be quick. A detached program that has returned hears
+ * nothing more, while the job goes on reporting to its files. An exception in a listener is logged
+ * and does not affect the query.
  */
 @PublicEvolving
 public interface QueryListener {

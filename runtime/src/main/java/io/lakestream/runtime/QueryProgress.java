@@ -24,6 +24,25 @@ public record QueryProgress(JsonNode json) {
     return json.path("sink").path("numOutputRows").asLong();
   }
 
+  /**
+   * The one-line summary the progress log and the CLI print: {@code <name> epoch <N>: <rows> input
+   * rows (<rate> rows/s), <rows> output rows, watermark <instant or ->}.
+   */
+  public String summary() {
+    JsonNode watermark = json.path("eventTime").path("watermark");
+    return json.path("name").asText()
+        + " epoch "
+        + batchId()
+        + ": "
+        + numInputRows()
+        + " input rows ("
+        + Math.round(json.path("inputRowsPerSecond").asDouble())
+        + " rows/s), "
+        + numOutputRows()
+        + " output rows, watermark "
+        + (watermark.isTextual() ? watermark.asText() : "-");
+  }
+
   @Override
   public String toString() {
     return json.toString();

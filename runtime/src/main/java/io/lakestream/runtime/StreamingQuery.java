@@ -47,6 +47,15 @@ public interface StreamingQuery {
 
   boolean isActive();
 
+  /**
+   * Whether the job was submitted detached ({@code flink run -d}, application mode): the job then
+   * writes its progress, keeps its lease and ends an availableNow run by itself, and a program may
+   * return right after {@code start()}. This handle still reads the progress while its JVM lives.
+   */
+  default boolean isDetached() {
+    return false;
+  }
+
   /** The most recent progress, if any epoch has committed in this run. */
   Optional<QueryProgress> lastProgress();
 

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,26 +22,21 @@ class AvailableNowControllerTest {
     int failures;
     boolean cancelled;
 
-    JobClient client() {
-      return (JobClient)
-          Proxy.newProxyInstance(
-              JobClient.class.getClassLoader(),
-              new Class<?>[] {JobClient.class},
-              (proxy, method, args) ->
-                  switch (method.getName()) {
-                    case "stopWithSavepoint" -> {
-                      stopCalls.add(System.nanoTime());
-                      yield failures-- > 0
-                          ? CompletableFuture.failedFuture(
-                              new IllegalStateException("job is restarting"))
-                          : CompletableFuture.completedFuture("file:/savepoints/sp-1");
-                    }
-                    case "cancel" -> {
-                      cancelled = true;
-                      yield CompletableFuture.completedFuture(null);
-                    }
-                    default -> throw new UnsupportedOperationException(method.getName());
-                  });
+    JobControl client() {
+      return new JobControl() {
+        @Override
+        public CompletableFuture<String> stopWithSavepoint(String targetDirectory) {
+          stopCalls.add(System.nanoTime());
+          return failures-- > 0
+              ? CompletableFuture.failedFuture(new IllegalStateException("job is restarting"))
+              : CompletableFuture.completedFuture("file:/savepoints/sp-1");
+        }
+
+        @Override
+        public void cancel() {
+          cancelled = true;
+        }
+      };
     }
   }
 
@@ -64,7 +57,7 @@ class AvailableNowControllerTest {
     AvailableNowController controller = caughtUpController(Duration.ofMillis(200));
     FlakyJob job = new FlakyJob();
     job.failures = 2;
-    JobClient client = job.client();
+    JobControl client = job.client();
 
     controller.poll(client);
     assertThat(job.stopCalls).hasSize(1);
@@ -95,7 +88,7 @@ class AvailableNowControllerTest {
     AvailableNowController controller = caughtUpController(Duration.ofMillis(1));
     FlakyJob job = new FlakyJob();
     job.failures = Integer.MAX_VALUE;
-    JobClient client = job.client();
+    JobControl client = job.client();
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!controller.savepoint().isDone() && System.nanoTime() < deadline) {
       controller.poll(client);

@@ -3,9 +3,12 @@ package io.lakestream.pipelines.cli;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
+import io.lakestream.runtime.QueryListener;
+import io.lakestream.runtime.QueryProgress;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
+import io.lakestream.runtime.TriggerSettings;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.query.OutputMode;
 import java.net.URI;
@@ -111,6 +114,15 @@ final class RunCommand implements Callable<Integer> {
               + " are retired.")
   String restoreFrom;
 
+  /** Prints each epoch's one-line summary, on the console of whoever runs the command. */
+  private static final QueryListener PROGRESS_PRINTER =
+      new QueryListener() {
+        @Override
+        public void onQueryProgress(StreamingQuery query, QueryProgress progress) {
+          System.out.println(progress.summary());
+        }
+      };
+
   @Override
   public Integer call() throws Exception {
     Pipeline pipeline = Pipelines.byName(pipelineName);
@@ -137,7 +149,20 @@ final class RunCommand implements Callable<Integer> {
             .stateBackend(state)
             .parallelism(parallelism)
             .restoreFrom(restoreFrom)
+            .listener(PROGRESS_PRINTER)
             .start();
+    if (query.isDetached()) {
+      System.out.printf(
+          "Query '%s' (run %s) submitted detached; the job writes its progress to %s/progress"
+              + " and %s.%n",
+          query.name(),
+          query.runId(),
+          checkpointLocation,
+          TriggerSettings.bounded(chosen)
+              ? "stops by itself with a savepoint once it has read what is available now"
+              : "runs until stopped (flink stop --savepointPath <checkpoint>/savepoints <job id>)");
+      return 0;
+    }
     query.awaitTermination();
     return 0;
   }

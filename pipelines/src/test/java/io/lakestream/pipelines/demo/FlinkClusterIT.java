@@ -34,10 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
  * The demo on a real standalone cluster (a JobManager and two TaskManager JVMs of one slot each),
  * submitted with {@code flink run -d lakestream.jar} and controlled with Flink's CLI only. Its
  * checkpoint location is on an S3 server (through the cluster's flink-s3-fs-hadoop plugin in every
- * process), its tables are local. A TaskManager is killed with SIGKILL while rows flow, a new one
- * takes its place and the job recovers; {@code flink stop --savepointPath} ends it. The orders
- * table then holds every generated order exactly as often as the generator produced it, the dead
- * letters every malformed record once, and the Delta log each epoch once.
+ * process), its tables are local. The client returns as soon as the job is submitted; the runner
+ * inside the job writes the progress of every epoch and ends an availableNow run by itself.
+ *
+ * <p>First, a TaskManager is killed with SIGKILL while rows flow, a new one takes its place and the
+ * job recovers; {@code flink stop --savepointPath} ends it. The orders table then holds every
+ * generated order exactly as often as the generator produced it, the dead letters every malformed
+ * record once, the Delta log each epoch once, and {@code progress/} every committed epoch. Then an
+ * availableNow run submitted detached stops by itself with a savepoint, and the next detached
+ * submission resumes after it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FlinkClusterIT {
@@ -69,7 +74,7 @@ class FlinkClusterIT {
   void theDemoRecoversFromAKilledTaskManagerAndStopsWithEveryRowOnce() throws Exception {
     FlinkCluster cluster = FLINK.cluster();
     String checkpoint = S3.uri("queries/demo").toString();
-    Expected expected = expected();
+    Expected expected = expected(ROWS);
     long t0 = System.nanoTime();
 
     FlinkCommand run =
@@ -90,6 +95,10 @@ class FlinkClusterIT {
             "--checkpoint",
             checkpoint);
     JobID job = run.awaitJobId(Duration.ofMinutes(2));
+    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
+        .as("flink run -d returns once the job is submitted: %s", run.logFile())
+        .isZero();
+    assertThat(run.output()).contains("submitted detached");
     cluster.awaitCompletedCheckpoints(job, 2, Duration.ofMinutes(1));
     long checkpointed = elapsed(t0);
 
@@ -112,9 +121,6 @@ class FlinkClusterIT {
             .requireSuccess();
     assertThat(stop.output()).contains("Savepoint completed");
     cluster.awaitJobStatus(job, JobStatus.FINISHED, Duration.ofMinutes(1));
-    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
-        .as("the query runner in the client ends with the job: %s", run.logFile())
-        .isZero();
     long stopped = elapsed(t0);
 
     assertThat(orders()).containsExactlyInAnyOrderElementsOf(expected.orders);
@@ -123,13 +129,86 @@ class FlinkClusterIT {
     assertThat(log.appIds()).hasSize(1);
     assertThat(log.epochsOf(log.appIds().get(0))).doesNotHaveDuplicates().hasSizeGreaterThan(3);
     assertThat(S3.server().keys("queries/demo/savepoints/")).isNotEmpty();
-    assertThat(S3.server().keys("queries/demo/progress/"))
-        .as("flink run -d keeps the query runner in the client, which writes progress")
-        .isNotEmpty();
+    awaitLeaseReleased("queries/demo");
+    assertThat(epochs("queries/demo/progress/"))
+        .as("with no client attached, the runner in the job reports every committed epoch")
+        .containsAll(epochs("queries/demo/commits/"))
+        .hasSizeGreaterThan(3);
     System.out.printf(
         "FlinkClusterIT timings from submit: 2 checkpoints %d ms, recovered %d ms, stopped %d ms;"
             + " failures %s%n",
         checkpointed, recovered, stopped, cluster.jobFailures(job));
+  }
+
+  @Test
+  @Order(2)
+  void anAvailableNowRunSubmittedDetachedStopsByItselfAndTheNextOneResumes() throws Exception {
+    FlinkCluster cluster = FLINK.cluster();
+    String checkpoint = S3.uri("queries/demo-available-now").toString();
+    Path table = output.resolve("available-now");
+
+    JobID first = submitAvailableNow(cluster, checkpoint, table, ROWS / 2);
+    cluster.awaitJobStatus(first, JobStatus.FINISHED, Duration.ofMinutes(2));
+    awaitLeaseReleased("queries/demo-available-now");
+    List<String> savepoints = S3.server().keys("queries/demo-available-now/savepoints/");
+    assertThat(savepoints).as("the job stopped itself with a savepoint").isNotEmpty();
+    assertThat(ordersOf(table)).containsExactlyInAnyOrderElementsOf(expected(ROWS / 2).orders);
+
+    JobID second = submitAvailableNow(cluster, checkpoint, table, ROWS);
+    cluster.awaitJobStatus(second, JobStatus.FINISHED, Duration.ofMinutes(2));
+    awaitLeaseReleased("queries/demo-available-now");
+    assertThat(ordersOf(table))
+        .as("the second run read only the rows after the first one's savepoint")
+        .containsExactlyInAnyOrderElementsOf(expected(ROWS).orders);
+    DeltaLogTxns log = DeltaLogTxns.read(table.resolve("orders")).assertEachEpochOnce();
+    assertThat(log.appIds()).hasSize(1);
+    assertThat(epochs("queries/demo-available-now/progress/"))
+        .containsAll(epochs("queries/demo-available-now/commits/"));
+  }
+
+  private JobID submitAvailableNow(FlinkCluster cluster, String checkpoint, Path table, long rows) {
+    FlinkCommand run =
+        cluster.startFlink(
+            "run",
+            "-d",
+            applicationJar(),
+            "run",
+            "demo",
+            "--trigger",
+            "availableNow",
+            "--max-rows-per-trigger",
+            "1000",
+            "--rows",
+            Long.toString(rows),
+            "--rows-per-second",
+            Long.toString(ROWS_PER_SECOND),
+            "--output",
+            table.toString(),
+            "--checkpoint",
+            checkpoint);
+    JobID job = run.awaitJobId(Duration.ofMinutes(2));
+    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode()).as("%s", run.logFile()).isZero();
+    return job;
+  }
+
+  /** The epoch numbers under an {@code offsets/}, {@code commits/} or {@code progress/} prefix. */
+  private static List<Long> epochs(String prefix) {
+    return S3.server().keys(prefix).stream()
+        .map(key -> key.substring(prefix.length()).split("/")[0])
+        .filter(name -> name.matches("\\d+"))
+        .map(Long::parseLong)
+        .distinct()
+        .sorted()
+        .toList();
+  }
+
+  /** Waits until the runner has released the location's lease: its last report is written. */
+  private static void awaitLeaseReleased(String location) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (S3.server().keys(location + "/lock").contains(location + "/lock")) {
+      assertThat(System.nanoTime()).as("%s/lock is released", location).isLessThan(deadline);
+      sleep(200);
+    }
   }
 
   /** Waits until the JobManager has recorded the killed TaskManager's failure of the job. */
@@ -177,11 +256,15 @@ class FlinkClusterIT {
 
   /** The orders table's rows, or none before its first commit. */
   private List<String> orders() throws IOException {
-    if (!Files.isDirectory(output.resolve("orders/_delta_log"))) {
+    return ordersOf(output);
+  }
+
+  private static List<String> ordersOf(Path lake) throws IOException {
+    if (!Files.isDirectory(lake.resolve("orders/_delta_log"))) {
       return List.of();
     }
     DeltaTableReader reader =
-        new DeltaTableReader(DeltaTable.forPath(output.resolve("orders").toUri().toString()));
+        new DeltaTableReader(DeltaTable.forPath(lake.resolve("orders").toUri().toString()));
     return reader.readLatest().stream().map(Arrays::toString).toList();
   }
 
@@ -198,9 +281,9 @@ class FlinkClusterIT {
   }
 
   /**
-   * What the demo's generator produces for rows 0..ROWS-1, split as the demo's parser splits it.
+   * What the demo's generator produces for rows 0..rows-1, split as the demo's parser splits it.
    */
-  private static Expected expected() throws Exception {
+  private static Expected expected(long rows) throws Exception {
     OrderEventGenerator generator =
         new OrderEventGenerator(
             OrdersDemo.EVENT_TIME_START.toEpochMilli(),
@@ -209,7 +292,7 @@ class FlinkClusterIT {
             OrdersDemo.MALFORMED_EVERY);
     OrderJson json = new OrderJson();
     Expected expected = new Expected(new ArrayList<>(), new ArrayList<>());
-    for (long i = 0; i < ROWS; i++) {
+    for (long i = 0; i < rows; i++) {
       String raw = generator.map(i);
       try {
         expected.orders.add(Arrays.toString(OrdersDemo.toDeltaRow(json.parse(raw))));

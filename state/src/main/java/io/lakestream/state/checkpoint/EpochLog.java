@@ -198,6 +198,31 @@ public final class EpochLog implements Serializable {
     }
   }
 
+  /**
+   * Records why run {@code runId} ended in failure where no client could see it (the in-job runner
+   * gave up stopping an availableNow job); an attached client reports it as the query's failure.
+   */
+  public void markRunFailed(String runId, String message) throws IOException {
+    JsonFiles.write(
+        path("runs/" + runId + "/failure"),
+        Map.of("message", String.valueOf(message), "at", java.time.Instant.now().toString()));
+  }
+
+  /** The failure {@link #markRunFailed} recorded for {@code runId}, if any. */
+  public Optional<String> runFailure(String runId) throws IOException {
+    return JsonFiles.read(path("runs/" + runId + "/failure"), JsonNode.class)
+        .map(node -> node.path("message").asText());
+  }
+
+  /** Deletes the per-run signal files of every run but {@code runId} (earlier runs' leftovers). */
+  public void deleteRunsExcept(String runId) throws IOException {
+    for (FileStatus status : CheckpointLocation.list(path("runs"))) {
+      if (!status.getPath().getName().equals(runId)) {
+        status.getPath().getFileSystem().delete(status.getPath(), true);
+      }
+    }
+  }
+
   /** Deletes the per-run signal files of {@code runId}. */
   public void deleteRun(String runId) throws IOException {
     Path p = path("runs/" + runId);

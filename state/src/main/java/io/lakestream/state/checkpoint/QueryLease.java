@@ -78,6 +78,11 @@ public final class QueryLease implements AutoCloseable {
     return lease;
   }
 
+  /** Whether run {@code runId} holds the lease of {@code location} now (expired or not). */
+  public static boolean isHeldBy(CheckpointLocation location, String runId) throws IOException {
+    return read(location.path("lock")).map(h -> h.runId().equals(runId)).orElse(false);
+  }
+
   /** Rewrites the lock with a fresh heartbeat. */
   public void renew() throws IOException {
     if (!released) {

@@ -1,0 +1,248 @@
+package io.lakestream.runtime;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.QueryLease;
+import io.lakestream.state.checkpoint.RestorableSnapshot;
+import io.lakestream.state.query.QueryMetadata;
+import java.io.IOException;
+import java.io.Serializable;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The query's runner, inside the job: Flink runs it on the JobManager (as the split enumerator of
+ * {@link QueryRunnerSource}) from the job's start to its end, so attached, detached ({@code flink
+ * run -d}), application mode and Managed Service for Apache Flink behave the same whether or not a
+ * client stays attached. Every poll interval it
+ *
+ * <ul>
+ *   <li>writes {@code progress/N} for each epoch whose sinks and sources have recorded it ({@link
+ *       ProgressTracker}), with the state operators' metrics from the REST API;
+ *   <li>renews the checkpoint location's lease (every {@link QueryLease#HEARTBEAT});
+ *   <li>writes the restarted query's new {@code metadata} once a snapshot of this run exists;
+ *   <li>for availableNow, stops the job with a savepoint in {@code savepoints/} once every source
+ *       has caught up ({@link AvailableNowController}, through the REST API).
+ * </ul>
+ *
+ * <p>Flink closes it when the job ends and also on a global failover, after which a new one starts
+ * for the same run: closing releases the lease after a last progress poll, starting takes it again
+ * (refused, failing the job, if another run took it meanwhile). A runner failing to read or write
+ * the location logs a warning and tries again at the next poll; it never fails the job for it.
+ */
+final class QueryRunner
+    implements SplitEnumerator<QueryRunnerSource.NoSplit, QueryRunnerSource.NoState> {
+  private static final Logger LOG = LoggerFactory.getLogger(QueryRunner.class);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * What the runner needs, fixed when the job is built and shipped inside the job graph.
+   *
+   * @param restoredEpoch the epoch of the snapshot the run restores (0: none)
+   * @param sources file-name-safe names of the sources (offsets records; availableNow catch-up)
+   * @param restApi the JobManager's REST API, or null when the submitting configuration has none
+   * @param pendingMetadataJson the metadata to write once this run has a snapshot, or null
+   */
+  record Settings(
+      URI checkpointLocation,
+      String queryId,
+      String runId,
+      String queryName,
+      long restoredEpoch,
+      int sinkCount,
+      List<String> sources,
+      Duration pollInterval,
+      boolean availableNow,
+      Duration watermarkSettle,
+      URI restApi,
+      String pendingMetadataJson)
+      implements Serializable {
+    Settings {
+      sources = List.copyOf(sources);
+    }
+  }
+
+  private final SplitEnumeratorContext<QueryRunnerSource.NoSplit> context;
+  private final Settings settings;
+  private CheckpointLocation location;
+  private QueryLease lease;
+  private ProgressTracker progress;
+  private StateOperatorProgress stateOperators = StateOperatorProgress.none();
+  private AvailableNowController availableNow;
+  private JobControl job;
+  private QueryMetadata pendingMetadata;
+  private long lastHeartbeatNanos;
+
+  QueryRunner(SplitEnumeratorContext<QueryRunnerSource.NoSplit> context, Settings settings) {
+    this.context = context;
+    this.settings = settings;
+  }
+
+  @Override
+  public void start() {
+    try {
+      location = new CheckpointLocation(settings.checkpointLocation());
+      lease = QueryLease.acquire(location, settings.runId(), settings.queryName());
+      lastHeartbeatNanos = System.nanoTime();
+      location.epochs().deleteRunsExcept(settings.runId());
+      pendingMetadata =
+          settings.pendingMetadataJson() == null
+              ? null
+              : MAPPER.readValue(settings.pendingMetadataJson(), QueryMetadata.class);
+      connectToJob();
+      progress = tracker();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(
+          "Query '" + settings.queryName() + "': the runner could not open " + location, e);
+    }
+    if (settings.availableNow()) {
+      availableNow =
+          new AvailableNowController(
+              location.epochs(),
+              settings.runId(),
+              new TreeSet<>(settings.sources()),
+              location.savepointsDir().toString(),
+              settings.watermarkSettle());
+    }
+    long poll = settings.pollInterval().toMillis();
+    context.callAsync(this::tick, this::afterTick, poll, poll);
+    LOG.info(
+        "Query '{}' run {}: runner started in the job ({})",
+        settings.queryName(),
+        settings.runId(),
+        job == null ? "no REST API: no state operator metrics" : job);
+  }
+
+  /** The job's id (from the enumerator's metric scope) and, with the REST API, its control. */
+  private void connectToJob() {
+    String id = context.metricGroup().getAllVariables().get("<job_id>");
+    if (id == null || settings.restApi() == null) {
+      return;
+    }
+    JobID jobId = JobID.fromHexString(id);
+    job = new RestJobControl(settings.restApi(), jobId);
+    stateOperators =
+        new StateOperatorProgress(
+            new StateOperatorMetrics(settings.restApi(), jobId, Duration.ofSeconds(5)),
+            StateOperatorProgress.MIN_READ_INTERVAL);
+  }
+
+  private ProgressTracker tracker() throws IOException {
+    return new ProgressTracker(
+        location.epochs(),
+        settings.queryId(),
+        settings.runId(),
+        settings.queryName(),
+        settings.restoredEpoch(),
+        settings.sinkCount(),
+        settings.sources().size(),
+        Duration.ofSeconds(10).plus(settings.pollInterval().multipliedBy(3)),
+        () -> stateOperators,
+        ProgressTracker.Sink.NONE);
+  }
+
+  /** One poll; runs in the coordinator's worker thread, never throws. */
+  private Void tick() {
+    try {
+      heartbeat();
+      writePendingMetadata(false);
+      stateOperators.refresh();
+      progress.poll(false);
+      if (availableNow != null && job != null) {
+        availableNow.poll(job);
+        recordStopFailure();
+      }
+    } catch (Exception e) {
+      LOG.warn("Query '{}': could not read its epoch log", settings.queryName(), e);
+    }
+    return null;
+  }
+
+  private void afterTick(Void ignored, Throwable error) {
+    if (error != null) {
+      LOG.warn("Query '{}': runner poll failed", settings.queryName(), error);
+    }
+  }
+
+  private void heartbeat() throws IOException {
+    if (System.nanoTime() - lastHeartbeatNanos >= QueryLease.HEARTBEAT.toNanos()) {
+      lease.renew();
+      lastHeartbeatNanos = System.nanoTime();
+    }
+  }
+
+  /**
+   * Writes the new metadata once a snapshot newer than the restored one exists: until then the
+   * location's snapshots still belong to the previous program. While the job runs only checkpoints
+   * count (no savepoint metadata read on every poll); at the end the final savepoint counts too.
+   */
+  private void writePendingMetadata(boolean ending) throws IOException {
+    if (pendingMetadata == null) {
+      return;
+    }
+    Optional<RestorableSnapshot> newest =
+        ending ? location.newestSnapshot() : location.newestCheckpoint();
+    if (newest.isPresent() && newest.get().checkpointId() > settings.restoredEpoch()) {
+      location.writeMetadata(pendingMetadata);
+      pendingMetadata = null;
+    }
+  }
+
+  /** An availableNow stop that failed for good: the client reports it as the run's failure. */
+  private void recordStopFailure() throws IOException {
+    if (availableNow.savepoint().isCompletedExceptionally()) {
+      try {
+        availableNow.savepoint().join();
+      } catch (RuntimeException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        location.epochs().markRunFailed(settings.runId(), cause.getMessage());
+      }
+      availableNow = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (lease == null) {
+      return; // never started
+    }
+    try {
+      stateOperators.jobEnded();
+      // After the availableNow savepoint the job has ended for sure: report what is there. Else
+      // this may be a failover, and an epoch still waiting for a sink's record waits on.
+      progress.poll(availableNow != null && availableNow.savepoint().isDone());
+      writePendingMetadata(true);
+    } catch (Exception e) {
+      LOG.warn("Query '{}': could not report its last epochs", settings.queryName(), e);
+    } finally {
+      try {
+        lease.close();
+      } catch (IOException e) {
+        LOG.warn("Query '{}': could not release its lease", settings.queryName(), e);
+      }
+    }
+    LOG.info("Query '{}' run {}: runner closed", settings.queryName(), settings.runId());
+  }
+
+  @Override
+  public void handleSplitRequest(int subtaskId, String requesterHostname) {}
+
+  @Override
+  public void addSplitsBack(List<QueryRunnerSource.NoSplit> splits, int subtaskId) {}
+
+  @Override
+  public void addReader(int subtaskId) {}
+
+  @Override
+  public QueryRunnerSource.NoState snapshotState(long checkpointId) {
+    return new QueryRunnerSource.NoState();
+  }
+}
