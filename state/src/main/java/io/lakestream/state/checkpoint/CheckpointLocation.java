@@ -25,7 +25,8 @@ import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
  * <pre>
  *   metadata            query id, name, fingerprint (JSON)
  *   lock                lease of the run that is using the location
- *   state/chk-N/        Flink checkpoints (RocksDB incremental: state/shared, state/taskowned)
+ *   state/chk-N/        Flink checkpoints (RocksDB incremental: state/shared, state/taskowned);
+ *                       on a session cluster state/<job id>/chk-N (see checkpointDirs)
  *   savepoints/         savepoints (availableNow runs end with one)
  *   offsets/N/SOURCE    source positions at the end of epoch N (JSON)
  *   commits/N/SINK      what each sink committed for epoch N (JSON)
@@ -143,29 +144,53 @@ public final class CheckpointLocation implements Serializable {
 
   private List<RestorableSnapshot> completedCheckpoints() throws IOException {
     List<RestorableSnapshot> found = new ArrayList<>();
-    for (FileStatus dir : list(stateDir())) {
-      String name = dir.getPath().getName();
-      if (dir.isDir() && name.matches("chk-\\d+") && exists(new Path(dir.getPath(), "_metadata"))) {
+    for (FileStatus dir : checkpointDirs()) {
+      if (exists(new Path(dir.getPath(), "_metadata"))) {
         found.add(
             new RestorableSnapshot(
-                dir.getPath().toString(),
-                Long.parseLong(name.substring(4)),
-                RestorableSnapshot.Kind.CHECKPOINT));
+                dir.getPath().toString(), checkpointIdOf(dir), RestorableSnapshot.Kind.CHECKPOINT));
       }
     }
     return found;
   }
 
   /**
-   * Deletes the checkpoints {@code state/chk-N} with {@code N < checkpointId}: they are older than
-   * the snapshot being restored, which now owns the shared files they point to.
+   * The checkpoint directories {@code chk-N} in {@code state/}: directly there (where the job's
+   * {@code state.checkpoints.create-subdir: false} is honoured: embedded runs), or one level down
+   * under the job id (a session cluster applies that option from its own configuration only, so its
+   * jobs write {@code state/<job id>/chk-N}). The shared files stay where they are.
    */
-  public void deleteCheckpointsOlderThan(long checkpointId) throws IOException {
+  private List<FileStatus> checkpointDirs() throws IOException {
+    List<FileStatus> found = new ArrayList<>();
     for (FileStatus dir : list(stateDir())) {
       String name = dir.getPath().getName();
-      if (dir.isDir()
-          && name.matches("chk-\\d+")
-          && Long.parseLong(name.substring(4)) < checkpointId) {
+      if (!dir.isDir()) {
+        continue;
+      }
+      if (name.matches("chk-\\d+")) {
+        found.add(dir);
+      } else if (name.matches("[0-9a-f]{32}")) {
+        for (FileStatus child : list(dir.getPath())) {
+          if (child.isDir() && child.getPath().getName().matches("chk-\\d+")) {
+            found.add(child);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private static long checkpointIdOf(FileStatus checkpointDir) {
+    return Long.parseLong(checkpointDir.getPath().getName().substring(4));
+  }
+
+  /**
+   * Deletes the checkpoints {@code chk-N} ({@link #checkpointDirs}) with {@code N < checkpointId}:
+   * they are older than the snapshot being restored, which now owns the shared files they point to.
+   */
+  public void deleteCheckpointsOlderThan(long checkpointId) throws IOException {
+    for (FileStatus dir : checkpointDirs()) {
+      if (checkpointIdOf(dir) < checkpointId) {
         dir.getPath().getFileSystem().delete(dir.getPath(), true);
       }
     }
@@ -203,11 +228,8 @@ public final class CheckpointLocation implements Serializable {
    * abandoned/RUN_ID/} (kept for people, never restored automatically).
    */
   public void abandonSnapshotsAfter(long checkpointId, String runId) throws IOException {
-    for (FileStatus dir : list(stateDir())) {
-      String name = dir.getPath().getName();
-      if (dir.isDir()
-          && name.matches("chk-\\d+")
-          && Long.parseLong(name.substring(4)) > checkpointId) {
+    for (FileStatus dir : checkpointDirs()) {
+      if (checkpointIdOf(dir) > checkpointId) {
         dir.getPath().getFileSystem().delete(dir.getPath(), true);
       }
     }

@@ -201,6 +201,35 @@ class CheckpointLocationTest {
   }
 
   @Test
+  void checkpointsUnderTheJobIdDirectoryOfASessionClusterAreFoundAndRetired() throws IOException {
+    String oldJob = "1a9e83514c4372e117f7a3581b9fe22f";
+    String newJob = "282981fafe0c7861ffd0075dd0a639a1";
+    Files.createDirectories(dir.resolve("state/" + oldJob + "/shared"));
+    for (long id : new long[] {2, 3}) {
+      Files.createDirectories(dir.resolve("state/" + oldJob + "/chk-" + id));
+      Files.createFile(dir.resolve("state/" + oldJob + "/chk-" + id + "/_metadata"));
+    }
+    Path chk6 = Files.createDirectories(dir.resolve("state/" + newJob + "/chk-6"));
+    Files.createFile(chk6.resolve("_metadata"));
+    Files.createDirectories(dir.resolve("state/" + newJob + "/chk-7")); // in progress
+    Files.createDirectories(dir.resolve("state/not-a-job/chk-9"));
+    Files.createFile(dir.resolve("state/not-a-job/chk-9/_metadata"));
+
+    RestorableSnapshot newest = location.newestSnapshot().orElseThrow();
+    assertThat(newest.checkpointId()).isEqualTo(6);
+    assertThat(Path.of(URI.create(newest.path()))).isEqualTo(chk6);
+    assertThat(location.newestCheckpoint().orElseThrow().checkpointId()).isEqualTo(6);
+
+    location.deleteCheckpointsOlderThan(3);
+    assertThat(dir.resolve("state/" + oldJob + "/chk-2")).doesNotExist();
+    assertThat(dir.resolve("state/" + oldJob + "/chk-3")).exists();
+    assertThat(dir.resolve("state/" + oldJob + "/shared")).as("shared files stay").exists();
+    location.abandonSnapshotsAfter(3, "run-2");
+    assertThat(dir.resolve("state/" + newJob + "/chk-6")).doesNotExist();
+    assertThat(location.newestSnapshot().orElseThrow().checkpointId()).isEqualTo(3);
+  }
+
+  @Test
   void newestCompleteCheckpointWins() throws IOException {
     checkpoint(3);
     Path chk4 = checkpoint(4);
