@@ -27,6 +27,13 @@ public enum QueryErrorClass implements ErrorClass {
   /** The query could not stop with a savepoint; it resumes from its last checkpoint. */
   QUERY_STOP_FAILED,
   /**
+   * An upgrade could not be done: no single running job to upgrade, its stop with a savepoint
+   * failed, or the new run committed no epoch in time. The message says in which state it left the
+   * query. (A new program the checkpoint cannot follow is refused with the restart check's own
+   * class, before anything is touched.)
+   */
+  QUERY_UPGRADE_FAILED,
+  /**
    * The query failed while running, for a reason without an error class of its own (Spark's name).
    */
   STREAM_FAILED

@@ -53,6 +53,38 @@ final class QueryLauncher {
     return submit(s, admitted, context, env, fingerprint);
   }
 
+  /**
+   * Checks, changing nothing, whether the program of {@code s} may take over its checkpoint
+   * location from the program running there now, restoring the savepoint an upgrade takes: the same
+   * checks {@link #start} makes (restart matrix, nesting, replay) without the lease.
+   *
+   * @throws LakestreamException the refusal {@link #start} would give
+   */
+  static RestartCheck check(QueryExecution.Settings s) throws Exception {
+    Configuration conf = FlinkSettings.forRun(s);
+    StartPlan plan =
+        StartPlan.read(
+            s.checkpointLocation(),
+            s.queryName(),
+            s.restoreFrom(),
+            s.parallelism(),
+            s.state().maxParallelism());
+    StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
+    env.setParallelism(s.parallelism());
+    DataflowInspector inspector = build(s, env, context(s, plan));
+    QueryFingerprint fingerprint =
+        inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
+    StartPlan.Admitted admitted =
+        plan.admit(
+            fingerprint, inspector.inputPaths(), inspector.sourcesWithoutExactReplay(), true);
+    return new RestartCheck(
+        s.queryName(),
+        plan.queryId(),
+        plan.resumes(),
+        plan.restoredEpoch(),
+        admitted.dropsReplacedSinkState());
+  }
+
   private static QueryContext context(QueryExecution.Settings s, StartPlan plan) {
     return new QueryContext(
         plan.queryId(),

@@ -50,6 +50,26 @@ final class RestJobControl implements JobControl {
             });
   }
 
+  /** The ids of the jobs named {@code name} that are running (not yet ended) on {@code base}. */
+  static java.util.List<JobID> activeJobsNamed(URI base, String name)
+      throws IOException, InterruptedException {
+    RestJobControl rest = new RestJobControl(base, new JobID());
+    java.util.List<JobID> found = new java.util.ArrayList<>();
+    for (JsonNode job : rest.send("GET", "/jobs/overview", null).path("jobs")) {
+      String state = job.path("state").asText();
+      boolean ended = java.util.Set.of("FINISHED", "CANCELED", "FAILED").contains(state);
+      if (name.equals(job.path("name").asText()) && !ended) {
+        found.add(JobID.fromHexString(job.path("jid").asText()));
+      }
+    }
+    return found;
+  }
+
+  /** The job's state ({@code RUNNING}, {@code FINISHED}, ...). */
+  String state() throws IOException, InterruptedException {
+    return send("GET", "/jobs/" + job, null).path("state").asText();
+  }
+
   @Override
   public CompletableFuture<String> stopWithSavepoint(String targetDirectory) {
     return CompletableFuture.supplyAsync(() -> stopAndWait(targetDirectory), waiter);

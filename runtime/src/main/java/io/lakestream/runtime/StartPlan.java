@@ -171,6 +171,19 @@ final class StartPlan {
    */
   Admitted admit(
       QueryFingerprint fingerprint, List<URI> inputPaths, List<String> sourcesWithoutExactReplay) {
+    return admit(fingerprint, inputPaths, sourcesWithoutExactReplay, false);
+  }
+
+  /**
+   * As {@link #admit(QueryFingerprint, List, List)}; with {@code upgradeCheck} the program is
+   * checked for an upgrade, which restores the savepoint it takes of the running job rather than
+   * the newest snapshot now there.
+   */
+  Admitted admit(
+      QueryFingerprint fingerprint,
+      List<URI> inputPaths,
+      List<String> sourcesWithoutExactReplay,
+      boolean upgradeCheck) {
     requireExactReplay(sourcesWithoutExactReplay);
     LocationNesting.check(checkpointLocation, inputPaths, tablePaths(fingerprint));
     if (previous.isEmpty()) {
@@ -186,7 +199,7 @@ final class StartPlan {
     }
     QueryFingerprint before = previous.get().fingerprint();
     RestartCompatibility.check(before, fingerprint, parallelism);
-    boolean dropSinkState = dropsReplacedSinkState(before, fingerprint);
+    boolean dropSinkState = dropsReplacedSinkState(before, fingerprint, upgradeCheck);
     return new Admitted(this, previous.get().nextRun(runId, fingerprint), dropSinkState);
   }
 
@@ -266,7 +279,8 @@ final class StartPlan {
    * it is safe only when restoring a savepoint: stopping with a savepoint committed every epoch, so
    * nothing is pending in it.
    */
-  private boolean dropsReplacedSinkState(QueryFingerprint before, QueryFingerprint after) {
+  private boolean dropsReplacedSinkState(
+      QueryFingerprint before, QueryFingerprint after, boolean upgradeCheck) {
     Set<String> now = new TreeSet<>();
     after.sinks().forEach(sink -> now.add(sink.name() + " " + sink.kind()));
     List<String> replaced =
@@ -274,8 +288,8 @@ final class StartPlan {
             .filter(sink -> !now.contains(sink.name() + " " + sink.kind()))
             .map(SinkSpec::name)
             .toList();
-    if (replaced.isEmpty() || snapshot.isEmpty()) {
-      return false;
+    if (replaced.isEmpty() || snapshot.isEmpty() || upgradeCheck) {
+      return !replaced.isEmpty() && upgradeCheck;
     }
     if (snapshot.get().kind() != RestorableSnapshot.Kind.SAVEPOINT) {
       throw new IncompatibleRestartException(

@@ -133,18 +133,21 @@ public final class StreamingQueryBuilder {
   /** Validates, prepares the checkpoint location and submits the job. */
   public StreamingQuery start() throws Exception {
     sanityCheck();
-    return QueryLauncher.start(
-        new QueryExecution.Settings(
-            dataflow,
-            queryName,
-            checkpointLocation,
-            trigger,
-            outputMode,
-            state,
-            parallelism,
-            List.copyOf(listeners),
-            flinkConfiguration,
-            restoreFrom == null ? null : Locations.absolute(restoreFrom)));
+    return QueryLauncher.start(settings());
+  }
+
+  QueryExecution.Settings settings() {
+    return new QueryExecution.Settings(
+        dataflow,
+        queryName,
+        checkpointLocation,
+        trigger,
+        outputMode,
+        state,
+        parallelism,
+        List.copyOf(listeners),
+        flinkConfiguration,
+        restoreFrom == null ? null : Locations.absolute(restoreFrom));
   }
 
   /** A path without a scheme is a local path, made absolute (see {@link Locations}). */

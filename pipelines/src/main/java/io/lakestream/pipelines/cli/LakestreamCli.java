@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     description = "Databricks-style lakehouse streaming on Apache Flink.",
     subcommands = {
       RunCommand.class,
+      UpgradeCommand.class,
       DescribeCheckpointCommand.class,
       TableChangesCommand.class,
       CommandLine.HelpCommand.class

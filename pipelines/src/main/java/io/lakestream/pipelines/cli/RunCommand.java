@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Run a pipeline as a streaming query. Embedded (MiniCluster) under java, on the cluster"
             + " under flink run. The checkpoint location is the query: running again resumes it.")
-final class RunCommand implements Callable<Integer> {
+class RunCommand implements Callable<Integer> {
 
   @Parameters(
       index = "0",
@@ -125,45 +125,64 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Pipeline pipeline = Pipelines.byName(pipelineName);
-    Trigger chosen = trigger == null ? pipeline.defaultTrigger() : Trigger.parse(trigger);
-    String name = queryName == null ? pipeline.name() : queryName;
-    URI outputUri = StreamingQueryBuilder.toUri(output);
-    String checkpointLocation =
-        checkpoint == null
-            ? outputUri.toString().replaceAll("/+$", "") + "/_checkpoints/" + name
-            : checkpoint;
-    StateBackendSettings state =
-        StateBackendSettings.defaults()
-            .withBackend(StateBackendSettings.Backend.parse(stateBackend))
-            .withChangelog(changelog);
-    StreamingQuery query =
-        StreamingQueryBuilder.of(
-                pipeline.dataflow(
-                    new PipelineOptions(
-                        outputUri, rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions)))
-            .queryName(name)
-            .checkpointLocation(checkpointLocation)
-            .trigger(chosen)
-            .outputMode(OutputMode.parse(outputMode))
-            .stateBackend(state)
-            .parallelism(parallelism)
-            .restoreFrom(restoreFrom)
-            .listener(PROGRESS_PRINTER)
-            .start();
+    StreamingQuery query = program().start();
     if (query.isDetached()) {
-      System.out.printf(
-          "Query '%s' (run %s) submitted detached; the job writes its progress to %s/progress"
-              + " and %s.%n",
-          query.name(),
-          query.runId(),
-          checkpointLocation,
-          TriggerSettings.bounded(chosen)
-              ? "stops by itself with a savepoint once it has read what is available now"
-              : "runs until stopped (flink stop --savepointPath <checkpoint>/savepoints <job id>)");
+      printDetached(query);
       return 0;
     }
     query.awaitTermination();
     return 0;
+  }
+
+  /** The trigger the query runs with: {@code --trigger}, else the pipeline's own. */
+  Trigger chosenTrigger() {
+    return trigger == null
+        ? Pipelines.byName(pipelineName).defaultTrigger()
+        : Trigger.parse(trigger);
+  }
+
+  /** The checkpoint location: {@code --checkpoint}, else {@code <output>/_checkpoints/<query>}. */
+  String checkpointLocation() {
+    String name = queryName == null ? Pipelines.byName(pipelineName).name() : queryName;
+    return checkpoint == null
+        ? StreamingQueryBuilder.toUri(output).toString().replaceAll("/+$", "")
+            + "/_checkpoints/"
+            + name
+        : checkpoint;
+  }
+
+  /** The query these options describe, ready to start. */
+  StreamingQueryBuilder program() {
+    Pipeline pipeline = Pipelines.byName(pipelineName);
+    String name = queryName == null ? pipeline.name() : queryName;
+    URI outputUri = StreamingQueryBuilder.toUri(output);
+    StateBackendSettings state =
+        StateBackendSettings.defaults()
+            .withBackend(StateBackendSettings.Backend.parse(stateBackend))
+            .withChangelog(changelog);
+    return StreamingQueryBuilder.of(
+            pipeline.dataflow(
+                new PipelineOptions(
+                    outputUri, rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions)))
+        .queryName(name)
+        .checkpointLocation(checkpointLocation())
+        .trigger(chosenTrigger())
+        .outputMode(OutputMode.parse(outputMode))
+        .stateBackend(state)
+        .parallelism(parallelism)
+        .restoreFrom(restoreFrom)
+        .listener(PROGRESS_PRINTER);
+  }
+
+  void printDetached(StreamingQuery query) {
+    System.out.printf(
+        "Query '%s' (run %s) submitted detached; the job writes its progress to %s/progress"
+            + " and %s.%n",
+        query.name(),
+        query.runId(),
+        checkpointLocation(),
+        TriggerSettings.bounded(chosenTrigger())
+            ? "stops by itself with a savepoint once it has read what is available now"
+            : "runs until stopped (flink stop --savepointPath <checkpoint>/savepoints <job id>)");
   }
 }

@@ -49,6 +49,7 @@ class FlinkClusterIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final long ROWS = 6_000;
   private static final long ROWS_PER_SECOND = 200;
+  private static final long UPGRADE_ROWS = 12_000;
   private static final Path CLUSTER_DIR = Path.of("target/flink-cluster-it").toAbsolutePath();
 
   @RegisterExtension
@@ -166,6 +167,71 @@ class FlinkClusterIT {
         .containsAll(epochs("queries/demo-available-now/commits/"));
   }
 
+  @Test
+  @Order(3)
+  void anUpgradeRefusesAnIncompatibleProgramAndSwapsAnAllowedOneWithNoRowLostOrDoubled()
+      throws Exception {
+    FlinkCluster cluster = FLINK.cluster();
+    String checkpoint = S3.uri("queries/demo-upgrade").toString();
+    Path lake = output.resolve("upgrade");
+    List<String> options =
+        List.of(
+            "demo",
+            "--trigger",
+            "processingTime=2s",
+            "--rows",
+            Long.toString(UPGRADE_ROWS),
+            "--rows-per-second",
+            Long.toString(ROWS_PER_SECOND),
+            "--output",
+            lake.toString(),
+            "--checkpoint",
+            checkpoint);
+    FlinkCommand run = cluster.startFlink(flinkRun("run", options));
+    JobID old = run.awaitJobId(Duration.ofMinutes(2));
+    run.awaitExit(Duration.ofMinutes(1)).requireSuccess();
+    cluster.awaitCompletedCheckpoints(old, 2, Duration.ofMinutes(1));
+
+    FlinkCommand.Result refused =
+        cluster
+            .startFlink(flinkRun("upgrade", options, "--state-backend", "hashmap"))
+            .awaitExit(Duration.ofMinutes(2));
+    assertThat(refused.exitCode()).as(refused.output()).isNotZero();
+    assertThat(refused.output()).contains("state backend").doesNotContain("stopped with savepoint");
+    long checkpointsAfterRefusal = cluster.completedCheckpoints(old);
+    cluster.awaitCompletedCheckpoints(old, checkpointsAfterRefusal + 2, Duration.ofMinutes(1));
+    assertThat(cluster.jobStatus(old))
+        .as("the refused upgrade left the old job running")
+        .isEqualTo(JobStatus.RUNNING);
+    awaitOrders(lake, committedOrdersOf(lake) + 1, Duration.ofMinutes(1)); // and still commits
+
+    FlinkCommand upgrade =
+        cluster.startFlink(flinkRun("upgrade", options, "--max-rows-per-trigger", "300"));
+    JobID upgraded = upgrade.awaitJobId(Duration.ofMinutes(3));
+    FlinkCommand.Result done = upgrade.awaitExit(Duration.ofMinutes(3)).requireSuccess();
+    assertThat(done.output()).contains("runs the new program");
+    assertThat(cluster.jobStatus(old)).isEqualTo(JobStatus.FINISHED);
+    assertThat(upgraded).isNotEqualTo(old);
+
+    Expected expected = expected(UPGRADE_ROWS);
+    awaitOrders(lake, expected.orders.size(), Duration.ofMinutes(2));
+    cluster
+        .flink("stop", "--savepointPath", checkpoint + "/savepoints", upgraded.toString())
+        .requireSuccess();
+    cluster.awaitJobStatus(upgraded, JobStatus.FINISHED, Duration.ofMinutes(1));
+    assertThat(ordersOf(lake)).containsExactlyInAnyOrderElementsOf(expected.orders);
+    DeltaLogTxns log = DeltaLogTxns.read(lake.resolve("orders")).assertEachEpochOnce();
+    assertThat(log.appIds()).as("the upgraded program is the same query").hasSize(1);
+  }
+
+  /** {@code flink run -d <jar> <command> <options> <extra>}. */
+  private static String[] flinkRun(String command, List<String> options, String... extra) {
+    List<String> args = new ArrayList<>(List.of("run", "-d", applicationJar(), command));
+    args.addAll(options);
+    args.addAll(Arrays.asList(extra));
+    return args.toArray(String[]::new);
+  }
+
   private JobID submitAvailableNow(FlinkCluster cluster, String checkpoint, Path table, long rows) {
     FlinkCommand run =
         cluster.startFlink(
@@ -221,9 +287,13 @@ class FlinkClusterIT {
   }
 
   private void awaitOrders(long count, Duration timeout) throws IOException {
+    awaitOrders(output, count, timeout);
+  }
+
+  private static void awaitOrders(Path lake, long count, Duration timeout) throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     long now;
-    while ((now = committedOrders()) < count) {
+    while ((now = committedOrdersOf(lake)) < count) {
       assertThat(System.nanoTime())
           .as("orders table reaches %d rows (has %d)", count, now)
           .isLessThan(deadline);
@@ -236,7 +306,11 @@ class FlinkClusterIT {
    * (cheap enough to poll; the final check reads the rows).
    */
   private long committedOrders() throws IOException {
-    Path log = output.resolve("orders/_delta_log");
+    return committedOrdersOf(output);
+  }
+
+  private static long committedOrdersOf(Path lake) throws IOException {
+    Path log = lake.resolve("orders/_delta_log");
     if (!Files.isDirectory(log)) {
       return 0;
     }

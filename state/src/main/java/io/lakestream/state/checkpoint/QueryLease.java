@@ -78,6 +78,13 @@ public final class QueryLease implements AutoCloseable {
     return lease;
   }
 
+  /** Whether a run holds the lease of {@code location} and renewed it within {@link #EXPIRY}. */
+  public static boolean isHeld(CheckpointLocation location) throws IOException {
+    return read(location.path("lock"))
+        .map(h -> Instant.parse(h.heartbeatAt()).plus(EXPIRY).isAfter(Instant.now()))
+        .orElse(false);
+  }
+
   /** Whether run {@code runId} holds the lease of {@code location} now (expired or not). */
   public static boolean isHeldBy(CheckpointLocation location, String runId) throws IOException {
     return read(location.path("lock")).map(h -> h.runId().equals(runId)).orElse(false);
