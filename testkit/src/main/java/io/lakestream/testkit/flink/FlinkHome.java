@@ -145,9 +145,7 @@ final class FlinkHome {
   private void linkLib() throws IOException {
     Files.createDirectories(lib());
     Set<String> names = new LinkedHashSet<>();
-    for (String entry : resource("lib.classpath").trim().split(java.io.File.pathSeparator)) {
-      Path jar = Path.of(entry);
-      requireFile(jar, "lib/ jar");
+    for (Path jar : FlinkLib.clusterJars()) {
       if (names.add(jar.getFileName().toString())) {
         link(lib().resolve(jar.getFileName()), jar);
       }
@@ -195,7 +193,10 @@ final class FlinkHome {
     return out.toString();
   }
 
-  private static String resource(String name) {
+  /**
+   * A resource of lakestream-flink-cluster-runtime ({@code io/lakestream/testkit/flink/cluster/}).
+   */
+  static String resource(String name) {
     String path = RESOURCES + name;
     try (InputStream in = FlinkHome.class.getClassLoader().getResourceAsStream(path)) {
       if (in == null) {
@@ -211,7 +212,7 @@ final class FlinkHome {
     }
   }
 
-  private static void requireFile(Path jar, String what) {
+  static void requireFile(Path jar, String what) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           what

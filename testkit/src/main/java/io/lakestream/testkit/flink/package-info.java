@@ -8,6 +8,8 @@
  * io.lakestream.testkit.flink.FlinkClusterException}s ending with the process's log). Also waits on
  * completed checkpoints instead of sleeping ({@link
  * io.lakestream.testkit.flink.CompletedCheckpoints}), retained checkpoints ({@link
- * io.lakestream.testkit.flink.RetainedCheckpoints}) and the S3 file system plugin.
+ * io.lakestream.testkit.flink.RetainedCheckpoints}), the S3 file system plugin, and the cluster's
+ * lib/ jars split into Flink's own and the shaded Hadoop client ({@link
+ * io.lakestream.testkit.flink.FlinkLib}), for JVMs started on a chosen class path.
  */
 package io.lakestream.testkit.flink;
