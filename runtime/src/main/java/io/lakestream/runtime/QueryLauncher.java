@@ -173,8 +173,9 @@ final class QueryLauncher {
           "trigger "
               + s.trigger()
               + " stops the job through Flink's REST API, and the configuration names none"
-              + " (rest.address, or the REST API uses SSL). Set rest.address and rest.port, or"
-              + " use --trigger processingTime=<interval>.");
+              + " (no rest.address, rest.port 0 as on YARN application mode, or a REST API with"
+              + " SSL). Set rest.address and a fixed rest.port (-Drest.port=<port>), or use"
+              + " --trigger processingTime=<interval>.");
     }
     return new QueryRunner.Settings(
         plan.location().uri(),

@@ -103,15 +103,17 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
   /**
    * The REST base URI of the cluster a job was submitted with {@code conf} (its {@code
    * rest.address}, falling back to {@code jobmanager.rpc.address}, and {@code rest.port}); empty if
-   * there is no address or the REST API uses SSL (not supported here).
+   * there is no address, the port is 0 (random, as YARN's entry point leaves it unless {@code
+   * -Drest.port} is given) or the REST API uses SSL (not supported here).
    */
   static Optional<URI> restAddress(ReadableConfig conf) {
     if (conf.get(SecurityOptions.SSL_REST_ENABLED)) {
       return Optional.empty();
     }
+    int port = conf.get(RestOptions.PORT);
     return conf.getOptional(RestOptions.ADDRESS)
-        .filter(a -> !a.isBlank())
-        .map(a -> URI.create("http://" + a + ":" + conf.get(RestOptions.PORT)));
+        .filter(a -> !a.isBlank() && port > 0) // 0: a random port the job is not told (YARN)
+        .map(a -> URI.create("http://" + a + ":" + port));
   }
 
   /** Reads the current values. */
