@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Submits the bronze -> silver -> gold pipelines of lakestream.jar to the docker-compose cluster.
-# Each 'flink run' client stays while its job runs: it is the query's runner (progress files under
-# the checkpoint location, log in $FLINK_HOME/log/flink-<pipeline>-client-*.log).
+# Each 'flink run -d' returns once its job is submitted: the query's runner runs inside the job, on
+# the JobManager (progress files under the checkpoint location, lines in the JobManager's log).
 set -uo pipefail
 jar=/opt/lakestream/lakestream.jar
 output=${LAKESTREAM_OUTPUT:-s3://lake/lakehouse}
