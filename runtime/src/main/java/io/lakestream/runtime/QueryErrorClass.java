@@ -34,6 +34,12 @@ public enum QueryErrorClass implements ErrorClass {
    */
   QUERY_UPGRADE_FAILED,
   /**
+   * A query that stopped for a schema change is not restarted again: it already restarted {@code
+   * --max-schema-restarts-per-hour} times within the hour, or the rebuilt query failed for the same
+   * change before committing an epoch (it does not pick the new schema up).
+   */
+  QUERY_SCHEMA_CHANGE_RESTART_REFUSED,
+  /**
    * The query failed while running, for a reason without an error class of its own (Spark's name).
    */
   STREAM_FAILED

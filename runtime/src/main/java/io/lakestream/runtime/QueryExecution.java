@@ -48,7 +48,23 @@ final class QueryExecution implements StreamingQuery {
       int parallelism,
       List<QueryListener> listeners,
       Configuration flinkConfiguration,
-      String restoreFrom) {}
+      String restoreFrom) {
+
+    /** The same settings restoring the newest snapshot (a restart must not rewind again). */
+    Settings withoutRestoreFrom() {
+      return new Settings(
+          dataflow,
+          queryName,
+          checkpointLocation,
+          trigger,
+          outputMode,
+          state,
+          parallelism,
+          listeners,
+          flinkConfiguration,
+          null);
+    }
+  }
 
   private final Settings settings;
   private final QueryContext context;

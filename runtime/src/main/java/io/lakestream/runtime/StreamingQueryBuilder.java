@@ -38,6 +38,7 @@ public final class StreamingQueryBuilder {
   private final List<QueryListener> listeners = new ArrayList<>();
   private final Configuration flinkConfiguration = new Configuration();
   private String restoreFrom;
+  private SchemaChangeRestarts schemaChangeRestarts = SchemaChangeRestarts.defaults();
 
   private StreamingQueryBuilder(Dataflow dataflow) {
     this.dataflow = Objects.requireNonNull(dataflow, "dataflow");
@@ -130,10 +131,22 @@ public final class StreamingQueryBuilder {
     }
   }
 
+  /**
+   * Whether a query that stops because its input schema changed (with the new schema recorded, as
+   * Auto Loader's addNewColumns does) is rebuilt and restarted by itself, and how often. Default:
+   * {@link SchemaChangeRestarts#defaults()}.
+   */
+  public StreamingQueryBuilder restartOnSchemaChange(SchemaChangeRestarts restarts) {
+    this.schemaChangeRestarts = Objects.requireNonNull(restarts, "restarts");
+    return this;
+  }
+
   /** Validates, prepares the checkpoint location and submits the job. */
   public StreamingQuery start() throws Exception {
     sanityCheck();
-    return QueryLauncher.start(settings());
+    return schemaChangeRestarts.enabled()
+        ? RestartingQuery.start(settings(), schemaChangeRestarts)
+        : QueryLauncher.start(settings());
   }
 
   QueryExecution.Settings settings() {

@@ -9,6 +9,7 @@ import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
 import io.lakestream.connectors.files.JsonLinesFileSink;
 import io.lakestream.connectors.sink.EpochListener;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.logging.CapturedLogs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,10 @@ class AutoLoaderSchemaEvolutionITCase {
   }
 
   private StreamingQuery start() throws Exception {
+    return start(SchemaChangeRestarts.off());
+  }
+
+  private StreamingQuery start(SchemaChangeRestarts restarts) throws Exception {
     String out = dir.resolve("bronze").toString();
     Dataflow dataflow =
         (env, query) -> {
@@ -65,6 +70,7 @@ class AutoLoaderSchemaEvolutionITCase {
         .trigger(Trigger.availableNow())
         .parallelism(2)
         .stateBackend(StateBackendSettings.defaults())
+        .restartOnSchemaChange(restarts)
         .start();
   }
 
@@ -94,6 +100,26 @@ class AutoLoaderSchemaEvolutionITCase {
           .sorted()
           .toList();
     }
+  }
+
+  @Test
+  void byDefaultANewColumnRestartsTheQueryByItselfWithTheRecordedSchema() throws Exception {
+    write("date=2026-11-28/a.json", List.of("{\"id\":1,\"name\":\"a\"}"));
+    start(SchemaChangeRestarts.defaults()).awaitTermination();
+    write("date=2026-11-29/c.json", List.of("{\"id\":4,\"name\":\"d\",\"amount\":12.5}"));
+
+    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime")) {
+      StreamingQuery query = start(SchemaChangeRestarts.defaults());
+      String firstRun = query.runId();
+      query.awaitTermination();
+      assertThat(query.runId()).as("a new run after the restart").isNotEqualTo(firstRun);
+      assertThat(logs.lines())
+          .anyMatch(l -> l.contains("input schema changed (columns [amount])"))
+          .anyMatch(l -> l.contains("restart 1 of at most 5 per hour"));
+    }
+    assertThat(lastBuilt.get().schema().ddl()).isEqualTo("id BIGINT, name STRING, amount DOUBLE");
+    assertThat(schemaVersions()).containsExactly("0", "1");
+    assertThat(bronze()).containsExactly("1|a|2026-11-28|null", "4|d|12.5|2026-11-29|null");
   }
 
   @Test

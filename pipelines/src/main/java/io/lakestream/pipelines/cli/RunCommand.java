@@ -5,6 +5,7 @@ import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
 import io.lakestream.runtime.QueryListener;
 import io.lakestream.runtime.QueryProgress;
+import io.lakestream.runtime.SchemaChangeRestarts;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
@@ -106,6 +107,27 @@ class RunCommand implements Callable<Integer> {
   java.util.Map<String, String> sourceOptions = new java.util.LinkedHashMap<>();
 
   @Option(
+      names = "--restart-on-schema-change",
+      arity = "0..1",
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Rebuild and restart the query by itself when it stops because its input schema changed"
+              + " and the new schema is recorded (Auto Loader's UnknownFieldException in"
+              + " addNewColumns mode). Default: ${DEFAULT-VALUE}. A detached submission (flink"
+              + " run -d) has no client to do it: the job fails and the next submission continues"
+              + " with the new schema.")
+  boolean restartOnSchemaChange;
+
+  @Option(
+      names = "--max-schema-restarts-per-hour",
+      defaultValue = "5",
+      description =
+          "At most this many schema-change restarts within any hour; then the query fails with"
+              + " QUERY_SCHEMA_CHANGE_RESTART_REFUSED. Default: ${DEFAULT-VALUE}.")
+  int maxSchemaRestartsPerHour;
+
+  @Option(
       names = "--restore-from",
       paramLabel = "<snapshot>",
       description =
@@ -171,6 +193,10 @@ class RunCommand implements Callable<Integer> {
         .stateBackend(state)
         .parallelism(parallelism)
         .restoreFrom(restoreFrom)
+        .restartOnSchemaChange(
+            restartOnSchemaChange
+                ? new SchemaChangeRestarts(true, maxSchemaRestartsPerHour)
+                : SchemaChangeRestarts.off())
         .listener(PROGRESS_PRINTER);
   }
 

@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
+import io.lakestream.runtime.SchemaChangeRestarts;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
@@ -88,6 +89,10 @@ class OrdersBronzeFromFilesITCase {
     }
 
     StreamingQuery start(Trigger trigger) throws Exception {
+      return start(trigger, SchemaChangeRestarts.defaults());
+    }
+
+    StreamingQuery start(Trigger trigger, SchemaChangeRestarts restarts) throws Exception {
       Map<String, String> options = new LinkedHashMap<>(conf);
       options.put("path", uri("landing"));
       options.put("cloudFiles.schemaLocation", uri("state/schema"));
@@ -101,6 +106,7 @@ class OrdersBronzeFromFilesITCase {
           .trigger(trigger)
           .parallelism(2)
           .stateBackend(StateBackendSettings.defaults())
+          .restartOnSchemaChange(restarts)
           .start();
     }
 
@@ -237,15 +243,38 @@ class OrdersBronzeFromFilesITCase {
   }
 
   @Test
-  void newColumnMidStreamStopsTheQueryAndTheRestartAddsItToTheTable() throws Exception {
+  void newColumnMidStreamRestartsTheQueryByItselfAndTheTableGainsIt() throws Exception {
     Landing landing = new Landing("evolve");
     for (int f = 0; f < 4; f++) {
       landing.write(day(1) + "/part-" + f + ".json", f * 10L, 10, false);
     }
-    StreamingQuery first = landing.start(Trigger.parse("default"));
-    landing.awaitRows(first);
+    StreamingQuery query = landing.start(Trigger.parse("default"));
+    String firstRun = query.runId();
+    landing.awaitRows(query);
     assertThat(landing.table().columnNames())
         .containsExactly("customer", "order_id", "date", "_rescued_data");
+
+    landing.write(day(2) + "/part-4.json", 40, 10, true); // a new field: amount
+    landing.write(day(2) + "/part-5.json", 50, 10, false);
+    landing.awaitRows(query);
+    landing.awaitAnotherEpoch();
+    assertThat(query.runId()).as("rebuilt and restarted by itself").isNotEqualTo(firstRun);
+    query.stop();
+    assertThat(landing.table().columnNames())
+        .containsExactly(
+            "customer", "order_id", "date", "_rescued_data", "amount"); // inferred: sorted by name
+    assertThat(landing.rows()).hasSize(60).containsExactlyElementsOf(landing.expectedRows());
+    landing.assertOneVersionPerEpoch(query);
+  }
+
+  @Test
+  void withRestartsOffANewColumnStopsTheQueryAndTheNextRunAddsItToTheTable() throws Exception {
+    Landing landing = new Landing("evolve-off");
+    for (int f = 0; f < 4; f++) {
+      landing.write(day(1) + "/part-" + f + ".json", f * 10L, 10, false);
+    }
+    StreamingQuery first = landing.start(Trigger.parse("default"), SchemaChangeRestarts.off());
+    landing.awaitRows(first);
 
     landing.write(day(2) + "/part-4.json", 40, 10, true); // a new field: amount
     landing.write(day(2) + "/part-5.json", 50, 10, false);
@@ -254,13 +283,10 @@ class OrdersBronzeFromFilesITCase {
         .hasStackTraceContaining("new columns [amount]");
     assertThat(landing.rows()).hasSize(40);
 
-    StreamingQuery second = landing.start(Trigger.parse("default"));
+    StreamingQuery second = landing.start(Trigger.parse("default"), SchemaChangeRestarts.off());
     landing.awaitRows(second);
     landing.awaitAnotherEpoch();
     second.stop();
-    assertThat(landing.table().columnNames())
-        .containsExactly(
-            "customer", "order_id", "date", "_rescued_data", "amount"); // inferred: sorted by name
     assertThat(landing.rows()).hasSize(60).containsExactlyElementsOf(landing.expectedRows());
     landing.assertOneVersionPerEpoch(second);
   }

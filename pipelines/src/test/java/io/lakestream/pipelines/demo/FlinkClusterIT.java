@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.rate.OrderEventGenerator;
+import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.testkit.TempDirectory;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkCluster;
@@ -224,6 +225,116 @@ class FlinkClusterIT {
     assertThat(log.appIds()).as("the upgraded program is the same query").hasSize(1);
   }
 
+  @Test
+  @Order(4)
+  void anAutoLoaderQueryRestartsByItselfWhenANewColumnArrivesAndTheTableGainsIt() throws Exception {
+    FlinkCluster cluster = FLINK.cluster();
+    Path landing = output.resolve("landing");
+    Path lake = output.resolve("files-lake");
+    Path table = lake.resolve(OrdersBronzeFromFiles.TABLE);
+    for (int f = 0; f < 4; f++) {
+      writeOrders(landing.resolve("date=2026-11-01/part-" + f + ".json"), f * 10L, false);
+    }
+    FlinkCommand run =
+        cluster.startFlink(
+            "run",
+            applicationJar(),
+            "run",
+            "bronze-files",
+            "-o",
+            "path=" + landing,
+            "-o",
+            "cloudFiles.inferColumnTypes=true",
+            "--trigger",
+            "processingTime=2s",
+            "--output",
+            lake.toString(),
+            "--checkpoint",
+            S3.uri("queries/bronze-files").toString());
+    JobID first = run.awaitJobId(Duration.ofMinutes(2));
+    awaitRows(table, 40, Duration.ofMinutes(2));
+
+    writeOrders(landing.resolve("date=2026-11-02/part-4.json"), 40, true); // a new column
+    writeOrders(landing.resolve("date=2026-11-02/part-5.json"), 50, false);
+    awaitRows(table, 60, Duration.ofMinutes(3));
+    cluster.awaitJobStatus(first, JobStatus.FAILED, Duration.ofMinutes(1));
+    JobID restarted = onlyRunningJob(cluster);
+    assertThat(restarted).as("the client submitted the rebuilt query").isNotEqualTo(first);
+    cluster
+        .flink(
+            "stop",
+            "--savepointPath",
+            S3.uri("queries/bronze-files/savepoints").toString(),
+            restarted.toString())
+        .requireSuccess();
+    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
+        .as(run.logFile().toString())
+        .isZero();
+    assertThat(Files.readString(run.logFile())).contains("input schema changed (columns [amount])");
+
+    DeltaTableReader reader = new DeltaTableReader(DeltaTable.forPath(table.toUri().toString()));
+    List<String> columns = reader.columnNames();
+    assertThat(columns).contains("amount");
+    List<String> rows = new ArrayList<>();
+    for (Object[] r : reader.readLatest()) {
+      Object amount = r[columns.indexOf("amount")];
+      rows.add(r[columns.indexOf("order_id")] + (amount == null ? "" : "|" + amount));
+    }
+    List<String> expected = new ArrayList<>();
+    for (long id = 0; id < 60; id++) {
+      expected.add(id >= 40 && id < 50 ? id + "|" + id + ".5" : Long.toString(id));
+    }
+    assertThat(rows).as("no row lost or doubled").containsExactlyInAnyOrderElementsOf(expected);
+    DeltaLogTxns.read(table).assertEachEpochOnce();
+  }
+
+  /** Ten JSON orders from {@code from}, with an {@code amount} field when {@code amount}. */
+  private static void writeOrders(Path file, long from, boolean amount) throws IOException {
+    StringBuilder lines = new StringBuilder();
+    for (long id = from; id < from + 10; id++) {
+      lines
+          .append("{\"order_id\":")
+          .append(id)
+          .append(",\"customer\":\"c-")
+          .append(id % 7)
+          .append('"')
+          .append(amount ? ",\"amount\":" + id + ".5" : "")
+          .append("}\n");
+    }
+    Files.createDirectories(file.getParent());
+    Path hidden = file.resolveSibling("." + file.getFileName()); // whole files only
+    Files.writeString(hidden, lines);
+    Files.move(hidden, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static void awaitRows(Path table, long rows, Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long now;
+    while ((now = committedRows(table)) < rows) {
+      assertThat(System.nanoTime())
+          .as("%s reaches %d rows (has %d)", table, rows, now)
+          .isLessThan(deadline);
+      sleep(500);
+    }
+  }
+
+  private static JobID onlyRunningJob(FlinkCluster cluster) {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (true) {
+      List<JobID> running = new ArrayList<>();
+      for (JsonNode job : cluster.rest("/jobs/overview").path("jobs")) {
+        if ("RUNNING".equals(job.path("state").asText())) {
+          running.add(JobID.fromHexString(job.path("jid").asText()));
+        }
+      }
+      if (running.size() == 1) {
+        return running.get(0);
+      }
+      assertThat(System.nanoTime()).as("one running job: %s", running).isLessThan(deadline);
+      sleep(200);
+    }
+  }
+
   /** {@code flink run -d <jar> <command> <options> <extra>}. */
   private static String[] flinkRun(String command, List<String> options, String... extra) {
     List<String> args = new ArrayList<>(List.of("run", "-d", applicationJar(), command));
@@ -310,7 +421,11 @@ class FlinkClusterIT {
   }
 
   private static long committedOrdersOf(Path lake) throws IOException {
-    Path log = lake.resolve("orders/_delta_log");
+    return committedRows(lake.resolve("orders"));
+  }
+
+  private static long committedRows(Path table) throws IOException {
+    Path log = table.resolve("_delta_log");
     if (!Files.isDirectory(log)) {
       return 0;
     }

@@ -2,6 +2,7 @@ package io.lakestream.connectors.autoloader.schema;
 
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.api.error.SchemaChangeFailure;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import java.util.List;
 
@@ -10,12 +11,12 @@ import java.util.List;
  * with them is already recorded in the schema history when this is thrown, so restarting the query
  * (from its checkpoint) continues with the new schema; in {@code failOnNewColumns} mode nothing is
  * recorded. Thrown from the task, so the job fails; a Flink restart with the same job graph fails
- * the same way, so the query must be rebuilt (as a job runner with retries does). Error class
- * {@code UNKNOWN_FIELD_EXCEPTION}, Spark's name (Spark adds the subclass {@code
- * NEW_FIELDS_IN_RECORD_WITH_FILE_PATH}).
+ * the same way, so the query must be rebuilt: the query runtime does that by itself when the schema
+ * was recorded ({@link SchemaChangeFailure}). Error class {@code UNKNOWN_FIELD_EXCEPTION}, Spark's
+ * name (Spark adds the subclass {@code NEW_FIELDS_IN_RECORD_WITH_FILE_PATH}).
  */
 @PublicEvolving
-public class UnknownFieldException extends LakestreamException {
+public class UnknownFieldException extends LakestreamException implements SchemaChangeFailure {
   private static final long serialVersionUID = 1L;
 
   private final List<String> newColumns;
@@ -33,6 +34,16 @@ public class UnknownFieldException extends LakestreamException {
   /** The columns the schema lacks. */
   public List<String> newColumns() {
     return newColumns;
+  }
+
+  @Override
+  public List<String> changedColumns() {
+    return newColumns;
+  }
+
+  @Override
+  public boolean recorded() {
+    return recordedVersion >= 0;
   }
 
   /** The file they were found in. */

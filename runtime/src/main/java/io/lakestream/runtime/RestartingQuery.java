@@ -1,0 +1,262 @@
+package io.lakestream.runtime;
+
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.api.error.SchemaChangeFailure;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A query that restarts itself when its input schema changed ({@link SchemaChangeRestarts}): each
+ * run is started by {@link QueryLauncher} from the same settings, so each rebuild reads the newest
+ * recorded schema and restores the last checkpoint, and the restart checks apply as to any run. The
+ * handle stays the same across runs: {@link #runId()} and the progress are the current run's.
+ *
+ * <p>Refuses to go on (the query fails with {@code QUERY_SCHEMA_CHANGE_RESTART_REFUSED}) when the
+ * hour's restarts are used up, or when a rebuilt run failed for the same columns before committing
+ * an epoch: it does not pick the recorded schema up, and restarting again would loop.
+ */
+final class RestartingQuery implements StreamingQuery {
+  private static final Logger LOG = LoggerFactory.getLogger(RestartingQuery.class);
+  private static final Duration WINDOW = Duration.ofHours(1);
+
+  private final QueryExecution.Settings settings;
+  private final SchemaChangeRestarts policy;
+  private final Deque<Instant> restarts = new ArrayDeque<>();
+  private final CompletableFuture<Void> ended = new CompletableFuture<>();
+  private final List<QueryProgress> earlierRuns = new ArrayList<>();
+  private volatile StreamingQuery current;
+  private volatile boolean stopping;
+  private volatile StreamingQueryException failure;
+  private List<String> lastChange;
+
+  private RestartingQuery(QueryExecution.Settings settings, SchemaChangeRestarts policy) {
+    this.settings = settings;
+    this.policy = policy;
+  }
+
+  /** Starts the first run and the thread that restarts it after a schema change. */
+  static StreamingQuery start(QueryExecution.Settings settings, SchemaChangeRestarts policy)
+      throws Exception {
+    RestartingQuery query = new RestartingQuery(settings, policy);
+    query.current = QueryLauncher.start(settings);
+    Thread supervisor = new Thread(query::supervise, "lakestream-restarts-" + settings.queryName());
+    supervisor.setDaemon(true);
+    supervisor.start();
+    return query;
+  }
+
+  private void supervise() {
+    while (true) {
+      StreamingQuery run = current;
+      try {
+        run.awaitTermination();
+        ended.complete(null);
+        return;
+      } catch (StreamingQueryException e) {
+        Optional<SchemaChangeFailure> change = SchemaChangeRestarts.restartableCause(e);
+        if (stopping || change.isEmpty()) {
+          end(e);
+          return;
+        }
+        Optional<String> refusal = refusal(change.get(), run.lastProgress().isPresent());
+        if (refusal.isPresent()) {
+          end(
+              new StreamingQueryException(
+                  e.getMessage(),
+                  new LakestreamException(
+                      QueryErrorClass.QUERY_SCHEMA_CHANGE_RESTART_REFUSED, refusal.get(), e)));
+          return;
+        }
+        if (!restart(run, change.get())) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Why the query must not restart again, if it must not. */
+  private Optional<String> refusal(SchemaChangeFailure change, boolean runCommitted) {
+    Instant now = Instant.now();
+    while (!restarts.isEmpty() && restarts.peekFirst().isBefore(now.minus(WINDOW))) {
+      restarts.removeFirst();
+    }
+    String name = settings.queryName();
+    if (!runCommitted && change.changedColumns().equals(lastChange)) {
+      return Optional.of(
+          "Query '"
+              + name
+              + "' was restarted for the schema change of columns "
+              + lastChange
+              + " and failed for the same columns again before committing an epoch: the rebuilt"
+              + " query does not read the recorded schema, and restarting again would loop. Look"
+              + " at the source's schema location and evolution mode (e.g."
+              + " cloudFiles.schemaLocation, cloudFiles.schemaEvolutionMode), then run it again.");
+    }
+    if (restarts.size() >= policy.maxPerHour()) {
+      return Optional.of(
+          "Query '"
+              + name
+              + "' restarted "
+              + restarts.size()
+              + " times for schema changes within the last hour, the most"
+              + " --max-schema-restarts-per-hour allows; the last change: columns "
+              + change.changedColumns()
+              + ". Run it again to continue, or raise --max-schema-restarts-per-hour.");
+    }
+    return Optional.empty();
+  }
+
+  /** Starts the next run; false (and the query ended) if it could not start. */
+  private boolean restart(StreamingQuery failed, SchemaChangeFailure change) {
+    restarts.addLast(Instant.now());
+    lastChange = change.changedColumns();
+    synchronized (earlierRuns) {
+      earlierRuns.addAll(failed.recentProgress());
+    }
+    LOG.warn(
+        "Query '{}': its input schema changed (columns {}); the new schema is recorded, so the"
+            + " query is rebuilt and restarted from its checkpoint (restart {} of at most {} per"
+            + " hour; --restart-on-schema-change=false turns this off)",
+        settings.queryName(),
+        change.changedColumns(),
+        restarts.size(),
+        policy.maxPerHour());
+    try {
+      current = QueryLauncher.start(settings.withoutRestoreFrom());
+      return true;
+    } catch (Exception e) {
+      end(
+          new StreamingQueryException(
+              "Query '" + settings.queryName() + "' could not restart after a schema change", e));
+      return false;
+    }
+  }
+
+  private void end(StreamingQueryException e) {
+    failure = e;
+    ended.complete(null);
+  }
+
+  @Override
+  public String id() {
+    return current.id();
+  }
+
+  @Override
+  public String runId() {
+    return current.runId();
+  }
+
+  @Override
+  public String name() {
+    return current.name();
+  }
+
+  @Override
+  public String appId() {
+    return current.appId();
+  }
+
+  @Override
+  public void awaitTermination() throws StreamingQueryException, InterruptedException {
+    try {
+      ended.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public boolean awaitTermination(Duration timeout)
+      throws StreamingQueryException, InterruptedException {
+    try {
+      ended.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return true;
+  }
+
+  @Override
+  public void stop() throws StreamingQueryException, InterruptedException {
+    stopping = true;
+    current.stop();
+    awaitTermination();
+  }
+
+  @Override
+  public void cancel() throws InterruptedException {
+    stopping = true;
+    current.cancel();
+    try {
+      ended.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public boolean isActive() {
+    return !ended.isDone();
+  }
+
+  @Override
+  public boolean isDetached() {
+    return current.isDetached();
+  }
+
+  @Override
+  public Optional<QueryProgress> lastProgress() {
+    Optional<QueryProgress> last = current.lastProgress();
+    if (last.isPresent()) {
+      return last;
+    }
+    synchronized (earlierRuns) {
+      return earlierRuns.isEmpty()
+          ? Optional.empty()
+          : Optional.of(earlierRuns.get(earlierRuns.size() - 1));
+    }
+  }
+
+  @Override
+  public List<QueryProgress> recentProgress() {
+    List<QueryProgress> all;
+    synchronized (earlierRuns) {
+      all = new ArrayList<>(earlierRuns);
+    }
+    all.addAll(current.recentProgress());
+    return all.size() <= 100 ? all : new ArrayList<>(all.subList(all.size() - 100, all.size()));
+  }
+
+  @Override
+  public QueryStatus status() {
+    return current.status();
+  }
+
+  @Override
+  public Optional<StreamingQueryException> exception() {
+    return Optional.ofNullable(failure);
+  }
+}
