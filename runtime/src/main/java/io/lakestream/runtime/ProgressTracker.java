@@ -8,13 +8,10 @@ import io.lakestream.state.checkpoint.EpochLog;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * Builds one progress report per committed epoch from the checkpoint location's epoch log (the
  * sinks' commit records and the sources' offsets), writes it to {@code progress/N}, logs it as one
  * JSON line (logger {@code io.lakestream.progress.json}) and as a one-line summary (logger {@code
- * io.lakestream.progress}), and hands it to the listener callback. The {@code stateOperators} come
- * from the {@link StateOperatorProgress} its supplier gives at each report; the watermark from the
- * sinks' commit records, else from the stateful operators' input watermark.
+ * io.lakestream.progress}), and hands it to the {@link Sink}. Run by the in-job {@link QueryRunner}
+ * (clients read the files back: {@link ProgressFeed}). The {@code stateOperators} come from the
+ * {@link StateOperatorProgress} its supplier gives at each report; the watermark from the sinks'
+ * commit records, else from the stateful operators' input watermark.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
@@ -68,14 +66,12 @@ final class ProgressTracker {
   private final Sink out;
 
   private final Supplier<StateOperatorProgress> stateOperators;
-  private final Deque<QueryProgress> recent = new ArrayDeque<>();
   private final Map<String, Long> lastTotals = new HashMap<>();
   private final Map<Long, Instant> firstSeen = new HashMap<>();
   private long lastEpoch;
   private Instant lastCommitAt;
   private Instant lastProgressAt = Instant.now();
   private boolean idleReported;
-  private boolean lastHadData;
 
   ProgressTracker(
       EpochLog log,
@@ -233,35 +229,14 @@ final class ProgressTracker {
     SUMMARY.info("{}", progress.summary());
     lastEpoch = epoch;
     lastCommitAt = committedAt == null ? lastCommitAt : committedAt;
-    lastHadData = inputRows > 0 || outputRows > 0;
-    if (lastHadData) {
+    if (inputRows > 0 || outputRows > 0) {
       lastProgressAt = Instant.now();
       idleReported = false;
-    }
-    recent.addLast(progress);
-    while (recent.size() > 100) {
-      recent.removeFirst();
     }
     out.progress(progress);
   }
 
   private static double rate(long rows, long millis) {
     return millis == 0 ? 0.0 : rows * 1000.0 / millis;
-  }
-
-  synchronized Optional<QueryProgress> last() {
-    return Optional.ofNullable(recent.peekLast());
-  }
-
-  synchronized List<QueryProgress> recent() {
-    return new ArrayList<>(recent);
-  }
-
-  synchronized boolean lastHadData() {
-    return lastHadData;
-  }
-
-  synchronized boolean idle() {
-    return idleReported;
   }
 }

@@ -9,5 +9,11 @@
  * job is submitted, with a {@link io.lakestream.runtime.QueryErrorClass} or the state module's
  * class; a query that fails while running ends in a {@link
  * io.lakestream.runtime.StreamingQueryException} carrying the error class of its cause.
+ *
+ * <p>The run's work (progress files, the location's lease, the availableNow stop) is done inside
+ * the job, by a runner Flink keeps on the JobManager, so detached and application-mode submissions
+ * behave as attached ones. {@link io.lakestream.runtime.QueryUpgrade} swaps a running query for a
+ * new program through a savepoint after checking it; {@link
+ * io.lakestream.runtime.SchemaChangeRestarts} rebuilds a query whose input schema changed.
  */
 package io.lakestream.runtime;
