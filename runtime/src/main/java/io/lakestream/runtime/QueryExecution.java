@@ -9,12 +9,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -72,11 +70,10 @@ final class QueryExecution implements StreamingQuery {
   private final QueryLease lease;
   private final long restoredEpoch;
   private final ScheduledExecutorService scheduler;
-  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private final QueryEnd end = new QueryEnd();
   private volatile JobClient job;
   private volatile boolean detached;
   private volatile ProgressFeed progress;
-  private volatile StreamingQueryException failure;
   private volatile String statusMessage = "Initializing";
 
   /**
@@ -150,6 +147,7 @@ final class QueryExecution implements StreamingQuery {
     scheduler.execute(
         () -> {
           awaitRunnerClosed();
+          StreamingQueryException failure = null;
           try {
             report(progress.poll());
             Optional<String> stopFailure = location.epochs().runFailure(runId());
@@ -174,9 +172,10 @@ final class QueryExecution implements StreamingQuery {
               name(),
               runId(),
               failure == null ? "ended" : "failed: " + failure.getMessage());
-          notifyListeners(l -> l.onQueryTerminated(this, failure));
+          StreamingQueryException ending = failure;
+          notifyListeners(l -> l.onQueryTerminated(this, ending));
           scheduler.shutdown();
-          terminated.complete(null);
+          end.complete(failure);
         });
   }
 
@@ -244,35 +243,18 @@ final class QueryExecution implements StreamingQuery {
 
   @Override
   public void awaitTermination() throws StreamingQueryException, InterruptedException {
-    try {
-      terminated.get();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    end.await();
   }
 
   @Override
   public boolean awaitTermination(Duration timeout)
       throws StreamingQueryException, InterruptedException {
-    try {
-      terminated.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    return true;
+    return end.await(timeout);
   }
 
   @Override
   public void stop() throws StreamingQueryException, InterruptedException {
-    if (!terminated.isDone()) {
+    if (!end.isDone()) {
       try {
         String path =
             job.stopWithSavepoint(
@@ -289,18 +271,14 @@ final class QueryExecution implements StreamingQuery {
 
   @Override
   public void cancel() throws InterruptedException {
-    if (!terminated.isDone()) {
+    if (!end.isDone()) {
       LOG.warn(
           "Query '{}': cancelling without a savepoint; the next run resumes from the last"
               + " completed checkpoint",
           name());
       job.cancel();
     }
-    try {
-      terminated.get();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
+    end.awaitQuietly();
   }
 
   @Override
@@ -310,7 +288,7 @@ final class QueryExecution implements StreamingQuery {
 
   @Override
   public boolean isActive() {
-    return !terminated.isDone();
+    return !end.isDone();
   }
 
   @Override
@@ -330,6 +308,6 @@ final class QueryExecution implements StreamingQuery {
 
   @Override
   public Optional<StreamingQueryException> exception() {
-    return Optional.ofNullable(failure);
+    return end.failure();
   }
 }

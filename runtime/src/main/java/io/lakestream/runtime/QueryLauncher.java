@@ -31,13 +31,7 @@ final class QueryLauncher {
 
   static StreamingQuery start(QueryExecution.Settings s) throws Exception {
     Configuration conf = FlinkSettings.forRun(s);
-    StartPlan plan =
-        StartPlan.read(
-            s.checkpointLocation(),
-            s.queryName(),
-            s.restoreFrom(),
-            s.parallelism(),
-            s.state().maxParallelism());
+    StartPlan plan = plan(s);
     plan.snapshot().ifPresent(snapshot -> FlinkSettings.restore(conf, snapshot, s.state()));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(s.parallelism());
@@ -62,13 +56,7 @@ final class QueryLauncher {
    */
   static RestartCheck check(QueryExecution.Settings s) throws Exception {
     Configuration conf = FlinkSettings.forRun(s);
-    StartPlan plan =
-        StartPlan.read(
-            s.checkpointLocation(),
-            s.queryName(),
-            s.restoreFrom(),
-            s.parallelism(),
-            s.state().maxParallelism());
+    StartPlan plan = plan(s);
     StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
     env.setParallelism(s.parallelism());
     DataflowInspector inspector = build(s, env, context(s, plan));
@@ -83,6 +71,15 @@ final class QueryLauncher {
         plan.resumes(),
         plan.restoredEpoch(),
         admitted.dropsReplacedSinkState());
+  }
+
+  private static StartPlan plan(QueryExecution.Settings s) throws java.io.IOException {
+    return StartPlan.read(
+        s.checkpointLocation(),
+        s.queryName(),
+        s.restoreFrom(),
+        s.parallelism(),
+        s.state().maxParallelism());
   }
 
   private static QueryContext context(QueryExecution.Settings s, StartPlan plan) {

@@ -9,10 +9,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,11 +29,10 @@ final class RestartingQuery implements StreamingQuery {
   private final QueryExecution.Settings settings;
   private final SchemaChangeRestarts policy;
   private final Deque<Instant> restarts = new ArrayDeque<>();
-  private final CompletableFuture<Void> ended = new CompletableFuture<>();
+  private final QueryEnd end = new QueryEnd();
   private final List<QueryProgress> earlierRuns = new ArrayList<>();
   private volatile StreamingQuery current;
   private volatile boolean stopping;
-  private volatile StreamingQueryException failure;
   private List<String> lastChange;
 
   private RestartingQuery(QueryExecution.Settings settings, SchemaChangeRestarts policy) {
@@ -61,7 +56,7 @@ final class RestartingQuery implements StreamingQuery {
       StreamingQuery run = current;
       try {
         run.awaitTermination();
-        ended.complete(null);
+        end.complete(null);
         return;
       } catch (StreamingQueryException e) {
         Optional<SchemaChangeFailure> change = SchemaChangeRestarts.restartableCause(e);
@@ -147,8 +142,7 @@ final class RestartingQuery implements StreamingQuery {
   }
 
   private void end(StreamingQueryException e) {
-    failure = e;
-    ended.complete(null);
+    end.complete(e);
   }
 
   @Override
@@ -173,30 +167,13 @@ final class RestartingQuery implements StreamingQuery {
 
   @Override
   public void awaitTermination() throws StreamingQueryException, InterruptedException {
-    try {
-      ended.get();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    end.await();
   }
 
   @Override
   public boolean awaitTermination(Duration timeout)
       throws StreamingQueryException, InterruptedException {
-    try {
-      ended.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    return true;
+    return end.await(timeout);
   }
 
   @Override
@@ -210,16 +187,12 @@ final class RestartingQuery implements StreamingQuery {
   public void cancel() throws InterruptedException {
     stopping = true;
     current.cancel();
-    try {
-      ended.get();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
+    end.awaitQuietly();
   }
 
   @Override
   public boolean isActive() {
-    return !ended.isDone();
+    return !end.isDone();
   }
 
   @Override
@@ -257,6 +230,6 @@ final class RestartingQuery implements StreamingQuery {
 
   @Override
   public Optional<StreamingQueryException> exception() {
-    return Optional.ofNullable(failure);
+    return end.failure();
   }
 }
