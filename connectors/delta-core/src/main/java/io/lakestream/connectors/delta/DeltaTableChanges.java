@@ -11,6 +11,7 @@ import io.delta.kernel.utils.FileStatus;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
+import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -230,19 +231,22 @@ public final class DeltaTableChanges {
     }
   }
 
+  /**
+   * Fails when version {@code version} changed the schema the stream reads: with a restartable
+   * {@link DeltaSchemaChangedException} when it only added columns, else with a final one.
+   */
   private void checkSchema(long version) {
     Snapshot snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
-    commits.checkSchema(
-        version,
-        snapshot,
-        schemaJson,
-        schema ->
-            " changes the table schema to "
-                + schema
-                + "; the stream was started with a different schema. Restart the query so it"
-                + " reads the new schema (with a new checkpoint location and startingVersion "
-                + version
-                + " to continue from this version).");
+    StructType actual = snapshot.getSchema();
+    if (!actual.toJson().equals(schemaJson)) {
+      throw DeltaSchemaChangedException.of(
+          "Version " + version + " of the Delta table at " + table.path(),
+          KernelSchemaJson.parse(schemaJson),
+          actual,
+          "restart the query with a new checkpoint location and startingVersion "
+              + version
+              + " to continue from this version.");
+    }
   }
 
   private DeltaTableException deletionVector(String path, long version) {
