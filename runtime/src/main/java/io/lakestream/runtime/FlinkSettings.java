@@ -39,11 +39,18 @@ final class FlinkSettings {
 
   /**
    * The configuration a run of {@code s} is submitted with. When Flink runs embedded this also
-   * initialises its file systems with the caller's settings.
+   * initialises its file systems with the caller's settings. When a managed service owns the
+   * snapshots ({@link QueryExecution.Settings#serviceOwnedSnapshots}) the checkpoint storage,
+   * interval, restart strategy and restore stay the service's ({@link ServiceSnapshots}).
    *
    * @throws LakestreamException if a savepoint to restore was passed to Flink
    */
   static Configuration forRun(QueryExecution.Settings s) {
+    if (s.serviceOwnedSnapshots()) {
+      Configuration conf = ServiceSnapshots.forRun(s);
+      embedded(conf, s.flinkConfiguration());
+      return conf;
+    }
     Configuration conf = new Configuration(s.flinkConfiguration());
     conf.addAll(s.state().toConfiguration(s.checkpointLocation()));
     rocksDbLookupDefaults(s.state(), conf);
@@ -69,6 +76,18 @@ final class FlinkSettings {
         StateRecoveryOptions.RESTORE_MODE,
         keepSavepoint ? RestoreMode.NO_CLAIM : RestoreMode.CLAIM);
     conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
+  }
+
+  /**
+   * The configuration Flink was given before the query's own settings: the cluster's (or the
+   * service's) in application mode and under {@code flink run}, with the caller's settings on top.
+   */
+  static Configuration submitted(QueryExecution.Settings s) {
+    Configuration conf =
+        Configuration.fromMap(
+            StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration().toMap());
+    conf.addAll(s.flinkConfiguration());
+    return conf;
   }
 
   /** Lets the restore drop state no operator of the new program claims (a replaced sink's). */

@@ -24,6 +24,14 @@ public enum QueryErrorClass implements ErrorClass {
   QUERY_UNSUPPORTED_TRIGGER,
   /** A savepoint to restore was passed to Flink; the query restores its own snapshots. */
   QUERY_SAVEPOINT_PATH_NOT_ALLOWED,
+  /**
+   * On a managed service that owns checkpoints and restores (Amazon Managed Service for Apache
+   * Flink), the query asks for something the service decides: a trigger other than the service's
+   * checkpoint interval, at-least-once or unaligned checkpoints, another state backend than
+   * RocksDB, the changelog, a snapshot of its own to restore, or a replaced sink's state dropped
+   * while the service does not allow non-restored state. The message names the service setting.
+   */
+  QUERY_MANAGED_SERVICE_CONFLICT,
   /** The query could not stop with a savepoint; it resumes from its last checkpoint. */
   QUERY_STOP_FAILED,
   /**

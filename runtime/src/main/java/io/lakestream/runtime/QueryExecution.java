@@ -46,7 +46,8 @@ final class QueryExecution implements StreamingQuery {
       int parallelism,
       List<QueryListener> listeners,
       Configuration flinkConfiguration,
-      String restoreFrom) {
+      String restoreFrom,
+      boolean serviceOwnedSnapshots) {
 
     /** The same settings restoring the newest snapshot (a restart must not rewind again). */
     Settings withoutRestoreFrom() {
@@ -60,7 +61,24 @@ final class QueryExecution implements StreamingQuery {
           parallelism,
           listeners,
           flinkConfiguration,
-          null);
+          null,
+          serviceOwnedSnapshots);
+    }
+
+    /** These settings with {@code newTrigger}. */
+    Settings withTrigger(Trigger newTrigger) {
+      return new Settings(
+          dataflow,
+          queryName,
+          checkpointLocation,
+          newTrigger,
+          outputMode,
+          state,
+          parallelism,
+          listeners,
+          flinkConfiguration,
+          restoreFrom,
+          serviceOwnedSnapshots);
     }
   }
 

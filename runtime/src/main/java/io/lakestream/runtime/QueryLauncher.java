@@ -29,10 +29,15 @@ final class QueryLauncher {
 
   private QueryLauncher() {}
 
-  static StreamingQuery start(QueryExecution.Settings s) throws Exception {
+  static StreamingQuery start(QueryExecution.Settings given) throws Exception {
+    boolean service = given.serviceOwnedSnapshots();
+    Configuration submitted = service ? FlinkSettings.submitted(given) : null;
+    QueryExecution.Settings s = service ? ServiceSnapshots.settle(given, submitted) : given;
     Configuration conf = FlinkSettings.forRun(s);
-    StartPlan plan = plan(s);
-    plan.snapshot().ifPresent(snapshot -> FlinkSettings.restore(conf, snapshot, s.state()));
+    StartPlan plan = plan(s, submitted);
+    if (!service) {
+      plan.snapshot().ifPresent(snapshot -> FlinkSettings.restore(conf, snapshot, s.state()));
+    }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(s.parallelism());
     QueryContext context = context(s, plan);
@@ -41,10 +46,36 @@ final class QueryLauncher {
         inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
     StartPlan.Admitted admitted =
         plan.admit(fingerprint, inspector.inputPaths(), inspector.sourcesWithoutExactReplay());
-    if (admitted.dropsReplacedSinkState()) {
+    if (admitted.dropsReplacedSinkState() && service) {
+      ServiceSnapshots.requireNonRestoredStateAllowed(submitted);
+    } else if (admitted.dropsReplacedSinkState()) {
       FlinkSettings.dropUnclaimedState(env);
     }
     return submit(s, admitted, context, env, fingerprint);
+  }
+
+  /**
+   * Reads the checkpoint location: the run restores its newest snapshot (or {@code restoreFrom}),
+   * or, when a managed service owns the snapshots, the one the service gave Flink.
+   *
+   * @param submitted the configuration Flink was given (read only when a service owns snapshots)
+   */
+  private static StartPlan plan(QueryExecution.Settings s, Configuration submitted)
+      throws java.io.IOException {
+    if (s.serviceOwnedSnapshots()) {
+      return StartPlan.readForService(
+          s.checkpointLocation(),
+          s.queryName(),
+          ServiceSnapshots.restorePath(submitted),
+          s.parallelism(),
+          s.state().maxParallelism());
+    }
+    return StartPlan.read(
+        s.checkpointLocation(),
+        s.queryName(),
+        s.restoreFrom(),
+        s.parallelism(),
+        s.state().maxParallelism());
   }
 
   /**
@@ -56,7 +87,7 @@ final class QueryLauncher {
    */
   static RestartCheck check(QueryExecution.Settings s) throws Exception {
     Configuration conf = FlinkSettings.forRun(s);
-    StartPlan plan = plan(s);
+    StartPlan plan = plan(s, s.serviceOwnedSnapshots() ? FlinkSettings.submitted(s) : null);
     StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
     env.setParallelism(s.parallelism());
     DataflowInspector inspector = build(s, env, context(s, plan));
@@ -71,15 +102,6 @@ final class QueryLauncher {
         plan.resumes(),
         plan.restoredEpoch(),
         admitted.dropsReplacedSinkState());
-  }
-
-  private static StartPlan plan(QueryExecution.Settings s) throws java.io.IOException {
-    return StartPlan.read(
-        s.checkpointLocation(),
-        s.queryName(),
-        s.restoreFrom(),
-        s.parallelism(),
-        s.state().maxParallelism());
   }
 
   private static QueryContext context(QueryExecution.Settings s, StartPlan plan) {
@@ -186,6 +208,7 @@ final class QueryLauncher {
         context.availableNow(),
         Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())),
         rest.orElse(null),
-        pending.isEmpty() ? null : MAPPER.writeValueAsString(pending.get()));
+        pending.isEmpty() ? null : MAPPER.writeValueAsString(pending.get()),
+        s.serviceOwnedSnapshots());
   }
 }

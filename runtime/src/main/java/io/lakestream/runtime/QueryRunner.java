@@ -50,6 +50,8 @@ final class QueryRunner
    * @param sources file-name-safe names of the sources (offsets records; availableNow catch-up)
    * @param restApi the JobManager's REST API, or null when the submitting configuration has none
    * @param pendingMetadataJson the metadata to write once this run has a snapshot, or null
+   * @param serviceOwnedSnapshots the snapshots are stored where a managed service keeps them, not
+   *     in the checkpoint location: a completed checkpoint of this job counts as the run's snapshot
    */
   record Settings(
       URI checkpointLocation,
@@ -63,7 +65,8 @@ final class QueryRunner
       boolean availableNow,
       Duration watermarkSettle,
       URI restApi,
-      String pendingMetadataJson)
+      String pendingMetadataJson,
+      boolean serviceOwnedSnapshots)
       implements Serializable {
     Settings {
       sources = List.copyOf(sources);
@@ -80,6 +83,7 @@ final class QueryRunner
   private JobControl job;
   private QueryMetadata pendingMetadata;
   private long lastHeartbeatNanos;
+  private volatile long completedCheckpoint = -1;
 
   QueryRunner(SplitEnumeratorContext<QueryRunnerSource.NoSplit> context, Settings settings) {
     this.context = context;
@@ -188,12 +192,29 @@ final class QueryRunner
     if (pendingMetadata == null) {
       return;
     }
-    Optional<RestorableSnapshot> newest =
-        ending ? location.newestSnapshot() : location.newestCheckpoint();
-    if (newest.isPresent() && newest.get().checkpointId() > settings.restoredEpoch()) {
+    if (newestSnapshotId(ending) > settings.restoredEpoch()) {
       location.writeMetadata(pendingMetadata);
       pendingMetadata = null;
     }
+  }
+
+  /**
+   * The id of the query's newest snapshot: in its checkpoint location, or, when a managed service
+   * keeps the snapshots elsewhere, the newest checkpoint of this job Flink reported complete; -1
+   * when there is none.
+   */
+  private long newestSnapshotId(boolean ending) throws IOException {
+    if (settings.serviceOwnedSnapshots()) {
+      return completedCheckpoint;
+    }
+    Optional<RestorableSnapshot> newest =
+        ending ? location.newestSnapshot() : location.newestCheckpoint();
+    return newest.map(RestorableSnapshot::checkpointId).orElse(-1L);
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    completedCheckpoint = Math.max(completedCheckpoint, checkpointId);
   }
 
   /** An availableNow stop that failed for good: the client reports it as the run's failure. */

@@ -56,6 +56,7 @@ final class StartPlan {
   private final String queryId;
   private final String runId;
   private final int parallelism;
+  private final boolean serviceOwned;
 
   private StartPlan(
       URI checkpointLocation,
@@ -64,7 +65,8 @@ final class StartPlan {
       Optional<RestorableSnapshot> snapshot,
       ReplayPlan replay,
       String queryName,
-      int parallelism) {
+      int parallelism,
+      boolean serviceOwned) {
     this.checkpointLocation = checkpointLocation;
     this.location = location;
     this.previous = previous;
@@ -74,6 +76,7 @@ final class StartPlan {
     this.queryId = previous.map(QueryMetadata::queryId).orElse(UUID.randomUUID().toString());
     this.runId = UUID.randomUUID().toString();
     this.parallelism = parallelism;
+    this.serviceOwned = serviceOwned;
   }
 
   /**
@@ -93,30 +96,93 @@ final class StartPlan {
       int parallelism,
       int maxParallelism)
       throws IOException {
-    CheckpointLocation location = new CheckpointLocation(checkpointLocation);
-    Optional<QueryMetadata> metadata = location.readMetadata();
-    List<Long> epochs = location.epochs().committedEpochs();
-    Optional<RestorableSnapshot> newest = location.newestSnapshot();
+    Read read = Read.of(checkpointLocation, queryName, parallelism, false);
+    Optional<RestorableSnapshot> newest = read.location().newestSnapshot();
     Optional<RestorableSnapshot> snapshot =
-        restoreFrom == null ? newest : Optional.of(location.snapshotAt(restoreFrom));
-    if (restoreFrom != null && metadata.isEmpty()) {
-      throw restoreIntoNewLocation(restoreFrom, location);
+        restoreFrom == null ? newest : Optional.of(read.location().snapshotAt(restoreFrom));
+    return read.plan(restoreFrom, snapshot, newest, maxParallelism);
+  }
+
+  /**
+   * Plans a run whose snapshots a managed service stores and restores (Amazon Managed Service for
+   * Apache Flink): the run restores {@code serviceRestore}, the snapshot the service gave Flink,
+   * wherever it is stored, and the same checks as {@link #read} hold against it: the epochs
+   * committed after it are replayed exactly, and a location with committed epochs refuses a start
+   * without a snapshot. The location's own {@code state/} and {@code savepoints/}, if any, are
+   * neither restored nor retired.
+   *
+   * @throws CheckpointLocationException as {@link #read}, with the service's settings to change
+   */
+  static StartPlan readForService(
+      URI checkpointLocation,
+      String queryName,
+      Optional<String> serviceRestore,
+      int parallelism,
+      int maxParallelism)
+      throws IOException {
+    Read read = Read.of(checkpointLocation, queryName, parallelism, true);
+    Optional<RestorableSnapshot> snapshot =
+        serviceRestore.isEmpty()
+            ? Optional.empty()
+            : Optional.of(read.location().snapshotAt(serviceRestore.get()));
+    return read.plan(serviceRestore.orElse(null), snapshot, snapshot, maxParallelism);
+  }
+
+  /** One reading of a checkpoint location, turned into a plan by {@link #plan}. */
+  private record Read(
+      URI checkpointLocation,
+      CheckpointLocation location,
+      Optional<QueryMetadata> metadata,
+      List<Long> epochs,
+      String queryName,
+      int parallelism,
+      boolean serviceOwned) {
+
+    static Read of(URI checkpointLocation, String queryName, int parallelism, boolean service)
+        throws IOException {
+      CheckpointLocation location = new CheckpointLocation(checkpointLocation);
+      Optional<QueryMetadata> metadata = location.readMetadata();
+      List<Long> epochs = location.epochs().committedEpochs();
+      return new Read(
+          checkpointLocation, location, metadata, epochs, queryName, parallelism, service);
     }
-    ReplayPlan replay = rewindPlan(location, snapshot, newest, epochs);
-    if (metadata.isEmpty() && (snapshot.isPresent() || !epochs.isEmpty())) {
-      throw metadataMissing(location);
+
+    /**
+     * @param restoreFrom the snapshot asked for (by the caller or the service), or null
+     * @param newest the newest snapshot a later run may have taken (for the rewind)
+     */
+    StartPlan plan(
+        String restoreFrom,
+        Optional<RestorableSnapshot> snapshot,
+        Optional<RestorableSnapshot> newest,
+        int maxParallelism)
+        throws IOException {
+      if (restoreFrom != null && metadata.isEmpty()) {
+        throw restoreIntoNewLocation(restoreFrom, location, serviceOwned);
+      }
+      ReplayPlan replay = rewindPlan(location, snapshot, newest, epochs);
+      if (metadata.isEmpty() && (snapshot.isPresent() || !epochs.isEmpty())) {
+        throw metadataMissing(location);
+      }
+      if (metadata.isPresent() && snapshot.isEmpty() && !epochs.isEmpty()) {
+        throw snapshotsMissing(location, epochs.get(epochs.size() - 1), serviceOwned);
+      }
+      if (metadata.isEmpty() && parallelism > maxParallelism) {
+        throw parallelismAboveMax(parallelism, maxParallelism);
+      }
+      StartPlan plan =
+          new StartPlan(
+              checkpointLocation,
+              location,
+              metadata,
+              snapshot,
+              replay,
+              queryName,
+              parallelism,
+              serviceOwned);
+      plan.warnIfRenamed();
+      return plan;
     }
-    if (metadata.isPresent() && snapshot.isEmpty() && !epochs.isEmpty()) {
-      throw snapshotsMissing(location, epochs.get(epochs.size() - 1));
-    }
-    if (metadata.isEmpty() && parallelism > maxParallelism) {
-      throw parallelismAboveMax(parallelism, maxParallelism);
-    }
-    StartPlan plan =
-        new StartPlan(
-            checkpointLocation, location, metadata, snapshot, replay, queryName, parallelism);
-    plan.warnIfRenamed();
-    return plan;
   }
 
   /** The location's query id (a new one for a new location). */
@@ -231,7 +297,9 @@ final class StartPlan {
         plan.location.writeMetadata(metadata);
         pending = Optional.empty();
       }
-      if (plan.snapshot.isPresent()) {
+      if (plan.snapshot.isPresent() && plan.serviceOwned) {
+        plan.warnIfRewinds(plan.snapshot.get());
+      } else if (plan.snapshot.isPresent()) {
         plan.retireSnapshots(plan.snapshot.get());
       }
       return pending;
@@ -239,20 +307,27 @@ final class StartPlan {
   }
 
   private void retireSnapshots(RestorableSnapshot restored) throws IOException {
+    if (warnIfRewinds(restored)) {
+      location.abandonSnapshotsAfter(restored.checkpointId(), runId);
+    }
+    location.deleteCheckpointsOlderThan(restored.checkpointId());
+    location.pruneSavepoints(RETAINED_SAVEPOINTS, restored.path());
+  }
+
+  /** Logs a rewind to {@code restored}; returns whether the run rewinds. */
+  private boolean warnIfRewinds(RestorableSnapshot restored) {
     if (!replay.isEmpty()) {
       LOG.warn(
           "Query '{}' rewinds to epoch {} ({}): epochs {}..{} were committed by a later run;"
               + " they are replayed exactly as committed (sinks skip them) and the later"
-              + " run's snapshots are retired",
+              + " run's snapshots are retired (where the checkpoint location holds them)",
           queryName,
           replay.restoredEpoch(),
           restored.path(),
           replay.restoredEpoch() + 1,
           replay.lastEpoch());
-      location.abandonSnapshotsAfter(restored.checkpointId(), runId);
     }
-    location.deleteCheckpointsOlderThan(restored.checkpointId());
-    location.pruneSavepoints(RETAINED_SAVEPOINTS, restored.path());
+    return !replay.isEmpty();
   }
 
   private void requireExactReplay(List<String> cannotReplay) {
@@ -376,15 +451,20 @@ final class StartPlan {
   }
 
   private static CheckpointLocationException restoreIntoNewLocation(
-      String restoreFrom, CheckpointLocation location) {
+      String restoreFrom, CheckpointLocation location, boolean serviceOwned) {
     return new CheckpointLocationException(
         StateErrorClass.CHECKPOINT_LOCATION_NO_QUERY,
         "Cannot restore "
             + restoreFrom
             + ": checkpoint location "
             + location
-            + " has no metadata, so it does not belong to a query yet. Restore into the"
-            + " checkpoint location the snapshot was taken from.");
+            + " has no metadata, so it does not belong to a query yet. "
+            + (serviceOwned
+                ? "The service restores a snapshot of another checkpoint location (was the"
+                    + " checkpoint location setting changed?): set it back, or start the"
+                    + " application without a snapshot (SKIP_RESTORE_FROM_SNAPSHOT) for a new"
+                    + " query."
+                : "Restore into the checkpoint location the snapshot was taken from."));
   }
 
   private static CheckpointLocationException metadataMissing(CheckpointLocation location) {
@@ -397,18 +477,25 @@ final class StartPlan {
   }
 
   private static CheckpointLocationException snapshotsMissing(
-      CheckpointLocation location, long lastEpoch) {
+      CheckpointLocation location, long lastEpoch, boolean serviceOwned) {
     return new CheckpointLocationException(
         StateErrorClass.CHECKPOINT_LOCATION_SNAPSHOTS_MISSING,
         "Checkpoint location "
             + location
             + " has committed epochs up to "
             + lastEpoch
-            + " but no restorable checkpoint or savepoint (state/chk-N or savepoints/ with"
-            + " _metadata): they were deleted or never retained. Running now would silently"
-            + " start from scratch (sources from their starting positions, empty state)."
-            + " Restore the snapshot files, or start over deliberately with a new"
-            + " checkpoint location.");
+            + (serviceOwned
+                ? " but the service started the application without a snapshot to restore"
+                    + " (ApplicationRestoreType SKIP_RESTORE_FROM_SNAPSHOT, or snapshots"
+                    + " disabled). Running now would silently start from scratch (sources from"
+                    + " their starting positions, empty state). Start it with"
+                    + " RESTORE_FROM_LATEST_SNAPSHOT, or start over deliberately with a new"
+                    + " checkpoint location."
+                : " but no restorable checkpoint or savepoint (state/chk-N or savepoints/ with"
+                    + " _metadata): they were deleted or never retained. Running now would"
+                    + " silently start from scratch (sources from their starting positions,"
+                    + " empty state). Restore the snapshot files, or start over deliberately"
+                    + " with a new checkpoint location."));
   }
 
   /**

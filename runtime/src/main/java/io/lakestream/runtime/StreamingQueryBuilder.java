@@ -39,6 +39,7 @@ public final class StreamingQueryBuilder {
   private final Configuration flinkConfiguration = new Configuration();
   private String restoreFrom;
   private SchemaChangeRestarts schemaChangeRestarts = SchemaChangeRestarts.defaults();
+  private Boolean serviceOwnedSnapshots;
 
   private StreamingQueryBuilder(Dataflow dataflow) {
     this.dataflow = Objects.requireNonNull(dataflow, "dataflow");
@@ -108,6 +109,22 @@ public final class StreamingQueryBuilder {
   }
 
   /**
+   * Whether a managed service (Amazon Managed Service for Apache Flink) owns Flink's checkpoint
+   * storage and restores: then the query sets no checkpoint or savepoint directory, no restore path
+   * and no checkpoint interval; it restores the snapshot the service gave Flink ({@code
+   * execution.savepoint.path}) and checks it against its checkpoint location like any restore
+   * (epoch, replay, restart matrix). Its {@code metadata}, {@code lock}, {@code offsets/}, {@code
+   * commits/} and {@code progress/} stay in the checkpoint location. The trigger must then be the
+   * service's checkpoint interval (or be left out), and {@link #restoreFrom}, another state backend
+   * than RocksDB and the changelog are refused ({@code QUERY_MANAGED_SERVICE_CONFLICT}). Default:
+   * {@link ManagedService#active()} when the query starts.
+   */
+  public StreamingQueryBuilder serviceOwnedSnapshots(boolean owned) {
+    this.serviceOwnedSnapshots = owned;
+    return this;
+  }
+
+  /**
    * Checks the settings; fails with a {@link LakestreamException} ({@link QueryErrorClass}) naming
    * the bad one.
    */
@@ -141,12 +158,18 @@ public final class StreamingQueryBuilder {
     return this;
   }
 
-  /** Validates, prepares the checkpoint location and submits the job. */
+  /**
+   * Validates, prepares the checkpoint location and submits the job. With {@link
+   * #serviceOwnedSnapshots} the query is not restarted on a schema change: a rebuilt run could only
+   * restore the snapshot the service started it with, not the job's newest checkpoint; the job
+   * fails and the service's restart (from its newest snapshot) rebuilds it.
+   */
   public StreamingQuery start() throws Exception {
     sanityCheck();
-    return schemaChangeRestarts.enabled()
-        ? RestartingQuery.start(settings(), schemaChangeRestarts)
-        : QueryLauncher.start(settings());
+    QueryExecution.Settings s = settings();
+    return schemaChangeRestarts.enabled() && !s.serviceOwnedSnapshots()
+        ? RestartingQuery.start(s, schemaChangeRestarts)
+        : QueryLauncher.start(s);
   }
 
   QueryExecution.Settings settings() {
@@ -160,7 +183,8 @@ public final class StreamingQueryBuilder {
         parallelism,
         List.copyOf(listeners),
         flinkConfiguration,
-        restoreFrom == null ? null : Locations.absolute(restoreFrom));
+        restoreFrom == null ? null : Locations.absolute(restoreFrom),
+        serviceOwnedSnapshots != null ? serviceOwnedSnapshots : ManagedService.active());
   }
 
   /** A path without a scheme is a local path, made absolute (see {@link Locations}). */
