@@ -1,6 +1,8 @@
 package io.lakestream.pipelines.cli;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.pipelines.msf.MsfApplication;
+import io.lakestream.runtime.ManagedService;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
@@ -16,6 +18,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       RunCommand.class,
       UpgradeCommand.class,
+      MsfCommand.class,
       DescribeCheckpointCommand.class,
       TableChangesCommand.class,
       CommandLine.HelpCommand.class
@@ -27,7 +30,8 @@ public final class LakestreamCli implements Runnable {
   /**
    * Entry point for {@code java} and {@code flink run}. Embedded, it exits the JVM with the exit
    * code; inside a Flink client or an application-mode JobManager it must not exit the JVM, so a
-   * failure is thrown instead.
+   * failure is thrown instead. Without arguments on Managed Service for Apache Flink (which passes
+   * none) it runs the query of the runtime properties ({@link MsfApplication}).
    */
   public static void main(String[] args) {
     if (!flinkOnClasspath()) {
@@ -38,6 +42,10 @@ public final class LakestreamCli implements Runnable {
               + " io.lakestream.pipelines.cli.LakestreamCli <command>' (or bin/lakestream from the"
               + " source tree).");
       System.exit(FailureReporter.USAGE);
+    }
+    if (args.length == 0 && ManagedService.active()) {
+      MsfApplication.main(args);
+      return;
     }
     exit(execute(args), args);
   }
