@@ -76,6 +76,8 @@ public final class FlinkCluster implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final String JOB_MANAGER_CLASS =
       "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+  private static final String APPLICATION_JOB_MANAGER_CLASS =
+      "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
   private static final String TASK_MANAGER_CLASS =
       "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
   private static final String CLI_CLASS = "org.apache.flink.client.cli.CliFrontend";
@@ -93,8 +95,24 @@ public final class FlinkCluster implements AutoCloseable {
     private Duration startTimeout = Duration.ofSeconds(90);
     private Path directory;
     private final Map<String, String> configuration = new LinkedHashMap<>();
+    private Application application;
 
     private Builder() {}
+
+    /**
+     * Starts an application cluster instead of a session cluster: the JobManager is Flink's {@code
+     * StandaloneApplicationClusterEntryPoint}, which runs {@code jobClassName}'s main from {@code
+     * userJar} (linked into the cluster's {@code usrlib/}, its user class path) with {@code
+     * programArgs}, as a managed service or {@code flink run-application} runs an application. The
+     * cluster runs that application's job only; by Flink's default it shuts down once the job has
+     * ended ({@code execution.shutdown-on-application-finish}).
+     *
+     * @param jobClassName the main class, or null to let Flink find it in the jar's manifest
+     */
+    public Builder application(Path userJar, String jobClassName, String... programArgs) {
+      this.application = new Application(userJar, jobClassName, List.of(programArgs));
+      return this;
+    }
 
     /** TaskManagers started with the cluster; default 2. */
     public Builder taskManagers(int count) {
@@ -168,6 +186,9 @@ public final class FlinkCluster implements AutoCloseable {
     }
   }
 
+  /** The application an application cluster runs. */
+  private record Application(Path userJar, String jobClassName, List<String> programArgs) {}
+
   private final Builder settings;
   private final TempDirectory ownedDirectory;
   private final FlinkHome home;
@@ -228,9 +249,20 @@ public final class FlinkCluster implements AutoCloseable {
       int rpcPort = FreePort.pick();
       int restPort = FreePort.pick();
       FlinkHome home = FlinkHome.create(root, overrides(settings, root, rpcPort, restPort));
+      String mainClass =
+          settings.application == null ? JOB_MANAGER_CLASS : APPLICATION_JOB_MANAGER_CLASS;
+      if (settings.application != null) {
+        home.linkUserJar(settings.application.userJar());
+      }
       // Should the test JVM die, the JobManager's reaper deletes a directory the cluster created.
       Path reaped = owned != null ? root : root.resolve("jobmanager");
-      FlinkProcess jm = launch("jobmanager", JOB_MANAGER_CLASS, jobManagerArgs(home), home, reaped);
+      FlinkProcess jm =
+          launch(
+              "jobmanager",
+              mainClass,
+              jobManagerArgs(home, mainClass, settings.application),
+              home,
+              reaped);
       FlinkCluster cluster = new FlinkCluster(settings, owned, home, restPort, jm);
       try {
         cluster.awaitUntil(
@@ -279,7 +311,8 @@ public final class FlinkCluster implements AutoCloseable {
     return conf;
   }
 
-  private static List<String> jobManagerArgs(FlinkHome home) {
+  private static List<String> jobManagerArgs(
+      FlinkHome home, String mainClass, Application application) {
     Configuration conf = home.configuration();
     JobManagerProcessSpec spec =
         JobManagerProcessUtils.processSpecFromConfigWithNewOptionToInterpretLegacyHeap(
@@ -291,7 +324,13 @@ public final class FlinkCluster implements AutoCloseable {
     args.addAll(split(JobManagerProcessUtils.generateDynamicConfigsStr(spec)));
     args.addAll(dynamic("metrics.reporter.prom.port", Integer.toString(FreePort.pick())));
     args.addAll(dynamic("io.tmp.dirs", tmpDirectory(home.root().resolve("jobmanager"))));
-    return command(jvm, JOB_MANAGER_CLASS, args);
+    if (application != null) {
+      if (application.jobClassName() != null) {
+        args.addAll(List.of("--job-classname", application.jobClassName()));
+      }
+      args.addAll(application.programArgs());
+    }
+    return command(jvm, mainClass, args);
   }
 
   private List<String> taskManagerArgs(String resourceId) {
@@ -562,6 +601,95 @@ public final class FlinkCluster implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new FlinkClusterException("interrupted during GET " + path, e);
     }
+  }
+
+  /**
+   * POST {@code body} (JSON) to {@code path} of the REST API, parsed as JSON.
+   *
+   * @throws FlinkClusterException if the JobManager does not answer 200 or 202
+   */
+  public JsonNode restPost(String path, JsonNode body) {
+    HttpRequest request =
+        HttpRequest.newBuilder(restApi().resolve(path))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+            .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200 && response.statusCode() != 202) {
+        throw new FlinkClusterException(
+            "POST " + path + " answered " + response.statusCode() + ": " + response.body());
+      }
+      return MAPPER.readTree(response.body());
+    } catch (IOException e) {
+      throw new FlinkClusterException("POST " + restApi().resolve(path) + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlinkClusterException("interrupted during POST " + path, e);
+    }
+  }
+
+  /** The jobs the JobManager knows, running or ended. */
+  public List<JobID> jobs() {
+    List<JobID> jobs = new ArrayList<>();
+    rest("/jobs/overview")
+        .path("jobs")
+        .forEach(j -> jobs.add(JobID.fromHexString(j.path("jid").asText())));
+    return jobs;
+  }
+
+  /**
+   * Waits until the JobManager knows a job (an application cluster's: its main submitted it) and
+   * returns it.
+   *
+   * @throws FlinkClusterException on timeout, or when the JobManager exits first (its main failed)
+   */
+  public JobID awaitJob(Duration timeout) {
+    awaitUntil(
+        "the application's job to be submitted", timeout, jobManager, () -> !jobs().isEmpty());
+    return jobs().get(0);
+  }
+
+  /**
+   * Stops {@code job} with a savepoint in {@code targetDirectory} through the REST API ({@code POST
+   * /jobs/<id>/stop}, no drain) and waits until the savepoint is complete.
+   *
+   * @return the savepoint's path
+   * @throws FlinkClusterException on timeout or when the savepoint fails
+   */
+  public String stopWithSavepoint(JobID job, String targetDirectory, Duration timeout) {
+    JsonNode body =
+        MAPPER.createObjectNode().put("targetDirectory", targetDirectory).put("drain", false);
+    String trigger = restPost("/jobs/" + job + "/stop", body).path("request-id").asText();
+    String[] location = new String[1];
+    awaitUntil(
+        "the savepoint of job " + job,
+        timeout,
+        jobManager,
+        () -> {
+          JsonNode status = rest("/jobs/" + job + "/savepoints/" + trigger);
+          if (!"COMPLETED".equals(status.path("status").path("id").asText())) {
+            return false;
+          }
+          JsonNode operation = status.path("operation");
+          if (operation.has("failure-cause")) {
+            throw new FlinkClusterException(
+                "the savepoint of job " + job + " failed: " + operation.path("failure-cause"));
+          }
+          location[0] = operation.path("location").asText();
+          return true;
+        });
+    LOG.info("job {} stopped with savepoint {}", job, location[0]);
+    return location[0];
+  }
+
+  /** The snapshot {@code job} restored when it started (REST checkpoint statistics), if any. */
+  public java.util.Optional<String> restoredSnapshot(JobID job) {
+    JsonNode restored = rest("/jobs/" + job + "/checkpoints").path("latest").path("restored");
+    return restored.isMissingNode() || restored.isNull()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(restored.path("external_path").asText());
   }
 
   private boolean restAnswers() {

@@ -103,6 +103,22 @@ final class FlinkHome {
     return root.resolve("log");
   }
 
+  /** {@code usrlib/}: an application cluster's user class path. */
+  Path usrlib() {
+    return root.resolve("usrlib");
+  }
+
+  /** Links {@code jar} into {@link #usrlib()}, where an application cluster finds its program. */
+  void linkUserJar(Path jar) {
+    requireFile(jar, "application jar");
+    try {
+      Files.createDirectories(usrlib());
+      link(usrlib().resolve(jar.getFileName()), jar.toAbsolutePath());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot link " + jar + " into " + usrlib(), e);
+    }
+  }
+
   /** The class path of every process: {@code lib/*}. */
   String classpath() {
     return lib().toAbsolutePath() + "/*";
