@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FlinkClusterIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final long ROWS = 6_000;
-  private static final long ROWS_PER_SECOND = 200;
+  static final long ROWS_PER_SECOND = 200;
   private static final long UPGRADE_ROWS = 12_000;
   private static final Path CLUSTER_DIR = Path.of("target/flink-cluster-it").toAbsolutePath();
 
@@ -420,7 +420,7 @@ class FlinkClusterIT {
     return committedOrdersOf(output);
   }
 
-  private static long committedOrdersOf(Path lake) throws IOException {
+  static long committedOrdersOf(Path lake) throws IOException {
     return committedRows(lake.resolve("orders"));
   }
 
@@ -448,7 +448,7 @@ class FlinkClusterIT {
     return ordersOf(output);
   }
 
-  private static List<String> ordersOf(Path lake) throws IOException {
+  static List<String> ordersOf(Path lake) throws IOException {
     if (!Files.isDirectory(lake.resolve("orders/_delta_log"))) {
       return List.of();
     }
@@ -472,7 +472,7 @@ class FlinkClusterIT {
   /**
    * What the demo's generator produces for rows 0..rows-1, split as the demo's parser splits it.
    */
-  private static Expected expected(long rows) throws Exception {
+  static Expected expected(long rows) throws Exception {
     OrderEventGenerator generator =
         new OrderEventGenerator(
             OrdersDemo.EVENT_TIME_START.toEpochMilli(),
@@ -492,9 +492,9 @@ class FlinkClusterIT {
     return expected;
   }
 
-  private record Expected(List<String> orders, List<String> deadLetters) {}
+  record Expected(List<String> orders, List<String> deadLetters) {}
 
-  private static String applicationJar() {
+  static String applicationJar() {
     Path jar = Path.of(System.getProperty("lakestream.applicationJar", "target/lakestream.jar"));
     assertThat(jar).as("application jar (built by mvn package)").isRegularFile();
     return jar.toAbsolutePath().toString();

@@ -222,6 +222,21 @@ class MsfApplicationTest {
   }
 
   @Test
+  void theDeployPageListsEveryKeyOfTheQueryGroup() throws IOException {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.isDirectory(root.resolve("docs/deploy"))) {
+      root = root.getParent();
+      assertThat(root).as("checkout root with docs/deploy").isNotNull();
+    }
+    String page = Files.readString(root.resolve("docs/deploy/msf.md"));
+    for (io.lakestream.connectors.options.Option<?> option : MsfQueryOptions.ALL) {
+      assertThat(page)
+          .as("docs/deploy/msf.md lists `%s`", option.key())
+          .contains("| `" + option.key() + "`");
+    }
+  }
+
+  @Test
   void theEntryPointTakesNoArgumentsOrAPropertiesFile() {
     assertThat(MsfApplication.propertiesFile(new String[] {"--properties", "/p.json"}))
         .isEqualTo(Path.of("/p.json"));
