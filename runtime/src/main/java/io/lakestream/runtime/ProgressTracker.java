@@ -187,7 +187,9 @@ final class ProgressTracker {
       inputRows += rows;
       ObjectNode s = sources.addObject();
       s.put("description", source);
-      s.set("startOffset", previous == null ? null : MAPPER.valueToTree(previous));
+      // Not valueToTree: its TokenBuffer classes would first load in the second report, which may
+      // come from close() after Flink closed the job's class loader (then it fails to load them).
+      s.put("startOffset", previous);
       s.set("endOffset", offset.path("offsets"));
       if (offset.has("endOffsets")) {
         s.set("latestOffset", offset.path("endOffsets"));

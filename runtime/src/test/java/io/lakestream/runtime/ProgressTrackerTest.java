@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
+import java.io.File;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +100,44 @@ class ProgressTrackerTest {
     assertThat(source.path("metrics").path("maxOffsetsBehindLatest").asLong()).isEqualTo(750);
     assertThat(p.path("sink").path("numOutputRows").asLong()).isEqualTo(150);
     assertThat(log().readProgress(2)).isPresent();
+  }
+
+  /**
+   * Flink closes a finished job's class loader while the runner's {@code close()} may still report
+   * the last epochs (coordinators close asynchronously): after one report, the reports of later
+   * epochs must need no class the first one did not load.
+   */
+  @Test
+  void reportsLaterEpochsAfterTheJobsClassLoaderIsClosed() throws Exception {
+    URL[] classpath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .map(entry -> toUrl(entry))
+            .toArray(URL[]::new);
+    try (URLClassLoader job = new URLClassLoader(classpath, ClassLoader.getPlatformClassLoader())) {
+      Class<?> driverClass = job.loadClass(ProgressTrackerInLoader.class.getName());
+      assertThat(driverClass.getClassLoader()).isSameAs(job);
+      Object driver = driverClass.getConstructor(Path.class).newInstance(dir);
+      Method records = driverClass.getMethod("records", long.class);
+      Method poll = driverClass.getMethod("poll");
+      records.invoke(driver, 1L);
+      poll.invoke(driver);
+      records.invoke(driver, 2L);
+      records.invoke(driver, 3L);
+
+      job.close(); // as Flink, once the job has finished
+      poll.invoke(driver);
+    }
+    assertThat(log().progressEpochs()).containsExactly(1L, 2L, 3L);
+    assertThat(log().readProgress(3).orElseThrow().path("sources").get(0).path("startOffset"))
+        .hasToString("200");
+  }
+
+  private static URL toUrl(String classpathEntry) {
+    try {
+      return Path.of(classpathEntry).toUri().toURL();
+    } catch (java.net.MalformedURLException e) {
+      throw new IllegalArgumentException(classpathEntry, e);
+    }
   }
 
   @Test
