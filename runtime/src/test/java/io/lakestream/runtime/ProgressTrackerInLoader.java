@@ -33,16 +33,14 @@ public final class ProgressTrackerInLoader {
             ProgressTracker.Sink.NONE);
   }
 
-  /**
-   * Writes the offsets and the commit record of {@code epoch} ({@code epoch * 100} rows in all).
-   */
+  /** Writes the offsets and the commit record of {@code epoch}. */
   public void records(long epoch) throws Exception {
-    Map<String, Object> offsets = new LinkedHashMap<>();
-    offsets.put("source", "numbers");
-    offsets.put("offsets", Map.of("partition-0", epoch * 100));
-    offsets.put("totalOffset", epoch * 100);
-    offsets.put("endOffsets", Map.of("partition-0", 1000));
-    log.writeOffsets(epoch, "numbers", offsets);
+    commit(epoch);
+    offsets(epoch);
+  }
+
+  /** Writes the sink's commit record of {@code epoch} (100 rows). */
+  public void commit(long epoch) throws Exception {
     Map<String, Object> commit = new LinkedHashMap<>();
     commit.put("sink", "counts");
     commit.put("description", "json-lines /t");
@@ -50,6 +48,16 @@ public final class ProgressTrackerInLoader {
     commit.put("watermark", "2026-01-01T00:00:0" + epoch + "Z");
     commit.put("committedAt", Instant.parse("2026-11-29T10:00:00Z").plusSeconds(epoch).toString());
     log.writeCommit(epoch, "counts", commit);
+  }
+
+  /** Writes the source's offsets of {@code epoch} ({@code epoch * 100} rows in all). */
+  public void offsets(long epoch) throws Exception {
+    Map<String, Object> offsets = new LinkedHashMap<>();
+    offsets.put("source", "numbers");
+    offsets.put("offsets", Map.of("partition-0", epoch * 100));
+    offsets.put("totalOffset", epoch * 100);
+    offsets.put("endOffsets", Map.of("partition-0", 1000));
+    log.writeOffsets(epoch, "numbers", offsets);
   }
 
   /** Reports every epoch whose records are complete. */
