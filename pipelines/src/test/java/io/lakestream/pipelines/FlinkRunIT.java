@@ -44,7 +44,7 @@ class FlinkRunIT {
             "run",
             "-t",
             "local",
-            System.getProperty("lakestream.applicationJar", "target/lakestream.jar")));
+            ApplicationJar.path()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("FLINK_CONF_DIR", conf.toString());

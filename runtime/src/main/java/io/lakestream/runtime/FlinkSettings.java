@@ -14,6 +14,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -56,7 +57,7 @@ final class FlinkSettings {
     rocksDbLookupDefaults(s.state(), conf);
     TriggerSettings.apply(s.trigger(), conf);
     conf.set(CheckpointingOptions.CREATE_CHECKPOINT_SUB_DIR, false);
-    boundRestarts(conf);
+    boundRestarts(conf, StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration());
     refuseSavepointPath(conf);
     embedded(conf, s.flinkConfiguration());
     return conf;
@@ -113,13 +114,17 @@ final class FlinkSettings {
   }
 
   /**
-   * Unless a restart strategy is configured (the cluster's config.yaml, the caller), a failing task
-   * is restarted from the last checkpoint with exponential backoff, but at most {@link
-   * #RESTART_ATTEMPTS} times in a row: a deterministic failure (a bug, a missing class, bad data
-   * without a dead-letter path) then fails the query with its cause instead of looping forever.
+   * Unless a restart strategy is configured (by the caller in {@code conf}, or in {@code
+   * submitter}: the configuration the job is submitted with, i.e. the cluster's config.yaml that
+   * {@code flink run} reads and its {@code -D} options), a failing task is restarted from the last
+   * checkpoint with exponential backoff, but at most {@link #RESTART_ATTEMPTS} times in a row: a
+   * deterministic failure (a bug, a missing class, bad data without a dead-letter path) then fails
+   * the query with its cause instead of looping forever. A cluster's own strategy is left to apply:
+   * the job's configuration would override it.
    */
-  static void boundRestarts(Configuration conf) {
-    if (conf.contains(RestartStrategyOptions.RESTART_STRATEGY)) {
+  static void boundRestarts(Configuration conf, ReadableConfig submitter) {
+    if (conf.contains(RestartStrategyOptions.RESTART_STRATEGY)
+        || submitter.getOptional(RestartStrategyOptions.RESTART_STRATEGY).isPresent()) {
       return;
     }
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");

@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.state.checkpoint.EpochLog;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * io.lakestream.progress}), and hands it to the {@link Sink}. Run by the in-job {@link QueryRunner}
  * (clients read the files back: {@link ProgressFeed}). The {@code stateOperators} come from the
  * {@link StateOperatorProgress} its supplier gives at each report; the watermark from the sinks'
- * commit records, else from the stateful operators' input watermark.
+ * commit records, else from the stateful operators' input watermark. Construction rehearses a
+ * report, so every class a report needs is loaded while the job runs: the runner's last reports may
+ * come after Flink closed the finished job's class loader.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
@@ -38,6 +42,13 @@ final class ProgressTracker {
   private static final Duration WAIT_FOR_RECORDS = Duration.ofSeconds(30);
 
   private static final int RETAIN_EPOCHS = 100;
+
+  private static final String REHEARSAL_COMMIT =
+      "{\"sink\":\"sink\",\"description\":\"rehearsal\",\"numOutputRows\":1,"
+          + "\"watermark\":\"2026-01-01T00:00:00Z\",\"committedAt\":\"2026-01-01T00:00:01Z\"}";
+  private static final String REHEARSAL_OFFSETS =
+      "{\"source\":\"SOURCE\",\"totalOffset\":1,\"offsets\":{\"p\":1},"
+          + "\"endOffsets\":{\"p\":1},\"metrics\":{\"avgOffsetsBehindLatest\":0.5}}";
 
   /** Who hears of each report besides the files and the log. */
   interface Sink {
@@ -100,6 +111,7 @@ final class ProgressTracker {
     for (JsonNode source : log.readOffsets(lastEpoch).values()) {
       lastTotals.put(source.path("source").asText(), source.path("totalOffset").asLong());
     }
+    rehearse();
   }
 
   /** Reports every epoch whose records are complete. */
@@ -145,6 +157,41 @@ final class ProgressTracker {
 
   private void report(long epoch, Map<String, JsonNode> commits, Map<String, JsonNode> offsets)
       throws IOException {
+    StateOperatorProgress operators = stateOperators.get();
+    operators.refresh();
+    ObjectNode p = render(epoch, commits, offsets, lastTotals, lastCommitAt, operators);
+    QueryProgress progress = new QueryProgress(p);
+    try {
+      log.writeProgress(epoch, p);
+      if (epoch % 20 == 0) {
+        log.prune(RETAIN_EPOCHS);
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not write progress of epoch {}", epoch, e);
+    }
+    PROGRESS_JSON.info("{}", p);
+    SUMMARY.info("{}", progress.summary());
+    lastEpoch = epoch;
+    Instant committedAt = newestCommit(commits);
+    lastCommitAt = committedAt == null ? lastCommitAt : committedAt;
+    if (progress.numInputRows() > 0 || progress.numOutputRows() > 0) {
+      lastProgressAt = Instant.now();
+      idleReported = false;
+    }
+    out.progress(progress);
+  }
+
+  /**
+   * The report of {@code epoch}: input counted from each source's previous total in {@code totals}
+   * (which it updates), duration from {@code previousCommitAt}.
+   */
+  private ObjectNode render(
+      long epoch,
+      Map<String, JsonNode> commits,
+      Map<String, JsonNode> offsets,
+      Map<String, Long> totals,
+      Instant previousCommitAt,
+      StateOperatorProgress operators) {
     ObjectNode p = MAPPER.createObjectNode();
     p.put("id", queryId);
     p.put("runId", runId);
@@ -152,7 +199,7 @@ final class ProgressTracker {
     p.put("timestamp", Instant.now().toString());
     p.put("batchId", epoch);
 
-    Instant committedAt = null;
+    Instant committedAt = newestCommit(commits);
     String watermark = null;
     long outputRows = 0;
     ArrayNode sinks = MAPPER.createArrayNode();
@@ -161,29 +208,27 @@ final class ProgressTracker {
       outputRows += commit.path("numOutputRows").asLong();
       descriptions.add(commit.path("description").asText());
       sinks.add(commit);
-      Instant at = Instant.parse(commit.path("committedAt").asText());
-      committedAt = committedAt == null || at.isAfter(committedAt) ? at : committedAt;
       String wm = commit.path("watermark").isTextual() ? commit.path("watermark").asText() : null;
       if (wm != null && (watermark == null || wm.compareTo(watermark) < 0)) {
         watermark = wm;
       }
     }
     long durationMs =
-        lastCommitAt == null || committedAt == null
+        previousCommitAt == null || committedAt == null
             ? 0
-            : Math.max(0, Duration.between(lastCommitAt, committedAt).toMillis());
+            : Math.max(0, Duration.between(previousCommitAt, committedAt).toMillis());
 
     long inputRows = 0;
     ArrayNode sources = MAPPER.createArrayNode();
     for (JsonNode offset : offsets.values()) {
       String source = offset.path("source").asText();
       long total = offset.path("totalOffset").asLong();
-      Long previous = lastTotals.put(source, total);
+      Long previous = totals.put(source, total);
       long rows = previous == null ? total : Math.max(0, total - previous);
       inputRows += rows;
       ObjectNode s = sources.addObject();
       s.put("description", source);
-      s.set("startOffset", previous == null ? null : MAPPER.valueToTree(previous));
+      s.put("startOffset", previous);
       s.set("endOffset", offset.path("offsets"));
       if (offset.has("endOffsets")) {
         s.set("latestOffset", offset.path("endOffsets"));
@@ -200,8 +245,6 @@ final class ProgressTracker {
     p.put("processedRowsPerSecond", rate(inputRows, durationMs));
     ObjectNode duration = p.putObject("durationMs");
     duration.put("triggerExecution", durationMs);
-    StateOperatorProgress operators = stateOperators.get();
-    operators.refresh();
     if (watermark == null && operators.watermark().isPresent()) {
       watermark = Instant.ofEpochMilli(operators.watermark().getAsLong()).toString();
     }
@@ -215,25 +258,38 @@ final class ProgressTracker {
     sink.put("description", String.join(", ", descriptions));
     sink.put("numOutputRows", outputRows);
     sink.set("sinks", sinks);
+    return p;
+  }
 
-    QueryProgress progress = new QueryProgress(p);
-    try {
-      log.writeProgress(epoch, p);
-      if (epoch % 20 == 0) {
-        log.prune(RETAIN_EPOCHS);
-      }
-    } catch (IOException e) {
-      LOG.warn("Could not write progress of epoch {}", epoch, e);
+  /** The newest {@code committedAt} of the commit records, or null if there are none. */
+  private static Instant newestCommit(Map<String, JsonNode> commits) {
+    Instant newest = null;
+    for (JsonNode commit : commits.values()) {
+      Instant at = Instant.parse(commit.path("committedAt").asText());
+      newest = newest == null || at.isAfter(newest) ? at : newest;
     }
-    PROGRESS_JSON.info("{}", p);
-    SUMMARY.info("{}", progress.summary());
-    lastEpoch = epoch;
-    lastCommitAt = committedAt == null ? lastCommitAt : committedAt;
-    if (inputRows > 0 || outputRows > 0) {
-      lastProgressAt = Instant.now();
-      idleReported = false;
+    return newest;
+  }
+
+  /**
+   * Reads, renders, prints and serializes the report of made-up records, and drops it. Flink closes
+   * a finished job's coordinators asynchronously and may close the job's class loader meanwhile;
+   * the reports the runner makes in its close() (for a short availableNow run, all of them) cannot
+   * load a class then. This loads every class a report needs while the job runs.
+   */
+  private void rehearse() throws IOException {
+    Map<String, JsonNode> commits =
+        Map.of("sink", MAPPER.readTree(REHEARSAL_COMMIT.getBytes(StandardCharsets.UTF_8)));
+    Map<String, JsonNode> offsets = new TreeMap<>();
+    for (String source : List.of("first", "later")) {
+      String json = REHEARSAL_OFFSETS.replace("SOURCE", source);
+      offsets.put(source, MAPPER.readTree(json.getBytes(StandardCharsets.UTF_8)));
     }
-    out.progress(progress);
+    Map<String, Long> totals = new HashMap<>(Map.of("later", 0L)); // one new source, one known
+    ObjectNode p = render(1, commits, offsets, totals, Instant.EPOCH, StateOperatorProgress.none());
+    new QueryProgress(p).summary();
+    p.toString();
+    MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p);
   }
 
   private static double rate(long rows, long millis) {

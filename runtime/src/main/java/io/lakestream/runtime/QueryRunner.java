@@ -243,6 +243,13 @@ final class QueryRunner
       writePendingMetadata(true);
     } catch (Exception e) {
       LOG.warn("Query '{}': could not report its last epochs", settings.queryName(), e);
+    } catch (LinkageError e) {
+      // Flink closes coordinators asynchronously: the job's class loader may be closed by now, and
+      // a class this close needs for the first time cannot load (Flink would swallow the error).
+      LOG.warn(
+          "Query '{}': could not report its last epochs: the job's class loader is closed ({})",
+          settings.queryName(),
+          e.toString());
     } finally {
       try {
         lease.close();

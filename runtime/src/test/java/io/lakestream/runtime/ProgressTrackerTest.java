@@ -5,14 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
+import java.io.File;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.util.FlinkUserCodeClassLoaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,6 +104,113 @@ class ProgressTrackerTest {
     assertThat(source.path("metrics").path("maxOffsetsBehindLatest").asLong()).isEqualTo(750);
     assertThat(p.path("sink").path("numOutputRows").asLong()).isEqualTo(150);
     assertThat(log().readProgress(2)).isPresent();
+  }
+
+  /**
+   * Flink closes a finished job's class loader while the runner's {@code close()} may still report
+   * the last epochs (coordinators close asynchronously): after one report, the reports of later
+   * epochs must need no class the first one did not load.
+   */
+  @Test
+  void reportsLaterEpochsAfterTheJobsClassLoaderIsClosed() throws Exception {
+    try (URLClassLoader job = jobClassLoader()) {
+      Driver driver = new Driver(job, dir);
+      driver.call("records", 1);
+      driver.call("poll");
+      driver.call("records", 2);
+      driver.call("records", 3);
+
+      job.close(); // as Flink, once the job has finished
+      driver.call("poll");
+    }
+    assertThat(log().progressEpochs()).containsExactly(1L, 2L, 3L);
+    assertThat(log().readProgress(3).orElseThrow().path("sources").get(0).path("startOffset"))
+        .hasToString("200");
+  }
+
+  /**
+   * An availableNow run may stop before its first epoch is reported: then every report is made in
+   * close(), after the job's class loader may have closed.
+   */
+  @Test
+  void reportsTheFirstEpochsAfterTheJobsClassLoaderIsClosed() throws Exception {
+    try (URLClassLoader job = jobClassLoader()) {
+      Driver driver = new Driver(job, dir);
+      driver.call("commit", 1); // the sink's record of epoch 1 is there, the source's not yet
+      driver.call("poll");
+      driver.call("offsets", 1);
+      driver.call("records", 2);
+
+      job.close();
+      driver.call("poll");
+    }
+    assertThat(log().progressEpochs()).containsExactly(1L, 2L);
+  }
+
+  /**
+   * A job's class loader as Flink makes it: child first over the whole test class path (the job's
+   * jar), with Flink, logging and Hadoop classes from the parent (the cluster's lib/), which has
+   * neither lakestream nor Jackson (the application jar relocates it).
+   */
+  private static URLClassLoader jobClassLoader() {
+    URL[] classpath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .map(ProgressTrackerTest::toUrl)
+            .toArray(URL[]::new);
+    ClassLoader cluster =
+        new ClassLoader(ProgressTrackerTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("io.lakestream.") || name.startsWith("com.fasterxml.")) {
+              throw new ClassNotFoundException(name + ": only in the job's jar");
+            }
+            return super.loadClass(name, resolve);
+          }
+        };
+    return FlinkUserCodeClassLoaders.childFirst(
+        classpath,
+        cluster,
+        CoreOptions.getParentFirstLoaderPatterns(new Configuration()),
+        error -> {},
+        false);
+  }
+
+  /** {@link ProgressTrackerInLoader} loaded by {@code loader}, called by reflection. */
+  private static final class Driver {
+    private final Object driver;
+
+    Driver(ClassLoader loader, Path location) throws Exception {
+      Class<?> type = loader.loadClass(ProgressTrackerInLoader.class.getName());
+      assertThat(type.getClassLoader()).isSameAs(loader);
+      driver = type.getConstructor(Path.class).newInstance(location);
+    }
+
+    void call(String method) throws Exception {
+      invoke(driver.getClass().getMethod(method));
+    }
+
+    void call(String method, long epoch) throws Exception {
+      invoke(driver.getClass().getMethod(method, long.class), epoch);
+    }
+
+    private void invoke(Method method, Object... args) throws Exception {
+      try {
+        method.invoke(driver, args);
+      } catch (InvocationTargetException e) {
+        if (e.getCause() instanceof Error error) {
+          throw error; // e.g. NoClassDefFoundError once the loader is closed
+        }
+        throw (Exception) e.getCause();
+      }
+    }
+  }
+
+  private static URL toUrl(String classpathEntry) {
+    try {
+      return Path.of(classpathEntry).toUri().toURL();
+    } catch (java.net.MalformedURLException e) {
+      throw new IllegalArgumentException(classpathEntry, e);
+    }
   }
 
   @Test

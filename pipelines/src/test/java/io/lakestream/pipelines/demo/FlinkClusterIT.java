@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.rate.OrderEventGenerator;
+import io.lakestream.pipelines.ApplicationJar;
 import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.testkit.TempDirectory;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkCluster;
 import io.lakestream.testkit.flink.FlinkClusterExtension;
 import io.lakestream.testkit.flink.FlinkCommand;
+import io.lakestream.testkit.query.S3CheckpointLocation;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,6 +53,7 @@ class FlinkClusterIT {
   private static final long ROWS = 6_000;
   static final long ROWS_PER_SECOND = 200;
   private static final long UPGRADE_ROWS = 12_000;
+  private static final Duration LEASE_RELEASE = Duration.ofSeconds(30);
   private static final Path CLUSTER_DIR = Path.of("target/flink-cluster-it").toAbsolutePath();
 
   @RegisterExtension
@@ -83,7 +86,7 @@ class FlinkClusterIT {
         cluster.startFlink(
             "run",
             "-d",
-            applicationJar(),
+            ApplicationJar.path(),
             "run",
             "demo",
             "--trigger",
@@ -110,7 +113,7 @@ class FlinkClusterIT {
     long checkpointsBeforeKill = cluster.completedCheckpoints(job);
     cluster.killTaskManager(0);
     cluster.startTaskManager();
-    awaitFailureRecorded(cluster, job);
+    cluster.awaitJobFailure(job, Duration.ofMinutes(1));
     cluster.awaitAllTasksRunning(job, Duration.ofMinutes(1));
     cluster.awaitCompletedCheckpoints(job, checkpointsBeforeKill + 2, Duration.ofMinutes(1));
     long recovered = elapsed(t0);
@@ -131,10 +134,11 @@ class FlinkClusterIT {
     assertThat(log.appIds()).hasSize(1);
     assertThat(log.epochsOf(log.appIds().get(0))).doesNotHaveDuplicates().hasSizeGreaterThan(3);
     assertThat(S3.server().keys("queries/demo/savepoints/")).isNotEmpty();
-    awaitLeaseReleased("queries/demo");
-    assertThat(epochs("queries/demo/progress/"))
+    S3CheckpointLocation location = S3CheckpointLocation.of(S3.server(), "queries/demo");
+    location.awaitLeaseReleased(LEASE_RELEASE);
+    assertThat(location.epochs("progress"))
         .as("with no client attached, the runner in the job reports every committed epoch")
-        .containsAll(epochs("queries/demo/commits/"))
+        .containsAll(location.epochs("commits"))
         .hasSizeGreaterThan(3);
     System.out.printf(
         "FlinkClusterIT timings from submit: 2 checkpoints %d ms, recovered %d ms, stopped %d ms;"
@@ -146,26 +150,27 @@ class FlinkClusterIT {
   @Order(2)
   void anAvailableNowRunSubmittedDetachedStopsByItselfAndTheNextOneResumes() throws Exception {
     FlinkCluster cluster = FLINK.cluster();
-    String checkpoint = S3.uri("queries/demo-available-now").toString();
+    S3CheckpointLocation location =
+        S3CheckpointLocation.of(S3.server(), "queries/demo-available-now");
+    String checkpoint = location.uri().toString();
     Path table = output.resolve("available-now");
 
     JobID first = submitAvailableNow(cluster, checkpoint, table, ROWS / 2);
     cluster.awaitJobStatus(first, JobStatus.FINISHED, Duration.ofMinutes(2));
-    awaitLeaseReleased("queries/demo-available-now");
+    location.awaitLeaseReleased(LEASE_RELEASE);
     List<String> savepoints = S3.server().keys("queries/demo-available-now/savepoints/");
     assertThat(savepoints).as("the job stopped itself with a savepoint").isNotEmpty();
     assertThat(ordersOf(table)).containsExactlyInAnyOrderElementsOf(expected(ROWS / 2).orders);
 
     JobID second = submitAvailableNow(cluster, checkpoint, table, ROWS);
     cluster.awaitJobStatus(second, JobStatus.FINISHED, Duration.ofMinutes(2));
-    awaitLeaseReleased("queries/demo-available-now");
+    location.awaitLeaseReleased(LEASE_RELEASE);
     assertThat(ordersOf(table))
         .as("the second run read only the rows after the first one's savepoint")
         .containsExactlyInAnyOrderElementsOf(expected(ROWS).orders);
     DeltaLogTxns log = DeltaLogTxns.read(table.resolve("orders")).assertEachEpochOnce();
     assertThat(log.appIds()).hasSize(1);
-    assertThat(epochs("queries/demo-available-now/progress/"))
-        .containsAll(epochs("queries/demo-available-now/commits/"));
+    assertThat(location.epochs("progress")).containsAll(location.epochs("commits"));
   }
 
   @Test
@@ -238,7 +243,7 @@ class FlinkClusterIT {
     FlinkCommand run =
         cluster.startFlink(
             "run",
-            applicationJar(),
+            ApplicationJar.path(),
             "run",
             "bronze-files",
             "-o",
@@ -337,7 +342,7 @@ class FlinkClusterIT {
 
   /** {@code flink run -d <jar> <command> <options> <extra>}. */
   private static String[] flinkRun(String command, List<String> options, String... extra) {
-    List<String> args = new ArrayList<>(List.of("run", "-d", applicationJar(), command));
+    List<String> args = new ArrayList<>(List.of("run", "-d", ApplicationJar.path(), command));
     args.addAll(options);
     args.addAll(Arrays.asList(extra));
     return args.toArray(String[]::new);
@@ -348,7 +353,7 @@ class FlinkClusterIT {
         cluster.startFlink(
             "run",
             "-d",
-            applicationJar(),
+            ApplicationJar.path(),
             "run",
             "demo",
             "--trigger",
@@ -366,35 +371,6 @@ class FlinkClusterIT {
     JobID job = run.awaitJobId(Duration.ofMinutes(2));
     assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode()).as("%s", run.logFile()).isZero();
     return job;
-  }
-
-  /** The epoch numbers under an {@code offsets/}, {@code commits/} or {@code progress/} prefix. */
-  private static List<Long> epochs(String prefix) {
-    return S3.server().keys(prefix).stream()
-        .map(key -> key.substring(prefix.length()).split("/")[0])
-        .filter(name -> name.matches("\\d+"))
-        .map(Long::parseLong)
-        .distinct()
-        .sorted()
-        .toList();
-  }
-
-  /** Waits until the runner has released the location's lease: its last report is written. */
-  private static void awaitLeaseReleased(String location) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (S3.server().keys(location + "/lock").contains(location + "/lock")) {
-      assertThat(System.nanoTime()).as("%s/lock is released", location).isLessThan(deadline);
-      sleep(200);
-    }
-  }
-
-  /** Waits until the JobManager has recorded the killed TaskManager's failure of the job. */
-  private static void awaitFailureRecorded(FlinkCluster cluster, JobID job) {
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (cluster.jobFailures(job).isEmpty()) {
-      assertThat(System.nanoTime()).as("a failure of job %s is recorded", job).isLessThan(deadline);
-      sleep(200);
-    }
   }
 
   private void awaitOrders(long count, Duration timeout) throws IOException {
@@ -493,12 +469,6 @@ class FlinkClusterIT {
   }
 
   record Expected(List<String> orders, List<String> deadLetters) {}
-
-  static String applicationJar() {
-    Path jar = Path.of(System.getProperty("lakestream.applicationJar", "target/lakestream.jar"));
-    assertThat(jar).as("application jar (built by mvn package)").isRegularFile();
-    return jar.toAbsolutePath().toString();
-  }
 
   private static long elapsed(long t0) {
     return Duration.ofNanos(System.nanoTime() - t0).toMillis();

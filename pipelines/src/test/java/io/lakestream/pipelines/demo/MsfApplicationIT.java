@@ -3,6 +3,7 @@ package io.lakestream.pipelines.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.pipelines.ApplicationJar;
 import io.lakestream.pipelines.msf.MsfApplication;
 import io.lakestream.runtime.ManagedService;
 import io.lakestream.testkit.TempDirectory;
@@ -149,7 +150,7 @@ class MsfApplicationIT {
             .configuration(
                 "env.java.opts.jobmanager",
                 "-D" + ManagedService.PROPERTIES_PROPERTY + "=" + properties)
-            .application(Path.of(FlinkClusterIT.applicationJar()), MsfApplication.class.getName());
+            .application(Path.of(ApplicationJar.path()), MsfApplication.class.getName());
     if (restore != null) {
       builder.configuration("execution.savepoint.path", restore);
     }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +24,10 @@ import java.util.TreeMap;
  * on {@code order_id} (inserts, updates, deletes) into a table with the change data feed, so every
  * version carries insert, update_preimage/postimage and delete change rows. Batches are generated
  * from a seeded random: new orders, updates of amounts, updates that move an order to another day,
- * deletes, an occasional null amount.
+ * deletes, an occasional null amount. Public for its reference model of the gold table ({@link
+ * #dailyAggregate(Collection, int, int)}, {@link #gold}), which the lakehouse tests use too.
  */
-final class SilverOrders {
+public final class SilverOrders {
   static final LocalDate FIRST_DAY = LocalDate.of(2026, 3, 1);
   static final int DAYS = 6;
 
@@ -135,12 +137,23 @@ final class SilverOrders {
    * over the silver table's current rows, as "orders|total" with the total at scale 2.
    */
   static Map<LocalDate, String> dailyAggregate(DeltaTable silver) throws IOException {
+    return dailyAggregate(new DeltaTableReader(silver).readLatest(), 1, 3);
+  }
+
+  /**
+   * The reference model over silver {@code rows} whose {@code order_ts} (an {@link Instant}) and
+   * {@code amount} (a {@link BigDecimal} or null) are at the given indexes, as {@link
+   * #dailyAggregate(DeltaTable)}.
+   */
+  public static Map<LocalDate, String> dailyAggregate(
+      Collection<Object[]> rows, int orderTsIndex, int amountIndex) {
     Map<LocalDate, long[]> counts = new TreeMap<>();
     Map<LocalDate, BigDecimal> sums = new TreeMap<>();
-    for (Object[] row : new DeltaTableReader(silver).readLatest()) {
-      LocalDate day = LocalDate.ofInstant((Instant) row[1], ZoneOffset.UTC);
+    for (Object[] row : rows) {
+      LocalDate day = LocalDate.ofInstant((Instant) row[orderTsIndex], ZoneOffset.UTC);
       counts.computeIfAbsent(day, d -> new long[1])[0]++;
-      BigDecimal amount = row[3] == null ? BigDecimal.ZERO : (BigDecimal) row[3];
+      BigDecimal amount =
+          row[amountIndex] == null ? BigDecimal.ZERO : (BigDecimal) row[amountIndex];
       sums.merge(day, amount, BigDecimal::add);
     }
     Map<LocalDate, String> out = new TreeMap<>();
@@ -150,7 +163,7 @@ final class SilverOrders {
   }
 
   /** The gold table as "orders|total" per day. */
-  static Map<LocalDate, String> gold(DeltaTable gold) throws IOException {
+  public static Map<LocalDate, String> gold(DeltaTable gold) throws IOException {
     Map<LocalDate, String> out = new TreeMap<>();
     if (gold.latestSnapshot().isEmpty()) {
       return out;

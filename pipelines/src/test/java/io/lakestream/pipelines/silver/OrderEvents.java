@@ -23,21 +23,24 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Test input of the silver job and its reference model: order events with several versions per
  * order (distinct {@code order_ts} per order, all within 40 minutes so nothing is late by
  * accident), some of them invalid (null order_id, negative or null amount), plus malformed records
- * and late events; the model is what the silver and quarantine tables must hold.
+ * and late events; the model is what the silver and quarantine tables must hold. Public for the
+ * tests of the whole lakehouse (bronze, silver and gold on one input).
  */
-final class OrderEvents {
-  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+public final class OrderEvents {
+  /** The earliest event time that is not late. */
+  public static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One order event as produced to Kafka. */
-  record Event(
+  public record Event(
       String eventId,
       String orderId,
       String customerId,
       BigDecimal amount,
       String currency,
       Instant orderTs) {
-    String json() {
+    public String json() {
       ObjectNode node = JSON.createObjectNode();
       node.put("event_id", eventId);
       node.put("order_id", orderId);
@@ -49,19 +52,19 @@ final class OrderEvents {
     }
 
     /** The expected quarantine reason, or null for a valid event. */
-    RejectReason rejectReason() {
+    public RejectReason rejectReason() {
       if (orderTs.isBefore(T0)) {
         return RejectReason.LATE_EVENT;
       }
       return OrderValidation.check(orderId, amount).map(Rejection::reason).orElse(null);
     }
 
-    List<Object> silverRow() {
+    public List<Object> silverRow() {
       return Arrays.asList(orderId, eventId, customerId, amount, currency, orderTs);
     }
 
     /** Quarantine columns compared: reason, source, raw, event_id .. order_ts. */
-    List<Object> quarantineRow() {
+    public List<Object> quarantineRow() {
       return Arrays.asList(
           rejectReason().name(),
           null,
@@ -78,7 +81,18 @@ final class OrderEvents {
   private OrderEvents() {}
 
   /** All versions of orders {@code 0..orders-1}. */
-  static List<Event> versions(int orders) {
+  public static List<Event> versions(int orders) {
+    return versions(orders, T0);
+  }
+
+  /**
+   * All versions of orders {@code 0..orders-1}, with event times from {@code start} (at or after
+   * {@link #T0}, so none is late) to 36 minutes after it.
+   */
+  public static List<Event> versions(int orders, Instant start) {
+    if (start.isBefore(T0)) {
+      throw new IllegalArgumentException("versions start at T0 or later, not " + start);
+    }
     List<Event> events = new ArrayList<>();
     for (int k = 0; k < orders; k++) {
       int versions = 1 + k % 4;
@@ -97,14 +111,14 @@ final class OrderEvents {
                 "c-" + (k % 13),
                 amount,
                 k % 3 == 0 ? "EUR" : "USD",
-                T0.plusSeconds((k * 37L) % 1800 + v * 120L)));
+                start.plusSeconds((k * 37L) % 1800 + v * 120L)));
       }
     }
     return events;
   }
 
   /** Valid events of existing orders, but 3 hours behind the others: late. */
-  static List<Event> late(int count) {
+  public static List<Event> late(int count) {
     List<Event> events = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       events.add(
@@ -120,7 +134,7 @@ final class OrderEvents {
   }
 
   /** Values that do not parse as orders. */
-  static List<String> malformed(String tag) {
+  public static List<String> malformed(String tag) {
     return List.of(
         "{not json " + tag,
         "[\"" + tag + "\"]",
@@ -132,7 +146,7 @@ final class OrderEvents {
   }
 
   /** The silver table the distinct events must produce: per order, the valid newest version. */
-  static Map<String, List<Object>> silverModel(List<Event> distinct) {
+  public static Map<String, List<Object>> silverModel(List<Event> distinct) {
     Map<String, Event> newest = new TreeMap<>();
     for (Event e : distinct) {
       if (e.rejectReason() != null) {
@@ -146,7 +160,8 @@ final class OrderEvents {
   }
 
   /** Quarantine rows of the distinct events, plus the malformed records (raw -> position). */
-  static List<List<Object>> quarantineModel(List<Event> distinct, Map<String, String> malformed) {
+  public static List<List<Object>> quarantineModel(
+      List<Event> distinct, Map<String, String> malformed) {
     List<List<Object>> rows = new ArrayList<>();
     for (Event e : distinct) {
       if (e.rejectReason() != null) {
@@ -173,8 +188,8 @@ final class OrderEvents {
    * Produces {@code values} in this order to the topic, round robin over its {@code partitions};
    * returns the position ({@code topic/partition@offset}) of each value, in order.
    */
-  static List<String> produce(String bootstrap, String topic, int partitions, List<String> values)
-      throws Exception {
+  public static List<String> produce(
+      String bootstrap, String topic, int partitions, List<String> values) throws Exception {
     Properties props = new Properties();
     props.put("bootstrap.servers", bootstrap);
     props.put("linger.ms", "5");
@@ -195,7 +210,7 @@ final class OrderEvents {
   }
 
   /** The silver table by order_id (empty if it does not exist yet). */
-  static Map<String, List<Object>> silver(DeltaTable table) throws Exception {
+  public static Map<String, List<Object>> silver(DeltaTable table) throws Exception {
     Map<String, List<Object>> out = new TreeMap<>();
     if (table.latestSnapshot().isEmpty()) {
       return out;
@@ -209,7 +224,7 @@ final class OrderEvents {
   }
 
   /** The quarantine rows without epoch and error, sorted; checks every error is given. */
-  static List<List<Object>> quarantine(DeltaTable table) throws Exception {
+  public static List<List<Object>> quarantine(DeltaTable table) throws Exception {
     List<List<Object>> rows = new ArrayList<>();
     if (table.latestSnapshot().isEmpty()) {
       return rows;
@@ -226,7 +241,7 @@ final class OrderEvents {
     return sorted(rows);
   }
 
-  static List<List<Object>> sorted(List<List<Object>> rows) {
+  public static List<List<Object>> sorted(List<List<Object>> rows) {
     List<List<Object>> copy = new ArrayList<>(rows);
     copy.sort(Comparator.comparing(Object::toString));
     return copy;

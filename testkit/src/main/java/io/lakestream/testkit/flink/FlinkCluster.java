@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *       C1-only JIT ({@code env.java.opts.all}), scratch and fallback checkpoint directories under
  *       the cluster directory, faster heartbeats (a killed TaskManager is noticed within seconds),
  *       then the builder's {@link Builder#configuration(Map)} (for example an S3 server's {@code
- *       s3.*} settings).
+ *       s3.*} settings); Hadoop settings ({@link Builder#hadoopConfiguration(Map)}) in a {@code
+ *       core-site.xml} on the class path.
  *   <li>The directory is {@code lib/}, {@code plugins/} (flink-s3-fs-hadoop,
  *       flink-metrics-prometheus), {@code conf/}, {@code log/} ({@code jobmanager.log}, {@code
  *       tm-<i>.log}, {@code flink-<n>.log} per CLI run, each with a {@code .out} for standard
@@ -96,6 +97,7 @@ public final class FlinkCluster implements AutoCloseable {
     private Path directory;
     private final Map<String, String> configuration = new LinkedHashMap<>();
     private Application application;
+    private final Map<String, String> hadoopConfiguration = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -176,6 +178,19 @@ public final class FlinkCluster implements AutoCloseable {
     }
 
     /**
+     * Hadoop settings for every process and the CLI, in {@code hadoop-conf/core-site.xml}, which is
+     * their {@code HADOOP_CONF_DIR} and on their class path, as Flink's scripts set up a cluster's
+     * {@code HADOOP_CONF_DIR}: a {@code new org.apache.hadoop.conf.Configuration()} in a job reads
+     * them (Delta Kernel's engine on {@code s3a://} or S3A-backed {@code s3://} table paths, for
+     * example). The {@code flink-s3-fs-hadoop} plugin takes its settings from {@link
+     * #configuration(Map)} instead.
+     */
+    public Builder hadoopConfiguration(Map<String, String> settings) {
+      hadoopConfiguration.putAll(settings);
+      return this;
+    }
+
+    /**
      * Lays out the directory and starts the JobManager and the TaskManagers.
      *
      * @throws FlinkClusterException if a process does not come up within the start timeout
@@ -248,7 +263,9 @@ public final class FlinkCluster implements AutoCloseable {
     for (int attempt = 1; ; attempt++) {
       int rpcPort = FreePort.pick();
       int restPort = FreePort.pick();
-      FlinkHome home = FlinkHome.create(root, overrides(settings, root, rpcPort, restPort));
+      FlinkHome home =
+          FlinkHome.create(
+              root, overrides(settings, root, rpcPort, restPort), settings.hadoopConfiguration);
       String mainClass =
           settings.application == null ? JOB_MANAGER_CLASS : APPLICATION_JOB_MANAGER_CLASS;
       if (settings.application != null) {
@@ -792,6 +809,21 @@ public final class FlinkCluster implements AutoCloseable {
                         + ": "
                         + firstLine(e.path("stacktrace").asText())));
     return failures;
+  }
+
+  /**
+   * Waits until the job's exception history records a failure (for example of a killed
+   * TaskManager's tasks); returns the failures then, newest first.
+   *
+   * @throws FlinkClusterException on timeout
+   */
+  public List<String> awaitJobFailure(JobID job, Duration timeout) {
+    awaitUntil(
+        "a failure of job " + job + " to be recorded",
+        timeout,
+        null,
+        () -> !jobFailures(job).isEmpty());
+    return jobFailures(job);
   }
 
   private String rootException(JobID job) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -24,11 +25,15 @@ import org.apache.flink.configuration.GlobalConfiguration;
  * archive is not available: {@code lib/} (links to the jars module lakestream-flink-cluster-runtime
  * resolves), {@code plugins/<name>/} (flink-s3-fs-hadoop, flink-metrics-prometheus), {@code
  * conf/config.yaml} (the repository's {@code flink-conf/config.yaml} with the cluster's overrides
- * replacing its keys), {@code conf/log4j*.properties} (everything to files under {@code log/}).
+ * replacing its keys), {@code conf/log4j*.properties} (everything to files under {@code log/}) and,
+ * when Hadoop settings are given, {@code hadoop-conf/core-site.xml}: Flink's scripts put a
+ * cluster's {@code HADOOP_CONF_DIR} on every process's class path, and so does {@link
+ * #classpath()}.
  */
 final class FlinkHome {
 
   private static final String RESOURCES = "io/lakestream/testkit/flink/cluster/";
+  private static final String CORE_SITE = "core-site.xml";
   private static final Pattern TOP_LEVEL_KEY = Pattern.compile("^([A-Za-z0-9_.\\-]+)\\s*:");
 
   private static final String PROCESS_LOG4J =
@@ -71,12 +76,21 @@ final class FlinkHome {
    * @throws UncheckedIOException if the directory cannot be written
    */
   static FlinkHome create(Path root, Map<String, String> overrides) {
+    return create(root, overrides, Map.of());
+  }
+
+  /**
+   * As {@link #create(Path, Map)}, and with {@code hadoop} (if not empty) written to {@code
+   * hadoop-conf/core-site.xml}, the processes' {@code HADOOP_CONF_DIR} and class path entry.
+   */
+  static FlinkHome create(Path root, Map<String, String> overrides, Map<String, String> hadoop) {
     FlinkHome home = new FlinkHome(root);
     try {
       Files.createDirectories(home.log());
       home.linkLib();
       home.linkPlugins();
       home.writeConfiguration(overrides);
+      home.writeHadoopConfiguration(hadoop);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot lay out a Flink home directory at " + root, e);
     }
@@ -119,9 +133,16 @@ final class FlinkHome {
     }
   }
 
-  /** The class path of every process: {@code lib/*}. */
+  /** The Hadoop configuration directory, if Hadoop settings were given. */
+  Optional<Path> hadoopConf() {
+    Path dir = root.resolve("hadoop-conf");
+    return Files.isRegularFile(dir.resolve(CORE_SITE)) ? Optional.of(dir) : Optional.empty();
+  }
+
+  /** The class path of every process: {@code lib/*}, then the Hadoop configuration directory. */
   String classpath() {
-    return lib().toAbsolutePath() + "/*";
+    String lib = lib().toAbsolutePath() + "/*";
+    return hadoopConf().map(dir -> lib + java.io.File.pathSeparator + dir).orElse(lib);
   }
 
   /** conf/config.yaml parsed by Flink, as each process reads it. */
@@ -207,6 +228,32 @@ final class FlinkHome {
     overrides.forEach(
         (k, v) -> out.append(k).append(": '").append(v.replace("'", "''")).append("'\n"));
     return out.toString();
+  }
+
+  /** {@code hadoop-conf/core-site.xml} with {@code settings}; nothing when there are none. */
+  private void writeHadoopConfiguration(Map<String, String> settings) throws IOException {
+    Path dir = root.resolve("hadoop-conf");
+    if (settings.isEmpty()) {
+      Files.deleteIfExists(dir.resolve(CORE_SITE)); // a directory reused from an earlier run
+      return;
+    }
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n");
+    xml.append("<!-- FlinkCluster (testkit): Hadoop settings of every process -->\n");
+    xml.append("<configuration>\n");
+    settings.forEach(
+        (key, value) ->
+            xml.append("  <property><name>")
+                .append(xmlText(key))
+                .append("</name><value>")
+                .append(xmlText(value))
+                .append("</value></property>\n"));
+    xml.append("</configuration>\n");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(CORE_SITE), xml.toString(), StandardCharsets.UTF_8);
+  }
+
+  private static String xmlText(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   /**

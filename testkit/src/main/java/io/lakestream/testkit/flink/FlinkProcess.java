@@ -64,6 +64,7 @@ final class FlinkProcess {
     env.put("FLINK_LIB_DIR", home.lib().toString());
     env.put("FLINK_PLUGINS_DIR", home.plugins().toString());
     env.put("FLINK_LOG_DIR", home.log().toString());
+    home.hadoopConf().ifPresent(dir -> env.put("HADOOP_CONF_DIR", dir.toString()));
   }
 
   String name() {

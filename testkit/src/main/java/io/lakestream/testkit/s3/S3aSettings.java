@@ -26,6 +26,18 @@ public final class S3aSettings {
     return conf;
   }
 
+  /**
+   * {@link #of} and {@code fs.s3.impl} (with its {@code AbstractFileSystem}) set to S3A, so {@code
+   * s3://<bucket>/...} paths reach the server through S3A too, as a cluster's {@code core-site.xml}
+   * maps them (see {@code docker/hadoop-conf/core-site.xml}).
+   */
+  public static Map<String, String> withS3Scheme(S3Server server) {
+    Map<String, String> conf = of(server);
+    conf.put("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    conf.put("fs.AbstractFileSystem.s3.impl", "org.apache.hadoop.fs.s3a.S3A");
+    return conf;
+  }
+
   /** The {@code s3a://} URI string of {@code path} in the server's bucket. */
   public static String uri(S3Server server, String path) {
     return "s3a://" + server.bucket() + "/" + (path.startsWith("/") ? path.substring(1) : path);

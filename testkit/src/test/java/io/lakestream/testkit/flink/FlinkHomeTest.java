@@ -36,6 +36,30 @@ class FlinkHomeTest {
   }
 
   @Test
+  void hadoopSettingsGoToACoreSiteOnTheClassPathAsFlinksScriptsPutHadoopConfDir() throws Exception {
+    FlinkHome home =
+        FlinkHome.create(dir, Map.of(), Map.of("fs.s3a.endpoint", "http://127.0.0.1:9000/?a&b"));
+
+    Path hadoopConf = home.hadoopConf().orElseThrow();
+    assertThat(home.classpath()).isEqualTo(home.lib().toAbsolutePath() + "/*:" + hadoopConf);
+    org.w3c.dom.Document xml =
+        javax.xml.parsers.DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(hadoopConf.resolve("core-site.xml").toFile());
+    assertThat(xml.getElementsByTagName("name").item(0).getTextContent())
+        .isEqualTo("fs.s3a.endpoint");
+    assertThat(xml.getElementsByTagName("value").item(0).getTextContent())
+        .isEqualTo("http://127.0.0.1:9000/?a&b");
+    Map<String, String> env = new java.util.HashMap<>(Map.of("HADOOP_CONF_DIR", "/elsewhere"));
+    FlinkProcess.environment(env, home);
+    assertThat(env).containsEntry("HADOOP_CONF_DIR", hadoopConf.toString());
+
+    FlinkHome without = FlinkHome.create(dir, Map.of());
+    assertThat(without.hadoopConf()).as("a reused directory loses its old settings").isEmpty();
+    assertThat(without.classpath()).isEqualTo(home.lib().toAbsolutePath() + "/*");
+  }
+
+  @Test
   void libHoldsFlinkHadoopAndLoggingAndPluginsHoldTheirOwnJars() throws Exception {
     FlinkHome home = FlinkHome.create(dir, Map.of());
 

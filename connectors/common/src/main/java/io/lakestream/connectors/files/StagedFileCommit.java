@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Commits an epoch of a JSON-lines table: moves the staged files into the table directory, then
  * writes the marker {@code _commits/<epoch>} naming the query's app id. A replayed epoch whose
  * marker exists is skipped; a replay of a half-done commit finishes it (files already moved are
- * recognised and left alone).
+ * recognised and left alone, also a move that an object store's copy-then-delete rename finished
+ * only half: the leftover staged file is removed).
  *
  * <p>A marker written under another app id belongs to another query on the same directory (for
  * example the one before the checkpoint location was deleted or moved: epoch ids restart at 1 in a
@@ -67,7 +68,9 @@ final class StagedFileCommit implements EpochCommitAction<StagedFile> {
     for (StagedFile file : files) {
       Path staged = new Path(file.stagingPath());
       Path target = new Path(file.finalPath());
-      if (fs.exists(staged)) {
+      if (fs.exists(staged) && fs.exists(target)) {
+        dropCopiedStagedFile(fs, file, staged, target);
+      } else if (fs.exists(staged)) {
         if (!fs.rename(staged, target)) {
           throw new IOException(
               "Could not move staged file "
@@ -104,6 +107,31 @@ final class StagedFileCommit implements EpochCommitAction<StagedFile> {
     }
     return new EpochCommitOutcome(
         epoch, EpochCommitOutcome.Status.COMMITTED, rows, files.size(), bytes, "");
+  }
+
+  /**
+   * The staged file is also in the table: on an object store (S3) a rename is a copy, then a delete
+   * of the source, and a process killed between the two leaves both. An object is visible only once
+   * complete, so the copy is whole if it has the staged file's size; then the staged file is a
+   * leftover and goes. Anything else at the target is not this file's: refuse to touch it.
+   */
+  private static void dropCopiedStagedFile(FileSystem fs, StagedFile file, Path staged, Path target)
+      throws IOException {
+    long copied = fs.getFileStatus(target).getLen();
+    if (copied != file.numBytes()) {
+      throw new IOException(
+          "Cannot commit staged file "
+              + staged
+              + ": "
+              + target
+              + " exists with "
+              + copied
+              + " bytes, the staged file has "
+              + file.numBytes()
+              + "; something else wrote that file name in the table directory");
+    }
+    LOG.info("{} was copied to {} before its rename was cut off; deleting it", staged, target);
+    fs.delete(staged, false);
   }
 
   /** Whether the existing marker of {@code epoch} was written by this query (see the class). */

@@ -1,0 +1,53 @@
+package io.lakestream.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.junit.jupiter.api.Test;
+
+/** The restart strategy a run is submitted with. */
+class FlinkSettingsTest {
+
+  @Test
+  void withoutAConfiguredStrategyARunRestartsAFewTimesInARowThenFails() {
+    Configuration conf = new Configuration();
+    FlinkSettings.boundRestarts(conf, new Configuration());
+
+    assertThat(conf.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("exponential-delay");
+    assertThat(conf.get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
+        .isEqualTo(FlinkSettings.RESTART_ATTEMPTS);
+  }
+
+  /**
+   * {@code flink run} submits with the cluster's config.yaml, whose strategy (the repository's:
+   * back off and restart forever) must not be replaced by the job's bounded one: a TaskManager that
+   * dies takes several failed restarts to be noticed, more than the bound allows.
+   */
+  @Test
+  void theStrategyOfTheConfigurationTheJobIsSubmittedWithIsLeftToApply() {
+    Configuration clusterYaml = new Configuration();
+    clusterYaml.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+    clusterYaml.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, Integer.MAX_VALUE);
+    Configuration conf = new Configuration();
+
+    FlinkSettings.boundRestarts(conf, clusterYaml);
+
+    assertThat(conf.toMap()).as("nothing set over the cluster's strategy").isEmpty();
+  }
+
+  @Test
+  void theCallersStrategyIsKept() {
+    Configuration conf = new Configuration();
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+
+    FlinkSettings.boundRestarts(conf, new Configuration());
+
+    assertThat(conf.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
+    assertThat(conf.contains(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
+        .isFalse();
+  }
+}
