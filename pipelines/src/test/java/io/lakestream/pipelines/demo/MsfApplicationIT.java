@@ -9,6 +9,7 @@ import io.lakestream.runtime.ManagedService;
 import io.lakestream.testkit.TempDirectory;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkCluster;
+import io.lakestream.testkit.query.S3CheckpointLocation;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -92,7 +93,7 @@ class MsfApplicationIT {
     assertThat(FlinkClusterIT.committedOrdersOf(lake)).isLessThan(expected.orders().size());
     awaitLeaseReleased();
 
-    long lastEpochBeforeUpdate = epochs("queries/demo/progress/").stream().max(Long::compare).get();
+    long lastEpochBeforeUpdate = epochs("progress").stream().max(Long::compare).get();
     query.put("max-rows-per-trigger", "300"); // the update: a rate limit
     writeProperties(properties, query);
     try (FlinkCluster service = service("run-3", properties, second)) {
@@ -109,14 +110,14 @@ class MsfApplicationIT {
         .containsExactlyInAnyOrderElementsOf(expected.orders());
     DeltaLogTxns log = DeltaLogTxns.read(lake.resolve("orders")).assertEachEpochOnce();
     assertThat(log.appIds()).as("three runs, one query").hasSize(1);
-    assertThat(epochs("queries/demo/progress/"))
+    assertThat(epochs("progress"))
         .as("the runner in each job reports every committed epoch")
-        .containsAll(epochs("queries/demo/commits/"))
+        .containsAll(epochs("commits"))
         .hasSizeGreaterThan(3);
-    assertThat(inputRows(epochs("queries/demo/progress/"), e -> e <= lastEpochBeforeUpdate))
+    assertThat(inputRows(epochs("progress"), e -> e <= lastEpochBeforeUpdate))
         .as("before the update, 2 s epochs at 200 rows/s")
         .anyMatch(rows -> rows > 300);
-    assertThat(inputRows(epochs("queries/demo/progress/"), e -> e > lastEpochBeforeUpdate))
+    assertThat(inputRows(epochs("progress"), e -> e > lastEpochBeforeUpdate))
         .as("the updated property took effect")
         .isNotEmpty()
         .allMatch(rows -> rows <= 300);
@@ -174,23 +175,18 @@ class MsfApplicationIT {
     }
   }
 
-  /** Waits until the run's runner released the location's lease: its last report is written. */
-  private static void awaitLeaseReleased() {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!S3.server().keys("queries/demo/lock").isEmpty()) {
-      assertThat(System.nanoTime()).as("queries/demo/lock is released").isLessThan(deadline);
-      sleep(200);
-    }
+  /** The query's checkpoint location on the S3 server. */
+  private static S3CheckpointLocation location() {
+    return S3CheckpointLocation.of(S3.server(), "queries/demo");
   }
 
-  private static List<Long> epochs(String prefix) {
-    return S3.server().keys(prefix).stream()
-        .map(key -> key.substring(prefix.length()).split("/")[0])
-        .filter(name -> name.matches("\\d+"))
-        .map(Long::parseLong)
-        .distinct()
-        .sorted()
-        .toList();
+  /** Waits until the run's runner released the location's lease: its last report is written. */
+  private static void awaitLeaseReleased() {
+    location().awaitLeaseReleased(Duration.ofSeconds(30));
+  }
+
+  private static List<Long> epochs(String directory) {
+    return location().epochs(directory);
   }
 
   /** The input rows of the epochs that pass {@code filter}, from their {@code progress/N}. */
