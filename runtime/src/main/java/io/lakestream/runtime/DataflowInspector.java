@@ -2,11 +2,13 @@ package io.lakestream.runtime;
 
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.state.query.DeclaresStateSchema;
 import io.lakestream.state.query.DescribedSink;
 import io.lakestream.state.query.DescribedSource;
 import io.lakestream.state.query.OperatorSpec;
 import io.lakestream.state.query.QueryFingerprint;
+import io.lakestream.state.query.RestartCompatibility;
 import io.lakestream.state.query.SinkKind;
 import io.lakestream.state.query.SinkSpec;
 import io.lakestream.state.query.SourceSpec;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.operators.AbstractUdfStreamOperator;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.operators.StreamOperatorFactory;
@@ -97,7 +100,10 @@ public final class DataflowInspector {
       } else if (t instanceof OneInputTransformation<?, ?> one
           && one.getStateKeySelector() != null) {
         operators.add(
-            new OperatorSpec(t.getUid(), schema(one.getStateKeyType(), one.getOperatorFactory())));
+            new OperatorSpec(
+                t.getUid(),
+                schema(one.getStateKeyType(), one.getOperatorFactory())
+                    + keyColumns(one.getStateKeySelector())));
       } else if (t instanceof TwoInputTransformation<?, ?, ?> two
           && two.getStateKeySelector1() != null) {
         operators.add(
@@ -158,6 +164,17 @@ public final class DataflowInspector {
       }
     }
     return names;
+  }
+
+  /**
+   * The key's column names where the stream is keyed by {@link KeyColumns}: their values share one
+   * key type, so only the names tell {@code dropDuplicates(event_id)} from {@code
+   * dropDuplicates(order_id)}, whose state would be read under the wrong keys.
+   */
+  private static String keyColumns(KeySelector<?, ?> selector) {
+    return selector instanceof KeyColumns<?> columns
+        ? RestartCompatibility.KEY_COLUMNS + columns.names()
+        : "";
   }
 
   private static String schema(TypeInformation<?> keyType, StreamOperatorFactory<?> factory) {

@@ -14,13 +14,19 @@ import java.util.stream.Collectors;
  * The restart matrix, checked before a query is resubmitted on an existing checkpoint location.
  *
  * <p>Refused: a changed source set, a changed, added or removed stateful operator (its state
- * schema), a changed state backend, a changed max parallelism, a sink changed into a kind the
- * matrix forbids (see {@link SinkKind#canRestartAs}), a file/Delta sink pointed at another path, a
- * removed sink. Allowed: everything else, notably filters, projections, trigger interval, rate
- * limits, parallelism up to the max parallelism, and new sinks.
+ * schema, including the names of the key columns it is keyed by), a changed state backend, a
+ * changed max parallelism, a sink changed into a kind the matrix forbids (see {@link
+ * SinkKind#canRestartAs}), a file/Delta sink pointed at another path, a removed sink. Allowed:
+ * everything else, notably filters, projections, trigger interval, rate limits, parallelism up to
+ * the max parallelism, and new sinks.
  */
 @Internal
 public final class RestartCompatibility {
+  /**
+   * Where an operator's state schema names its key columns: {@code "...; key columns [event_id]"}.
+   */
+  public static final String KEY_COLUMNS = "; key columns ";
+
   private RestartCompatibility() {}
 
   /**
@@ -103,7 +109,7 @@ public final class RestartCompatibility {
       if (current == null) {
         problems.add(
             "stateful operator '" + old.getKey() + "' was removed: its state would be dropped");
-      } else if (!current.equals(old.getValue())) {
+      } else if (!sameState(old.getValue(), current)) {
         problems.add(
             "state schema of operator '"
                 + old.getKey()
@@ -122,6 +128,22 @@ public final class RestartCompatibility {
                 + "' was added: the checkpoint has no state for it (a state schema change)");
       }
     }
+  }
+
+  /**
+   * Whether a recorded state schema is the current one. Fingerprints written before the key columns
+   * were part of them ({@link #KEY_COLUMNS}) match the current schema without its key columns: that
+   * state was written under whatever columns the program had then, which the restart cannot know,
+   * as before.
+   */
+  private static boolean sameState(String recorded, String current) {
+    if (current.equals(recorded)) {
+      return true;
+    }
+    int columns = current.lastIndexOf(KEY_COLUMNS);
+    return !recorded.contains(KEY_COLUMNS)
+        && columns >= 0
+        && current.substring(0, columns).equals(recorded);
   }
 
   private static Map<String, String> byUid(List<OperatorSpec> operators) {

@@ -138,6 +138,38 @@ class RestartCompatibilityTest {
         .contains("[seen: ValueState<String>]");
   }
 
+  private static QueryFingerprint dedupOn(String schema) {
+    return fingerprint(
+        List.of(ORDERS), List.of(new OperatorSpec("dedup", schema)), List.of(FILE_SINK));
+  }
+
+  @Test
+  void changedKeyColumnsAreRefused() {
+    String byEventId = "seen: ValueState<Long>" + RestartCompatibility.KEY_COLUMNS + "[event_id]";
+    String byOrderId = "seen: ValueState<Long>" + RestartCompatibility.KEY_COLUMNS + "[order_id]";
+
+    assertThat(refused(dedupOn(byEventId), dedupOn(byOrderId), 1).problems())
+        .singleElement()
+        .asString()
+        .contains("state schema of operator 'dedup'", "[event_id]", "[order_id]");
+    allowed(dedupOn(byEventId), dedupOn(byEventId), 1);
+  }
+
+  @Test
+  void aFingerprintRecordedWithoutKeyColumnsAcceptsTheSameStateWithThem() {
+    String legacy = "seen: ValueState<Long>";
+    String now = legacy + RestartCompatibility.KEY_COLUMNS + "[event_id]";
+
+    allowed(dedupOn(legacy), dedupOn(now), 1);
+    // only the key columns may be new: another state is refused as before
+    refused(
+        dedupOn(legacy),
+        dedupOn("seen: ValueState<String>" + RestartCompatibility.KEY_COLUMNS + "[event_id]"),
+        1);
+    // and a recorded schema with key columns never matches one without
+    refused(dedupOn(now), dedupOn(legacy), 1);
+  }
+
   @Test
   void addedStatefulOperatorIsRefused() {
     QueryFingerprint after =
