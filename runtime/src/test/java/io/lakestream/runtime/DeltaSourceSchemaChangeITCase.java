@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,7 +111,20 @@ class DeltaSourceSchemaChangeITCase {
         .checkpointLocation(dir.resolve("checkpoint").toString())
         .trigger(Trigger.processingTime(Duration.ofMillis(500)))
         .parallelism(2)
+        .flinkConfiguration(restartForever())
         .start();
+  }
+
+  /**
+   * As the repository's cluster configuration: Flink restarts a failed job forever, so only a
+   * failure that suppresses Flink's restarts reaches the query runtime, which rebuilds the query.
+   */
+  private static Configuration restartForever() {
+    Configuration conf = new Configuration();
+    conf.setString("restart-strategy.type", "fixed-delay");
+    conf.setString("restart-strategy.fixed-delay.attempts", String.valueOf(Integer.MAX_VALUE));
+    conf.setString("restart-strategy.fixed-delay.delay", "100 ms");
+    return conf;
   }
 
   private static String encode(Row row) {

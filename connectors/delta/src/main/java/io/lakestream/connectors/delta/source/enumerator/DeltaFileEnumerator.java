@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.source.enumerator;
 
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.api.error.SchemaChangeFailure;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.FlinkRuntimeException;
 
 /**
@@ -132,7 +135,11 @@ public abstract class DeltaFileEnumerator<
   /** Coordinator thread. */
   private void onDiscovered(Discovery<F> found, Throwable error) {
     if (error != null) {
-      throw new FlinkRuntimeException(discoveryFailure + error.getMessage(), error);
+      FlinkRuntimeException failure =
+          new FlinkRuntimeException(discoveryFailure + error.getMessage(), error);
+      // the same job graph reads the same schema and fails again, under any restart strategy:
+      // only a rebuilt query (which the runtime starts by itself) reads the recorded one
+      throw recordedSchemaChange(error) ? new SuppressRestartsException(failure) : failure;
     }
     if (found != null && found.after() == discoveredThrough && accepts(found)) {
       List<F> after = new ArrayList<>(found.files().size());
@@ -146,6 +153,12 @@ public abstract class DeltaFileEnumerator<
       accepted(found);
     }
     assignPending();
+  }
+
+  private static boolean recordedSchemaChange(Throwable error) {
+    return ExceptionUtils.findThrowable(
+            error, t -> t instanceof SchemaChangeFailure change && change.recorded())
+        .isPresent();
   }
 
   private void assignPending() {
