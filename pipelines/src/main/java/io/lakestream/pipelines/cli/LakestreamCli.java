@@ -62,8 +62,13 @@ public final class LakestreamCli implements Runnable {
     }
   }
 
+  /** Whether the CLI runs embedded (a MiniCluster in this JVM), not under a Flink client. */
+  static boolean embedded() {
+    return StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
+  }
+
   private static void exit(int code, String[] args) {
-    if (StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment) {
+    if (embedded()) {
       System.exit(code);
     } else if (code != 0) {
       throw new IllegalStateException(

@@ -24,7 +24,15 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description =
         "Run a pipeline as a streaming query. Embedded (MiniCluster) under java, on the cluster"
-            + " under flink run. The checkpoint location is the query: running again resumes it.")
+            + " under flink run. The checkpoint location is the query: running again resumes it.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:the query ended by itself (availableNow) or was stopped",
+      "1:the query failed",
+      "2:a usage or configuration error, found before anything ran",
+      "130:stopped with a savepoint on SIGINT (Ctrl-C); run again to resume",
+      "143:stopped with a savepoint on SIGTERM; run again to resume"
+    })
 class RunCommand implements Callable<Integer> {
 
   @Parameters(
@@ -152,7 +160,14 @@ class RunCommand implements Callable<Integer> {
       printDetached(query);
       return 0;
     }
+    SignalStop signals = LakestreamCli.embedded() ? SignalStop.install(query, System.out) : null;
     query.awaitTermination();
+    if (signals != null && signals.signal().isPresent()) {
+      System.out.printf(
+          "Query '%s' stopped on %s. Run the same command again to resume it from %s.%n",
+          query.name(), signals.signal().get(), checkpointLocation());
+      return signals.exitCode();
+    }
     return 0;
   }
 
