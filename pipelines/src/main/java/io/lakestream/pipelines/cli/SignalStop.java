@@ -18,6 +18,9 @@ import sun.misc.Signal;
  * <p>A second signal while the stop runs exits at once ({@link Runtime#halt}): nothing is lost (the
  * next run resumes from the last completed checkpoint), but the lease stays held until it expires.
  *
+ * <p>A signal ignored when the command started stays ignored, as for any program: a background job
+ * of a non-interactive shell starts with SIGINT ignored, so there only SIGTERM stops the query.
+ *
  * <p>Without this the JVM's default handling ended the process mid-epoch with no word about it, and
  * the lease held the next run off for up to 30 s.
  */

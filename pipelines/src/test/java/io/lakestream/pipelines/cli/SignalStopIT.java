@@ -104,6 +104,10 @@ class SignalStopIT {
             + File.pathSeparator
             + Files.readString(Path.of("target/embedded-provided.classpath")).trim();
     List<String> command = new ArrayList<>();
+    // A background job of a non-interactive shell (a CI runner) starts with SIGINT ignored, and
+    // an ignored signal stays ignored across exec, so the JVM could not handle it. A terminal's
+    // foreground job has it at its default; perl (Debian's essential perl-base) restores that.
+    command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die $!"));
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(FlinkLib.defaultJvmOptions());
     command.add("-Dlog4j.configurationFile=" + Path.of("../flink-conf/log4j-cli.properties"));
