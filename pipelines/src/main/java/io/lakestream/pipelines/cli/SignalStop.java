@@ -1,6 +1,7 @@
 package io.lakestream.pipelines.cli;
 
 import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.state.checkpoint.QueryLease;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +23,7 @@ import sun.misc.Signal;
  * of a non-interactive shell starts with SIGINT ignored, so there only SIGTERM stops the query.
  *
  * <p>Without this the JVM's default handling ended the process mid-epoch with no word about it, and
- * the lease held the next run off for up to 30 s.
+ * the lease held the next run off until it expired ({@link QueryLease#EXPIRY}).
  */
 final class SignalStop {
   private static final List<String> SIGNALS = List.of("TERM", "INT");
@@ -49,8 +50,8 @@ final class SignalStop {
     if (!received.compareAndSet(null, signal)) {
       out.printf(
           "SIG%s again: exiting now. The next run resumes from the last completed checkpoint;"
-              + " it may wait up to 30 s for this run's lease to expire.%n",
-          signal.getName());
+              + " it may wait up to %d s for this run's lease to expire.%n",
+          signal.getName(), QueryLease.EXPIRY.toSeconds());
       out.flush();
       Runtime.getRuntime().halt(128 + signal.getNumber());
     }

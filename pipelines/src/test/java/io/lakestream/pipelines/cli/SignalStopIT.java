@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
-import io.lakestream.connectors.rate.OrderEventGenerator;
-import io.lakestream.pipelines.demo.OrderJson;
+import io.lakestream.pipelines.demo.DemoOrdersModel;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.testkit.OrphanReaper;
@@ -16,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +66,7 @@ class SignalStopIT {
             new DeltaTableReader(DeltaTable.forPath(lake.resolve("orders").toUri().toString()))
                 .count())
         .as("every parsed order once, across four runs and three signals")
-        .isEqualTo(parsedOrders());
+        .isEqualTo(DemoOrdersModel.of(ROWS, RATE).orders());
   }
 
   private static void awaitLeaseExpired(CheckpointLocation location) throws Exception {
@@ -77,23 +75,6 @@ class SignalStopIT {
       assertThat(System.nanoTime()).as("the lease expires").isLessThan(deadline);
       Thread.sleep(200);
     }
-  }
-
-  private static long parsedOrders() {
-    OrderEventGenerator generator =
-        new OrderEventGenerator(
-            Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(), RATE, 50, 997);
-    OrderJson json = new OrderJson();
-    long parsed = 0;
-    for (long i = 0; i < ROWS; i++) {
-      try {
-        json.parse(generator.map(i));
-        parsed++;
-      } catch (Exception malformed) {
-        // a dead letter
-      }
-    }
-    return parsed;
   }
 
   private Run start(String name, Path lake, String trigger) throws IOException {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
-import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.testkit.OrphanReaper;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkLib;
@@ -110,7 +109,7 @@ class HadoopClientClasspathIT {
     List<Path> flink = FlinkLib.flinkJars();
     List<Path> hadoop = FlinkLib.hadoopClientJars();
     assertThat(flink).noneMatch(p -> p.getFileName().toString().startsWith("hadoop-"));
-    long[] expected = expectedOrdersAndDeadLetters();
+    DemoOrdersModel model = DemoOrdersModel.of(ROWS, 1_000);
 
     long t0 = System.nanoTime();
     Path out = dir.resolve("with-hadoop");
@@ -126,8 +125,8 @@ class HadoopClientClasspathIT {
     assertThat(log.commits()).as("commits in orders/_delta_log").hasSizeGreaterThan(1);
     long orders =
         new DeltaTableReader(DeltaTable.forPath(out.resolve("orders").toUri().toString())).count();
-    assertThat(orders).isEqualTo(expected[0]);
-    assertThat(lines(out.resolve("orders_dead_letters"))).isEqualTo(expected[1]);
+    assertThat(orders).isEqualTo(model.orders());
+    assertThat(lines(out.resolve("orders_dead_letters"))).isEqualTo(model.deadLetters());
 
     long t1 = System.nanoTime();
     Path bare = dir.resolve("without-hadoop");
@@ -145,28 +144,7 @@ class HadoopClientClasspathIT {
     System.out.printf(
         "HadoopClientClasspathIT: with the Hadoop client %d ms (%d orders, %d dead letters),"
             + " without it %d ms (exit %d)%n",
-        withHadoopMillis, orders, expected[1], withoutHadoopMillis, failed.exitCode());
-  }
-
-  /** What the demo's generator yields for {@link #ROWS} indexes: parsed orders, dead letters. */
-  private static long[] expectedOrdersAndDeadLetters() {
-    OrderEventGenerator generator =
-        new OrderEventGenerator(
-            OrdersDemo.EVENT_TIME_START.toEpochMilli(),
-            1_000,
-            OrdersDemo.DUPLICATE_EVERY,
-            OrdersDemo.MALFORMED_EVERY);
-    OrderJson json = new OrderJson();
-    long[] counts = new long[2];
-    for (long i = 0; i < ROWS; i++) {
-      try {
-        json.parse(generator.map(i));
-        counts[0]++;
-      } catch (Exception malformed) {
-        counts[1]++;
-      }
-    }
-    return counts;
+        withHadoopMillis, orders, model.deadLetters(), withoutHadoopMillis, failed.exitCode());
   }
 
   private static long lines(Path table) throws IOException {
