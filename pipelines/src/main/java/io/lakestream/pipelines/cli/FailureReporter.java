@@ -15,9 +15,17 @@ final class FailureReporter implements CommandLine.IExecutionExceptionHandler {
   static final int USAGE = 2;
   static final int QUERY_FAILED = 1;
 
+  private Exception failure;
+
+  /** The failure this reporter last reported, or null. */
+  Exception failure() {
+    return failure;
+  }
+
   @Override
   public int handleExecutionException(
       Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+    failure = e;
     if (e instanceof LakestreamException
         || e instanceof IllegalArgumentException
         || e instanceof UnsupportedOperationException) {

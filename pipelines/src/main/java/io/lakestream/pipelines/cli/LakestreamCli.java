@@ -47,7 +47,8 @@ public final class LakestreamCli implements Runnable {
       MsfApplication.main(args);
       return;
     }
-    exit(execute(args), args);
+    FailureReporter reporter = new FailureReporter();
+    exit(execute(reporter, args), args, reporter.failure());
   }
 
   private static boolean flinkOnClasspath() {
@@ -67,19 +68,34 @@ public final class LakestreamCli implements Runnable {
     return StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
   }
 
-  private static void exit(int code, String[] args) {
+  /**
+   * Exits an embedded JVM; under a Flink client or on a JobManager throws on failure, with the
+   * failure (whose message names the fix) as the cause: where the program's error output is not
+   * shown (a JobManager running it for a jar submission), that is what is reported.
+   */
+  private static void exit(int code, String[] args, Exception failure) {
     if (embedded()) {
       System.exit(code);
     } else if (code != 0) {
+      // the command only: its options may hold secrets
       throw new IllegalStateException(
-          "lakestream " + String.join(" ", args) + " failed with exit code " + code);
+          "lakestream "
+              + (args.length == 0 ? "" : args[0])
+              + " failed with exit code "
+              + code
+              + (failure == null ? "" : ": " + failure.getMessage()),
+          failure);
     }
   }
 
   /** Runs the CLI and returns the exit code (for tests and embedding). */
   public static int execute(String... args) {
+    return execute(new FailureReporter(), args);
+  }
+
+  private static int execute(FailureReporter reporter, String... args) {
     return new CommandLine(new LakestreamCli())
-        .setExecutionExceptionHandler(new FailureReporter())
+        .setExecutionExceptionHandler(reporter)
         .execute(args);
   }
 
