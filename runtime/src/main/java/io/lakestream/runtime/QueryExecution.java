@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,7 +48,9 @@ final class QueryExecution implements StreamingQuery {
       List<QueryListener> listeners,
       Configuration flinkConfiguration,
       String restoreFrom,
-      boolean serviceOwnedSnapshots) {
+      boolean serviceOwnedSnapshots,
+      SchemaChangeRestarts schemaRestarts,
+      ProgramInvocation program) {
 
     /** The same settings restoring the newest snapshot (a restart must not rewind again). */
     Settings withoutRestoreFrom() {
@@ -62,7 +65,9 @@ final class QueryExecution implements StreamingQuery {
           listeners,
           flinkConfiguration,
           null,
-          serviceOwnedSnapshots);
+          serviceOwnedSnapshots,
+          schemaRestarts,
+          program);
     }
 
     /** These settings with {@code newTrigger}. */
@@ -78,7 +83,9 @@ final class QueryExecution implements StreamingQuery {
           listeners,
           flinkConfiguration,
           restoreFrom,
-          serviceOwnedSnapshots);
+          serviceOwnedSnapshots,
+          schemaRestarts,
+          program);
     }
   }
 
@@ -137,9 +144,21 @@ final class QueryExecution implements StreamingQuery {
         job.getJobID(),
         detached ? " (detached: the job reports to " + location + "/progress by itself)" : "");
     notifyListeners(l -> l.onQueryStarted(this));
+    CompletableFuture<JobExecutionResult> result;
+    try {
+      result = job.getJobExecutionResult();
+    } catch (RuntimeException e) {
+      if (!detached) {
+        throw e;
+      }
+      // a jar submission on the JobManager (web submission) has no job result: nobody waits here
+      LOG.info("Query '{}' run {}: the job runs on its own ({})", name(), runId(), e.getMessage());
+      scheduler.shutdown();
+      return;
+    }
     scheduler.scheduleWithFixedDelay(
         this::watch, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
-    job.getJobExecutionResult().whenComplete(this::onJobEnd);
+    result.whenComplete(this::onJobEnd);
   }
 
   private void watch() {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 
@@ -50,6 +51,12 @@ final class QueryLauncher {
       ServiceSnapshots.requireNonRestoredStateAllowed(submitted);
     } else if (admitted.dropsReplacedSinkState()) {
       FlinkSettings.dropUnclaimedState(env);
+    }
+    Optional<ResubmittedRun> restart =
+        ResubmittedRun.requested(
+            StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration());
+    if (restart.isPresent()) {
+      restart.get().admit(s.queryName(), s.schemaRestarts(), plan.location());
     }
     return submit(s, admitted, context, env, fingerprint);
   }
@@ -170,6 +177,18 @@ final class QueryLauncher {
   }
 
   /**
+   * How the JobManager runs the program again after a schema change: only for a detached run (an
+   * attached one has its client, {@link RestartingQuery}) whose restarts are on, and not where a
+   * managed service restores the job.
+   */
+  private static ProgramInvocation resubmission(
+      QueryExecution.Settings s, StreamExecutionEnvironment env) {
+    boolean attached = env.getConfiguration().get(DeploymentOptions.ATTACHED);
+    boolean restarts = s.schemaRestarts() != null && s.schemaRestarts().enabled();
+    return !attached && restarts && !s.serviceOwnedSnapshots() ? s.program() : null;
+  }
+
+  /**
    * What the in-job runner needs. An availableNow run without a REST address could never stop
    * itself: refused here, before anything runs.
    */
@@ -209,6 +228,7 @@ final class QueryLauncher {
         Duration.ofMillis(3 * Math.max(1, env.getConfig().getAutoWatermarkInterval())),
         rest.orElse(null),
         pending.isEmpty() ? null : MAPPER.writeValueAsString(pending.get()),
-        s.serviceOwnedSnapshots());
+        s.serviceOwnedSnapshots(),
+        resubmission(s, env));
   }
 }

@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  *       has caught up ({@link AvailableNowController}, through the REST API).
  * </ul>
  *
+ * A detached run whose job fails for a recorded schema change is run again by the JobManager
+ * ({@link SchemaChangeResubmitter}, handed the job's end when the runner closes).
+ *
  * <p>Flink closes it when the job ends and also on a global failover, after which a new one starts
  * for the same run: closing releases the lease after a last progress poll, starting takes it again
  * (refused, failing the job, if another run took it meanwhile). A runner failing to read or write
@@ -52,6 +55,8 @@ final class QueryRunner
    * @param pendingMetadataJson the metadata to write once this run has a snapshot, or null
    * @param serviceOwnedSnapshots the snapshots are stored where a managed service keeps them, not
    *     in the checkpoint location: a completed checkpoint of this job counts as the run's snapshot
+   * @param resubmission how the JobManager runs the program again after a schema change ({@link
+   *     SchemaChangeResubmitter}), or null: the client restarts it, or nobody does
    */
   record Settings(
       URI checkpointLocation,
@@ -66,7 +71,8 @@ final class QueryRunner
       Duration watermarkSettle,
       URI restApi,
       String pendingMetadataJson,
-      boolean serviceOwnedSnapshots)
+      boolean serviceOwnedSnapshots,
+      ProgramInvocation resubmission)
       implements Serializable {
     Settings {
       sources = List.copyOf(sources);
@@ -84,6 +90,7 @@ final class QueryRunner
   private QueryMetadata pendingMetadata;
   private long lastHeartbeatNanos;
   private volatile long completedCheckpoint = -1;
+  private SchemaChangeResubmitter resubmitter;
 
   QueryRunner(SplitEnumeratorContext<QueryRunnerSource.NoSplit> context, Settings settings) {
     this.context = context;
@@ -133,6 +140,16 @@ final class QueryRunner
     }
     JobID jobId = JobID.fromHexString(id);
     job = new RestJobControl(settings.restApi(), jobId);
+    if (settings.resubmission() != null) {
+      resubmitter =
+          SchemaChangeResubmitter.open(
+                  settings.restApi(),
+                  id,
+                  settings.queryName(),
+                  settings.runId(),
+                  settings.resubmission())
+              .orElse(null);
+    }
     stateOperators =
         new StateOperatorProgress(
             new StateOperatorMetrics(settings.restApi(), jobId, Duration.ofSeconds(5)),
@@ -255,6 +272,9 @@ final class QueryRunner
         lease.close();
       } catch (IOException e) {
         LOG.warn("Query '{}': could not release its lease", settings.queryName(), e);
+      }
+      if (resubmitter != null) {
+        resubmitter.runnerClosed(completedCheckpoint > settings.restoredEpoch());
       }
     }
     LOG.info("Query '{}' run {}: runner closed", settings.queryName(), settings.runId());

@@ -1,12 +1,10 @@
 package io.lakestream.runtime;
 
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.api.error.SchemaChangeFailure;
+import io.lakestream.state.checkpoint.SchemaRestartLog;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -18,26 +16,26 @@ import org.slf4j.LoggerFactory;
  * recorded schema and restores the last checkpoint, and the restart checks apply as to any run. The
  * handle stays the same across runs: {@link #runId()} and the progress are the current run's.
  *
- * <p>Refuses to go on (the query fails with {@code QUERY_SCHEMA_CHANGE_RESTART_REFUSED}) when the
- * hour's restarts are used up, or when a rebuilt run failed for the same columns before committing
- * an epoch: it does not pick the recorded schema up, and restarting again would loop.
+ * <p>Refuses to go on (the query fails with {@code QUERY_SCHEMA_CHANGE_RESTART_REFUSED}) when
+ * {@link SchemaRestartBudget} says so: the hour's restarts are used up, or a rebuilt run failed for
+ * the same columns before committing an epoch.
  */
 final class RestartingQuery implements StreamingQuery {
   private static final Logger LOG = LoggerFactory.getLogger(RestartingQuery.class);
-  private static final Duration WINDOW = Duration.ofHours(1);
 
   private final QueryExecution.Settings settings;
   private final SchemaChangeRestarts policy;
-  private final Deque<Instant> restarts = new ArrayDeque<>();
+  private final SchemaRestartBudget budget;
+  private SchemaRestartLog restarts = SchemaRestartLog.empty();
   private final QueryEnd end = new QueryEnd();
   private final List<QueryProgress> earlierRuns = new ArrayList<>();
   private volatile StreamingQuery current;
   private volatile boolean stopping;
-  private List<String> lastChange;
 
   private RestartingQuery(QueryExecution.Settings settings, SchemaChangeRestarts policy) {
     this.settings = settings;
     this.policy = policy;
+    this.budget = new SchemaRestartBudget(settings.queryName(), policy);
   }
 
   /** Starts the first run and the thread that restarts it after a schema change. */
@@ -59,12 +57,13 @@ final class RestartingQuery implements StreamingQuery {
         end.complete(null);
         return;
       } catch (StreamingQueryException e) {
-        Optional<SchemaChangeFailure> change = SchemaChangeRestarts.restartableCause(e);
+        Optional<List<String>> change = SchemaChangeRestarts.restartableCause(e);
         if (stopping || change.isEmpty()) {
           end(e);
           return;
         }
-        Optional<String> refusal = refusal(change.get(), run.lastProgress().isPresent());
+        Optional<String> refusal =
+            budget.refusal(restarts, change.get(), run.lastProgress().isPresent(), Instant.now());
         if (refusal.isPresent()) {
           end(
               new StreamingQueryException(
@@ -83,42 +82,9 @@ final class RestartingQuery implements StreamingQuery {
     }
   }
 
-  /** Why the query must not restart again, if it must not. */
-  private Optional<String> refusal(SchemaChangeFailure change, boolean runCommitted) {
-    Instant now = Instant.now();
-    while (!restarts.isEmpty() && restarts.peekFirst().isBefore(now.minus(WINDOW))) {
-      restarts.removeFirst();
-    }
-    String name = settings.queryName();
-    if (!runCommitted && change.changedColumns().equals(lastChange)) {
-      return Optional.of(
-          "Query '"
-              + name
-              + "' was restarted for the schema change of columns "
-              + lastChange
-              + " and failed for the same columns again before committing an epoch: the rebuilt"
-              + " query does not read the recorded schema, and restarting again would loop. Look"
-              + " at the source's schema location and evolution mode (e.g."
-              + " cloudFiles.schemaLocation, cloudFiles.schemaEvolutionMode), then run it again.");
-    }
-    if (restarts.size() >= policy.maxPerHour()) {
-      return Optional.of(
-          "Query '"
-              + name
-              + "' restarted "
-              + restarts.size()
-              + " times for schema changes within the last hour, the most"
-              + " --max-schema-restarts-per-hour allows; the last change: columns "
-              + change.changedColumns()
-              + ". Run it again to continue, or raise --max-schema-restarts-per-hour.");
-    }
-    return Optional.empty();
-  }
-
   /** Starts the next run; false (and the query ended) if it could not start. */
-  private boolean restart(StreamingQuery failed, SchemaChangeFailure change) {
-    restarts.addLast(Instant.now());
-    lastChange = change.changedColumns();
+  private boolean restart(StreamingQuery failed, List<String> columns) {
+    restarts = SchemaRestartBudget.withRestart(restarts, columns, Instant.now());
     synchronized (earlierRuns) {
       earlierRuns.addAll(failed.recentProgress());
     }
@@ -127,8 +93,8 @@ final class RestartingQuery implements StreamingQuery {
             + " query is rebuilt and restarted from its checkpoint (restart {} of at most {} per"
             + " hour; --restart-on-schema-change=false turns this off)",
         settings.queryName(),
-        change.changedColumns(),
-        restarts.size(),
+        columns,
+        restarts.restartMillis().size(),
         policy.maxPerHour());
     try {
       current = QueryLauncher.start(settings.withoutRestoreFrom());

@@ -2,6 +2,7 @@ package io.lakestream.runtime;
 
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.SchemaChangeFailure;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -36,11 +37,21 @@ public record SchemaChangeRestarts(boolean enabled, int maxPerHour) {
     return new SchemaChangeRestarts(false, 1);
   }
 
-  /** The schema change in {@code failure}'s cause chain that a rebuilt query can follow, if any. */
-  static Optional<SchemaChangeFailure> restartableCause(Throwable failure) {
+  /**
+   * The changed columns of the schema change in {@code failure}'s cause chain that a rebuilt query
+   * can follow, if any. A cause deserialized by another class loader than this one (an
+   * application-mode JobManager reads the job's result with the job's) is no {@link
+   * SchemaChangeFailure} here, so its message's {@link SchemaChangeFailure#recordedNote} counts
+   * too.
+   */
+  static Optional<List<String>> restartableCause(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof SchemaChangeFailure change && change.recorded()) {
-        return Optional.of(change);
+        return Optional.of(change.changedColumns());
+      }
+      Optional<List<String>> noted = SchemaChangeFailure.recordedIn(String.valueOf(t.getMessage()));
+      if (noted.isPresent()) {
+        return noted;
       }
     }
     return Optional.empty();

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * Configures and starts a query, like Structured Streaming's {@code DataStreamWriter}:
@@ -40,6 +42,7 @@ public final class StreamingQueryBuilder {
   private String restoreFrom;
   private SchemaChangeRestarts schemaChangeRestarts = SchemaChangeRestarts.defaults();
   private Boolean serviceOwnedSnapshots;
+  private ProgramInvocation program;
 
   private StreamingQueryBuilder(Dataflow dataflow) {
     this.dataflow = Objects.requireNonNull(dataflow, "dataflow");
@@ -159,15 +162,32 @@ public final class StreamingQueryBuilder {
   }
 
   /**
+   * How the JobManager runs this program again to restart the query after a schema change when it
+   * was submitted detached to a session cluster ({@code flink run -d}), where no client is left to
+   * do it: the program's main class and its arguments, starting the same query (see {@link
+   * ProgramInvocation}). Without it, a detached query that meets a schema change fails with the new
+   * schema recorded, and the next submission continues with it.
+   */
+  public StreamingQueryBuilder programArguments(String entryClass, List<String> args) {
+    this.program = new ProgramInvocation(entryClass, args);
+    return this;
+  }
+
+  /**
    * Validates, prepares the checkpoint location and submits the job. With {@link
    * #serviceOwnedSnapshots} the query is not restarted on a schema change: a rebuilt run could only
    * restore the snapshot the service started it with, not the job's newest checkpoint; the job
-   * fails and the service's restart (from its newest snapshot) rebuilds it.
+   * fails and the service's restart (from its newest snapshot) rebuilds it. A detached submission
+   * leaves the restart to the job ({@link #programArguments}).
    */
   public StreamingQuery start() throws Exception {
     sanityCheck();
     QueryExecution.Settings s = settings();
-    return schemaChangeRestarts.enabled() && !s.serviceOwnedSnapshots()
+    boolean attached =
+        StreamExecutionEnvironment.getExecutionEnvironment()
+            .getConfiguration()
+            .get(DeploymentOptions.ATTACHED);
+    return schemaChangeRestarts.enabled() && !s.serviceOwnedSnapshots() && attached
         ? RestartingQuery.start(s, schemaChangeRestarts)
         : QueryLauncher.start(s);
   }
@@ -184,7 +204,9 @@ public final class StreamingQueryBuilder {
         List.copyOf(listeners),
         flinkConfiguration,
         restoreFrom == null ? null : Locations.absolute(restoreFrom),
-        serviceOwnedSnapshots != null ? serviceOwnedSnapshots : ManagedService.active());
+        serviceOwnedSnapshots != null ? serviceOwnedSnapshots : ManagedService.active(),
+        schemaChangeRestarts,
+        program);
   }
 
   /** A path without a scheme is a local path, made absolute (see {@link Locations}). */

@@ -13,10 +13,15 @@ import io.lakestream.runtime.TriggerSettings;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.query.OutputMode;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code lakestream run <pipeline>}: runs a pipeline as a query until it ends or fails. */
 @Command(
@@ -34,6 +39,8 @@ import picocli.CommandLine.Parameters;
       "143:stopped with a savepoint on SIGTERM; run again to resume"
     })
 class RunCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
 
   @Parameters(
       index = "0",
@@ -122,9 +129,10 @@ class RunCommand implements Callable<Integer> {
       description =
           "Rebuild and restart the query by itself when it stops because its input schema changed"
               + " and the new schema is recorded (Auto Loader's UnknownFieldException in"
-              + " addNewColumns mode). Default: ${DEFAULT-VALUE}. A detached submission (flink"
-              + " run -d) has no client to do it: the job fails and the next submission continues"
-              + " with the new schema.")
+              + " addNewColumns mode). Default: ${DEFAULT-VALUE}. Under flink run -d the"
+              + " JobManager runs this command again (a session cluster taking jar submissions);"
+              + " where it cannot, the job fails and the next submission continues with the new"
+              + " schema.")
   boolean restartOnSchemaChange;
 
   @Option(
@@ -212,7 +220,35 @@ class RunCommand implements Callable<Integer> {
             restartOnSchemaChange
                 ? new SchemaChangeRestarts(true, maxSchemaRestartsPerHour)
                 : SchemaChangeRestarts.off())
+        .programArguments(LakestreamCli.class.getName(), runArguments())
         .listener(PROGRESS_PRINTER);
+  }
+
+  /**
+   * The arguments that start this query again with {@code run}, as the JobManager does after a
+   * schema change under {@code flink run -d}: the given ones without one-off flags ({@link
+   * #oneOff}).
+   */
+  List<String> runArguments() {
+    List<String> given = spec.root().commandLine().getParseResult().originalArgs();
+    List<String> args = new ArrayList<>(List.of("run"));
+    for (int i = given.indexOf(spec.name()) + 1; i > 0 && i < given.size(); i++) {
+      String arg = given.get(i);
+      int equals = arg.indexOf('=');
+      OptionSpec option =
+          arg.startsWith("-") ? spec.findOption(equals < 0 ? arg : arg.substring(0, equals)) : null;
+      if (option != null && oneOff(option)) {
+        i += equals < 0 && option.arity().max() > 0 ? 1 : 0;
+        continue;
+      }
+      args.add(arg);
+    }
+    return args;
+  }
+
+  /** Whether {@code option} applies to this start only, not to a restart of the query. */
+  boolean oneOff(OptionSpec option) {
+    return option.longestName().equals("--restore-from");
   }
 
   void printDetached(StreamingQuery query) {

@@ -49,6 +49,13 @@ final class UpgradeCommand extends RunCommand {
   boolean checkOnly;
 
   @Override
+  boolean oneOff(picocli.CommandLine.Model.OptionSpec option) {
+    return super.oneOff(option)
+        || java.util.Set.of("--job", "--rest", "--dry-run", "--check")
+            .contains(option.longestName());
+  }
+
+  @Override
   public Integer call() throws Exception {
     QueryUpgrade upgrade =
         QueryUpgrade.to(program()).jobId(job).restApi(rest == null ? null : URI.create(rest));

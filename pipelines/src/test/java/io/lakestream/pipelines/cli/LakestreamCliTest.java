@@ -60,4 +60,40 @@ class LakestreamCliTest {
     assertThat(LakestreamCli.execute("run", "demo", "--tigger", "once")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unknown options: '--tigger'");
   }
+
+  /** The command the JobManager runs again after a schema change under flink run -d. */
+  private static java.util.List<String> runArgumentsOf(String... args) {
+    picocli.CommandLine line = new picocli.CommandLine(new LakestreamCli());
+    picocli.CommandLine.ParseResult parsed = line.parseArgs(args);
+    return ((RunCommand) parsed.subcommand().commandSpec().userObject()).runArguments();
+  }
+
+  @Test
+  void aRestartRunsTheSameQueryWithoutOneOffFlags() {
+    assertThat(
+            runArgumentsOf(
+                "run",
+                "bronze",
+                "-o",
+                "kafka.bootstrap.servers=b:9092",
+                "--restore-from",
+                "s3://b/chk/savepoints/sp-1",
+                "--output=s3://b/lake"))
+        .containsExactly(
+            "run", "bronze", "-o", "kafka.bootstrap.servers=b:9092", "--output=s3://b/lake");
+    assertThat(
+            runArgumentsOf(
+                "upgrade",
+                "bronze",
+                "--job",
+                "0123abcd",
+                "--dry-run",
+                "--restore-from=s3://b/other",
+                "--rest=http://jm:8081",
+                "--max-rows-per-trigger",
+                "300",
+                "--check"))
+        .as("an upgraded query restarts as a run of the new program")
+        .containsExactly("run", "bronze", "--max-rows-per-trigger", "300");
+  }
 }

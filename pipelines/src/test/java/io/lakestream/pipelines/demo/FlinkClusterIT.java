@@ -233,19 +233,61 @@ class FlinkClusterIT {
   @Test
   @Order(4)
   void anAutoLoaderQueryRestartsByItselfWhenANewColumnArrivesAndTheTableGainsIt() throws Exception {
+    FlinkCommand run = schemaChangeRun(false, "bronze-files");
+    Path table = output.resolve("files-lake").resolve(OrdersBronzeFromFiles.TABLE);
+    JobID restarted = awaitRestartedWithTheNewColumn(run.awaitJobId(Duration.ofMinutes(2)), table);
+    stopAndCheckTheNewColumn(restarted, "bronze-files", table);
+    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
+        .as(run.logFile().toString())
+        .isZero();
+    assertThat(Files.readString(run.logFile())).contains("input schema changed (columns [amount])");
+  }
+
+  /**
+   * The same under {@code flink run -d}: no client is left, so the JobManager runs the program
+   * again through Flink's jar submission, and the new program records the restart.
+   */
+  @Test
+  @Order(5)
+  void aDetachedAutoLoaderQueryIsRunAgainByTheJobManagerWhenANewColumnArrives() throws Exception {
     FlinkCluster cluster = FLINK.cluster();
+    FlinkCommand run = schemaChangeRun(true, "bronze-files-detached");
+    JobID first = run.awaitJobId(Duration.ofMinutes(2));
+    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode()).as("%s", run.logFile()).isZero();
+    Path table = output.resolve("files-lake").resolve(OrdersBronzeFromFiles.TABLE);
+    JobID restarted = awaitRestartedWithTheNewColumn(first, table);
+    assertThat(Files.readString(cluster.logDirectory().resolve("jobmanager.log")))
+        .as("the JobManager ran the program again, which submitted the rebuilt query")
+        .contains("restarted after the schema change of columns [amount] as job " + restarted)
+        .doesNotContain("could not run it again");
+    stopAndCheckTheNewColumn(restarted, "bronze-files-detached", table);
+    assertThat(cluster.rest("/jars").path("files").size())
+        .as("the jar uploaded for the restart is deleted")
+        .isZero();
+    String restarts =
+        new String(
+            S3.server().read("queries/bronze-files-detached/schema-restarts"),
+            java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(restarts).as("the new program recorded the restart").contains("\"amount\"");
+  }
+
+  /** Auto Loader on 40 orders in 4 files, committing every 2 s, {@code -d} when detached. */
+  private FlinkCommand schemaChangeRun(boolean detached, String query) throws IOException {
     Path landing = output.resolve("landing");
-    Path lake = output.resolve("files-lake");
-    Path table = lake.resolve(OrdersBronzeFromFiles.TABLE);
     for (int f = 0; f < 4; f++) {
       writeOrders(landing.resolve("date=2026-11-01/part-" + f + ".json"), f * 10L, false);
     }
-    FlinkCommand run =
-        cluster.startFlink(
-            "run",
+    List<String> args = new ArrayList<>(List.of("run"));
+    if (detached) {
+      args.add("-d");
+    }
+    args.addAll(
+        List.of(
             ApplicationJar.path(),
             "run",
             "bronze-files",
+            "--query-name",
+            query,
             "-o",
             "path=" + landing,
             "-o",
@@ -253,30 +295,44 @@ class FlinkClusterIT {
             "--trigger",
             "processingTime=2s",
             "--output",
-            lake.toString(),
+            output.resolve("files-lake").toString(),
             "--checkpoint",
-            S3.uri("queries/bronze-files").toString());
-    JobID first = run.awaitJobId(Duration.ofMinutes(2));
-    awaitRows(table, 40, Duration.ofMinutes(2));
+            S3.uri("queries/" + query).toString()));
+    return FLINK.cluster().startFlink(args.toArray(String[]::new));
+  }
 
+  /**
+   * After the first 40 rows, a file with a new column and one without: the first job fails for the
+   * schema change, another one (the rebuilt query) runs and the table reaches 60 rows.
+   */
+  private JobID awaitRestartedWithTheNewColumn(JobID first, Path table) throws IOException {
+    FlinkCluster cluster = FLINK.cluster();
+    Path landing = output.resolve("landing");
+    awaitRows(table, 40, Duration.ofMinutes(2));
     writeOrders(landing.resolve("date=2026-11-02/part-4.json"), 40, true); // a new column
     writeOrders(landing.resolve("date=2026-11-02/part-5.json"), 50, false);
     awaitRows(table, 60, Duration.ofMinutes(3));
     cluster.awaitJobStatus(first, JobStatus.FAILED, Duration.ofMinutes(1));
     JobID restarted = onlyRunningJob(cluster);
-    assertThat(restarted).as("the client submitted the rebuilt query").isNotEqualTo(first);
-    cluster
+    assertThat(restarted).as("the rebuilt query runs as a new job").isNotEqualTo(first);
+    return restarted;
+  }
+
+  /** Stops {@code job} with a savepoint; the table has the column, every row once. */
+  private void stopAndCheckTheNewColumn(JobID job, String query, Path table) throws IOException {
+    FLINK
+        .cluster()
         .flink(
             "stop",
             "--savepointPath",
-            S3.uri("queries/bronze-files/savepoints").toString(),
-            restarted.toString())
+            S3.uri("queries/" + query + "/savepoints").toString(),
+            job.toString())
         .requireSuccess();
-    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
-        .as(run.logFile().toString())
-        .isZero();
-    assertThat(Files.readString(run.logFile())).contains("input schema changed (columns [amount])");
+    assertTheNewColumn(table);
+  }
 
+  /** The table has gained the column, and holds the 60 orders once, 10 of them with amounts. */
+  static void assertTheNewColumn(Path table) throws IOException {
     DeltaTableReader reader = new DeltaTableReader(DeltaTable.forPath(table.toUri().toString()));
     List<String> columns = reader.columnNames();
     assertThat(columns).contains("amount");
@@ -294,7 +350,7 @@ class FlinkClusterIT {
   }
 
   /** Ten JSON orders from {@code from}, with an {@code amount} field when {@code amount}. */
-  private static void writeOrders(Path file, long from, boolean amount) throws IOException {
+  static void writeOrders(Path file, long from, boolean amount) throws IOException {
     StringBuilder lines = new StringBuilder();
     for (long id = from; id < from + 10; id++) {
       lines
@@ -312,7 +368,7 @@ class FlinkClusterIT {
     Files.move(hidden, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
-  private static void awaitRows(Path table, long rows, Duration timeout) throws IOException {
+  static void awaitRows(Path table, long rows, Duration timeout) throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     long now;
     while ((now = committedRows(table)) < rows) {

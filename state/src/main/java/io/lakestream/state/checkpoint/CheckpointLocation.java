@@ -32,6 +32,7 @@ import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
  *   commits/N/SINK      what each sink committed for epoch N (JSON)
  *   progress/N          the epoch's progress report (JSON)
  *   runs/RUN/           per-run signals (sources caught up)
+ *   schema-restarts     the schema-change restarts of the last hour (JSON, SchemaRestartLog)
  * </pre>
  *
  * Epoch N is Flink checkpoint N; ids continue across runs because every run restores the newest
@@ -94,6 +95,16 @@ public final class CheckpointLocation implements Serializable {
 
   public void writeMetadata(QueryMetadata metadata) throws IOException {
     JsonFiles.write(path("metadata"), metadata);
+  }
+
+  /** The query's schema-change restarts ({@link SchemaRestartLog#empty()} when it has none). */
+  public SchemaRestartLog readSchemaRestarts() throws IOException {
+    return JsonFiles.read(path("schema-restarts"), SchemaRestartLog.class)
+        .orElse(SchemaRestartLog.empty());
+  }
+
+  public void writeSchemaRestarts(SchemaRestartLog log) throws IOException {
+    JsonFiles.write(path("schema-restarts"), log);
   }
 
   /** True when the location holds anything at all (metadata, state, epochs). */

@@ -24,7 +24,9 @@ public class DeltaSchemaChangedException extends DeltaTableException
   private final boolean additive;
 
   private DeltaSchemaChangedException(String message, List<String> changed, boolean additive) {
-    super(DeltaErrorClass.DELTA_SCHEMA_CHANGED, message);
+    super(
+        DeltaErrorClass.DELTA_SCHEMA_CHANGED,
+        additive ? message + " " + SchemaChangeFailure.recordedNote(changed) : message);
     this.changedColumns = List.copyOf(changed);
     this.additive = additive;
   }

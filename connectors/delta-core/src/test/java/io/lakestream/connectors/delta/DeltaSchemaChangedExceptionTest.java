@@ -6,6 +6,8 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
+import io.lakestream.api.error.SchemaChangeFailure;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DeltaSchemaChangedExceptionTest {
@@ -24,6 +26,7 @@ class DeltaSchemaChangedExceptionTest {
     assertThat(e.changedColumns()).containsExactly("amount");
     assertThat(e.errorClass()).isEqualTo("DELTA_SCHEMA_CHANGED");
     assertThat(e.getMessage()).contains("only adds columns [amount]").doesNotContain("ADVICE");
+    assertThat(SchemaChangeFailure.recordedIn(e.toString())).contains(List.of("amount"));
   }
 
   @Test
@@ -37,6 +40,7 @@ class DeltaSchemaChangedExceptionTest {
       DeltaSchemaChangedException e = change(actual);
       assertThat(e.recorded()).as("%s", actual).isFalse();
       assertThat(e.getMessage()).contains("ADVICE");
+      assertThat(SchemaChangeFailure.recordedIn(e.toString())).isEmpty();
     }
     assertThat(change(dropped).changedColumns()).containsExactly("label");
     assertThat(change(retyped).changedColumns()).containsExactly("id");

@@ -25,7 +25,11 @@ public class UnknownFieldException extends LakestreamException implements Schema
 
   public UnknownFieldException(
       String message, List<String> newColumns, String file, long recordedVersion) {
-    super(AutoLoaderErrorClass.UNKNOWN_FIELD_EXCEPTION, message);
+    super(
+        AutoLoaderErrorClass.UNKNOWN_FIELD_EXCEPTION,
+        recordedVersion >= 0
+            ? message + " " + SchemaChangeFailure.recordedNote(newColumns)
+            : message);
     this.newColumns = List.copyOf(newColumns);
     this.file = file;
     this.recordedVersion = recordedVersion;
