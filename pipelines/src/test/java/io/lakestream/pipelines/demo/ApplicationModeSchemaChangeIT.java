@@ -54,18 +54,8 @@ class ApplicationModeSchemaChangeIT {
             .application(
                 Path.of(ApplicationJar.path()),
                 LakestreamCli.class.getName(),
-                "run",
-                "bronze-files",
-                "-o",
-                "path=" + landing,
-                "-o",
-                "cloudFiles.inferColumnTypes=true",
-                "--trigger",
-                "processingTime=2s",
-                "--output",
-                lake.toString(),
-                "--checkpoint",
-                checkpoint)
+                FlinkClusterIT.bronzeFilesRun("bronze-files", landing, lake, checkpoint)
+                    .toArray(String[]::new))
             .start()) {
       FlinkClusterIT.awaitRows(table, 40, Duration.ofMinutes(2));
       FlinkClusterIT.writeOrders(landing.resolve("date=2026-11-02/part-4.json"), 40, true);

@@ -281,24 +281,30 @@ class FlinkClusterIT {
     if (detached) {
       args.add("-d");
     }
+    args.add(ApplicationJar.path());
     args.addAll(
-        List.of(
-            ApplicationJar.path(),
-            "run",
-            "bronze-files",
-            "--query-name",
-            query,
-            "-o",
-            "path=" + landing,
-            "-o",
-            "cloudFiles.inferColumnTypes=true",
-            "--trigger",
-            "processingTime=2s",
-            "--output",
-            output.resolve("files-lake").toString(),
-            "--checkpoint",
-            S3.uri("queries/" + query).toString()));
+        bronzeFilesRun(
+            query, landing, output.resolve("files-lake"), S3.uri("queries/" + query).toString()));
     return FLINK.cluster().startFlink(args.toArray(String[]::new));
+  }
+
+  /** lakestream's arguments for Auto Loader on {@code landing}, committing every 2 s. */
+  static List<String> bronzeFilesRun(String query, Path landing, Path lake, String checkpoint) {
+    return List.of(
+        "run",
+        "bronze-files",
+        "--query-name",
+        query,
+        "-o",
+        "path=" + landing,
+        "-o",
+        "cloudFiles.inferColumnTypes=true",
+        "--trigger",
+        "processingTime=2s",
+        "--output",
+        lake.toString(),
+        "--checkpoint",
+        checkpoint);
   }
 
   /**
