@@ -17,7 +17,8 @@ import sun.misc.Signal;
  * as a shell reports a process ended by that signal).
  *
  * <p>A second signal while the stop runs exits at once ({@link Runtime#halt}): nothing is lost (the
- * next run resumes from the last completed checkpoint), but the lease stays held until it expires.
+ * next run resumes from the last completed checkpoint); the lease stays in the location, and a next
+ * run on this machine takes it over at once since its holder has exited ({@link QueryLease}).
  *
  * <p>A signal ignored when the command started stays ignored, as for any program: a background job
  * of a non-interactive shell starts with SIGINT ignored, so there only SIGTERM stops the query.
@@ -50,7 +51,7 @@ final class SignalStop {
     if (!received.compareAndSet(null, signal)) {
       out.printf(
           "SIG%s again: exiting now. The next run resumes from the last completed checkpoint;"
-              + " it may wait up to %d s for this run's lease to expire.%n",
+              + " on another machine it may wait up to %d s for this run's lease to expire.%n",
           signal.getName(), QueryLease.EXPIRY.toSeconds());
       out.flush();
       Runtime.getRuntime().halt(128 + signal.getNumber());

@@ -188,4 +188,79 @@ class QueryLeaseTest {
   void heartbeatIsWellWithinExpiry() {
     assertThat(QueryLease.HEARTBEAT.multipliedBy(3)).isLessThanOrEqualTo(QueryLease.EXPIRY);
   }
+
+  /** A fresh lock held by process {@code pid} on {@code machine}, started at {@code start}. */
+  private void writeLock(String machine, long pid, String start) throws IOException {
+    JsonFiles.MAPPER.writeValue(
+        lockFile.toFile(),
+        new QueryLease.Holder(
+            "run-A", "orders", "this-host", pid, Instant.now().toString(), machine, start));
+  }
+
+  private static String here() {
+    return LocalProcess.machine()
+        .orElseThrow(() -> new org.opentest4j.TestAbortedException("no /proc"));
+  }
+
+  @Test
+  void aFreshLeaseWhoseProcessOnThisMachineExitedIsTakenOverAtOnce() throws Exception {
+    Process holder = new ProcessBuilder("sleep", "30").start();
+    String start = LocalProcess.startOf(holder.toHandle()).orElseThrow();
+    holder.destroyForcibly().waitFor();
+    writeLock(here(), holder.pid(), start);
+
+    try (QueryLease lease = QueryLease.acquire(location, "run-B", "orders")) {
+      assertThat(readLock().runId()).isEqualTo("run-B");
+    }
+  }
+
+  @Test
+  void aLiveHolderOnThisMachineKeepsItsLease() throws Exception {
+    Process holder = new ProcessBuilder("sleep", "30").start();
+    try {
+      writeLock(here(), holder.pid(), LocalProcess.startOf(holder.toHandle()).orElseThrow());
+
+      assertThatThrownBy(() -> QueryLease.acquire(location, "run-B", "orders"))
+          .isInstanceOf(QueryAlreadyRunningException.class);
+    } finally {
+      holder.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
+  void aReusedProcessIdDoesNotPassForTheHolder() throws Exception {
+    Process other = new ProcessBuilder("sleep", "30").start();
+    try {
+      writeLock(here(), other.pid(), "2020-01-01T00:00:00Z");
+
+      try (QueryLease lease = QueryLease.acquire(location, "run-B", "orders")) {
+        assertThat(readLock().runId()).isEqualTo("run-B");
+      }
+    } finally {
+      other.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
+  void aHolderOnAnotherMachineOrWithoutAMachineWaitsForExpiry() throws Exception {
+    Process holder = new ProcessBuilder("sleep", "30").start();
+    String start = LocalProcess.startOf(holder.toHandle()).orElseThrow();
+    holder.destroyForcibly().waitFor();
+
+    writeLock("another-boot/pid:[1]", holder.pid(), start);
+    assertThatThrownBy(() -> QueryLease.acquire(location, "run-B", "orders"))
+        .isInstanceOf(QueryAlreadyRunningException.class);
+    writeLock(null, holder.pid(), null); // a lock written before machines were recorded
+    assertThatThrownBy(() -> QueryLease.acquire(location, "run-B", "orders"))
+        .isInstanceOf(QueryAlreadyRunningException.class);
+  }
+
+  @Test
+  void theLockRecordsThisMachineAndProcessStart() throws IOException {
+    try (QueryLease lease = QueryLease.acquire(location, "run-1", "orders")) {
+      assertThat(readLock().machine()).isEqualTo(LocalProcess.machine().orElse(null));
+      assertThat(readLock().processStart())
+          .isEqualTo(LocalProcess.startOf(ProcessHandle.current()).orElse(null));
+    }
+  }
 }
