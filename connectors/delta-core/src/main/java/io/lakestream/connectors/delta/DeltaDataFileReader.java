@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -104,11 +105,12 @@ public final class DeltaDataFileReader {
                   Optional.empty())
               .map(FileReadResult::getData);
       return new Rows(file, batches, partitionValues);
-    } catch (IOException | UncheckedIOException | KernelException e) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-          "Cannot read data file " + file.path() + ": " + e,
-          e);
+    } catch (IOException | UncheckedIOException | KernelException | KernelEngineException e) {
+      throw KernelFailures.describe(
+          table,
+          "Cannot read data file " + file.path() + " of",
+          e,
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED);
     }
   }
 
@@ -151,11 +153,12 @@ public final class DeltaDataFileReader {
           next = 0;
         }
         return true;
-      } catch (UncheckedIOException | KernelException e) {
-        throw new DeltaTableException(
-            DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-            "Cannot read data file " + file.path() + ": " + e,
-            e);
+      } catch (UncheckedIOException | KernelException | KernelEngineException e) {
+        throw KernelFailures.describe(
+            table,
+            "Cannot read data file " + file.path() + " of",
+            e,
+            DeltaErrorClass.DELTA_TABLE_READ_FAILED);
       }
     }
 

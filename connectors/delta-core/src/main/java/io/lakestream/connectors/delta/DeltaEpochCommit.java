@@ -7,6 +7,7 @@ import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.statistics.DataFileStatistics;
@@ -106,6 +107,18 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
     if (files.isEmpty()) {
       return EpochCommitOutcome.empty(epoch);
     }
+    try {
+      return commitWithRetries(epoch, files);
+    } catch (KernelEngineException e) {
+      throw KernelFailures.describe(
+          table,
+          "Cannot commit epoch " + epoch + " of app " + appId + " to",
+          e,
+          DeltaErrorClass.DELTA_TABLE_WRITE_FAILED);
+    }
+  }
+
+  private EpochCommitOutcome commitWithRetries(long epoch, List<DeltaWrittenFile> files) {
     long rows = files.stream().mapToLong(DeltaWrittenFile::numRecords).sum();
     long bytes = files.stream().mapToLong(DeltaWrittenFile::size).sum();
     Engine engine = table.engine();

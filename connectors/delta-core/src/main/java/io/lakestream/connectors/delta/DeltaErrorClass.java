@@ -48,7 +48,10 @@ public enum DeltaErrorClass implements ErrorClass {
   DELTA_INVALID_SINK_SETTING,
   /** An output mode the Delta sink does not take (update: use a MERGE in foreachBatch). */
   DELTA_UNSUPPORTED_OUTPUT_MODE,
-  /** A file or log entry holds a value the Delta protocol does not allow. */
+  /**
+   * The table is damaged: a commit file that is not JSON, data files without a log, or a file or
+   * log entry holding a value the Delta protocol does not allow.
+   */
   DELTA_TABLE_CORRUPT,
   /** The table could not be created or its schema evolved. */
   DELTA_TABLE_CREATE_FAILED,

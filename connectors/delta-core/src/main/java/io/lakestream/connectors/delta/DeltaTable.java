@@ -8,6 +8,7 @@ import io.delta.kernel.TransactionCommitResult;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableAlreadyExistsException;
 import io.delta.kernel.exceptions.TableNotFoundException;
@@ -97,6 +98,40 @@ public final class DeltaTable implements Serializable {
     return conf;
   }
 
+  /**
+   * Refuses to create a table where data files but no log are: the log was deleted (or this is no
+   * Delta table), and a new table over them would silently start from nothing.
+   */
+  private void refuseOrphanedDataFiles() {
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(path);
+    try {
+      org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(hadoopConfiguration());
+      if (!fs.exists(root)) {
+        return;
+      }
+      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files =
+          fs.listFiles(root, true);
+      while (files.hasNext()) {
+        org.apache.hadoop.fs.Path file = files.next().getPath();
+        if (file.getName().endsWith(".parquet")) {
+          throw new DeltaTableException(
+              DeltaErrorClass.DELTA_TABLE_CORRUPT,
+              "The Delta table path "
+                  + path
+                  + " holds data files (such as "
+                  + file
+                  + ") but no _delta_log: the table's log was deleted, or the path is not a"
+                  + " Delta table. A new table there would silently start from nothing: restore"
+                  + " _delta_log (e.g. from the bucket's object versions), or write to an empty"
+                  + " path.");
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_CREATE_FAILED, "Cannot list " + path + ": " + e, e);
+    }
+  }
+
   Table kernelTable() {
     return Table.forPath(engine(), path);
   }
@@ -111,11 +146,9 @@ public final class DeltaTable implements Serializable {
       return Optional.of(kernelTable().getLatestSnapshot(engine()));
     } catch (TableNotFoundException e) {
       return Optional.empty();
-    } catch (KernelException | java.io.UncheckedIOException e) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-          "Cannot read the Delta log of " + path + ": " + e,
-          e);
+    } catch (KernelException | KernelEngineException | java.io.UncheckedIOException e) {
+      throw KernelFailures.describe(
+          this, "Cannot read the Delta log of", e, DeltaErrorClass.DELTA_TABLE_READ_FAILED);
     }
   }
 
@@ -198,6 +231,7 @@ public final class DeltaTable implements Serializable {
         }
         continue;
       }
+      refuseOrphanedDataFiles();
       try {
         Map<String, String> properties = new java.util.LinkedHashMap<>(schema.properties());
         if (mergeSchema) {

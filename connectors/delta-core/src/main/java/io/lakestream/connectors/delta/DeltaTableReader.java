@@ -10,6 +10,7 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.types.BinaryType;
@@ -320,16 +321,12 @@ public final class DeltaTableReader {
           scan,
           false,
           file -> readFile(engine, scanState, file, physicalSchema, schema, rows));
-    } catch (IOException | UncheckedIOException | KernelException e) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-          "Cannot read version "
-              + snapshot.getVersion()
-              + " of the Delta table at "
-              + table.path()
-              + ": "
-              + e.getMessage(),
-          e);
+    } catch (IOException | UncheckedIOException | KernelException | KernelEngineException e) {
+      throw KernelFailures.describe(
+          table,
+          "Cannot read version " + snapshot.getVersion() + " of the Delta table at",
+          e,
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED);
     }
     return rows;
   }
