@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.types.StructType;
@@ -82,11 +83,15 @@ public final class DeltaTableChanges {
     } catch (TableNotFoundException e) {
       throw new DeltaTableException(
           DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path(), e);
-    } catch (KernelException | IllegalArgumentException | UncheckedIOException e) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-          "Cannot read version " + version + " of the Delta table at " + table.path() + ": " + e,
-          e);
+    } catch (KernelException
+        | KernelEngineException
+        | IllegalArgumentException
+        | UncheckedIOException e) {
+      throw KernelFailures.describe(
+          table,
+          "Cannot read version " + version + " of the Delta table at",
+          e,
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED);
     }
     return snapshotFiles(snapshot);
   }
