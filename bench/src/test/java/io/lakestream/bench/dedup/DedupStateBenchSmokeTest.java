@@ -20,9 +20,9 @@ class DedupStateBenchSmokeTest {
 
   @Test
   void theDedupStateStaysNearTheModelWhilePlainDropDuplicatesHoldsEveryId() throws Exception {
-    // The rule's output depends on how far the real watermark trails (5 minutes of event time
-    // are the workload's margin): 1M events keep that margin at ~83K events, far more than a
-    // 200 ms watermark interval lets through even when chaining makes the job fast.
+    // The rule's output depends on how far the real watermark trails: at 1M events over 50K ids
+    // a row is lost once about 135K events pass on one watermark, far more than the bench's
+    // 50 ms watermark interval lets through (DedupStateJob.WATERMARK_INTERVAL).
     BenchOptions options =
         new BenchOptions(1_000_000, 0, 2, Duration.ofMillis(500), dir, false, 50_000);
 
