@@ -220,8 +220,9 @@ public final class DeltaTableWriter {
       key = new ArrayList<>(partitionIndexes.length);
       for (int p : partitionIndexes) {
         io.lakestream.connectors.schema.Column column = columns.get(p);
-        key.add(
-            DeltaValues.toPartitionText(column.type(), DeltaValues.toKernelValue(column, row[p])));
+        String text =
+            DeltaValues.toPartitionText(column.type(), DeltaValues.toKernelValue(column, row[p]));
+        key.add(DeltaValues.requireDirectoryName(column, text));
       }
     }
     // Rows of a partition tend to come in runs (always, when unpartitioned): skip the lookup.

@@ -6,6 +6,7 @@ import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
@@ -80,7 +81,7 @@ final class DeltaValues {
         break;
       case TIMESTAMP:
         if (value instanceof Instant i) {
-          return ChronoUnit.MICROS.between(Instant.EPOCH, i);
+          return epochMicros(column, i);
         }
         if (value instanceof Long micros) {
           return micros;
@@ -88,7 +89,7 @@ final class DeltaValues {
         break;
       case DATE:
         if (value instanceof LocalDate d) {
-          return Math.toIntExact(d.toEpochDay());
+          return epochDays(column, d);
         }
         if (value instanceof Integer days) {
           return days;
@@ -108,6 +109,92 @@ final class DeltaValues {
             + " ("
             + value
             + "); see ColumnType for the accepted Java values");
+  }
+
+  /**
+   * Microseconds since the epoch, exact for every instant of about +-292,000 years (not {@code
+   * ChronoUnit.MICROS.between}, which goes through nanoseconds and overflows beyond 1677-2262).
+   *
+   * @throws ArithmeticException beyond that range
+   */
+  static long epochMicros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+  }
+
+  private static long epochMicros(Column column, Instant instant) {
+    try {
+      return epochMicros(instant);
+    } catch (ArithmeticException e) {
+      throw outOfRange(column, instant);
+    }
+  }
+
+  private static int epochDays(Column column, LocalDate date) {
+    try {
+      return Math.toIntExact(date.toEpochDay());
+    } catch (ArithmeticException e) {
+      throw outOfRange(column, date);
+    }
+  }
+
+  private static LakestreamException outOfRange(Column column, Object value) {
+    return new LakestreamException(
+        DeltaErrorClass.DELTA_INVALID_ROW,
+        "Column '"
+            + column.name()
+            + "' is "
+            + column.type()
+            + " but "
+            + value
+            + " is outside the range a Delta table stores");
+  }
+
+  /** File systems and object stores take at most 255 bytes per path segment. */
+  private static final int MAX_DIRECTORY_NAME_BYTES = 255;
+
+  /**
+   * {@code text}, if {@code column=text} fits in one directory name once escaped. The escaped
+   * length is estimated from above (3 bytes for every byte that is not a letter, digit or {@code
+   * ._-}), so a value refused here may have fitted, but none that is accepted fails in the file
+   * system.
+   *
+   * @throws LakestreamException ({@code DELTA_INVALID_ROW}) naming the column and the value's start
+   */
+  static String requireDirectoryName(Column column, String text) {
+    // A char is at most 3 UTF-8 bytes (a surrogate pair, 2 chars, is 4), each escaped to 3.
+    if (text == null
+        || text.length() * 9 + column.name().length() + 1 <= MAX_DIRECTORY_NAME_BYTES) {
+      return text;
+    }
+    long bytes = column.name().length() + 1;
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      boolean plain =
+          (b >= 'a' && b <= 'z')
+              || (b >= 'A' && b <= 'Z')
+              || (b >= '0' && b <= '9')
+              || b == '.'
+              || b == '_'
+              || b == '-';
+      bytes += plain ? 1 : 3;
+    }
+    if (bytes <= MAX_DIRECTORY_NAME_BYTES) {
+      return text;
+    }
+    throw new LakestreamException(
+        DeltaErrorClass.DELTA_INVALID_ROW,
+        "Partition column '"
+            + column.name()
+            + "' holds a value of "
+            + text.length()
+            + " characters ("
+            + (text.length() > 40 ? text.substring(0, 40) + "..." : text)
+            + "), too long for the directory name "
+            + column.name()
+            + "=<value> (at most "
+            + MAX_DIRECTORY_NAME_BYTES
+            + " bytes once escaped). Check the input's values for this column, or partition the"
+            + " table by a shorter column.");
   }
 
   /** The text form of a Kernel value of a partition column (null stays null). */
@@ -147,7 +234,7 @@ final class DeltaValues {
         ColumnType.Decimal decimal = (ColumnType.Decimal) type;
         return Literal.ofDecimal(new BigDecimal(text), decimal.precision(), decimal.scale());
       case TIMESTAMP:
-        return Literal.ofTimestamp(ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(text)));
+        return Literal.ofTimestamp(epochMicros(Instant.parse(text)));
       case DATE:
         return Literal.ofDate(Math.toIntExact(LocalDate.parse(text).toEpochDay()));
       default:

@@ -110,6 +110,50 @@ class DeltaTableWriterTest {
   }
 
   @Test
+  void timestampsAndDatesOfYears1To9999ReadBackExactly() throws Exception {
+    // ChronoUnit.MICROS.between overflowed outside 1677-2262 (it goes through nanoseconds).
+    DeltaTable table = DeltaTable.forPath(dir.resolve("t").toString());
+    Instant[] times = {
+      Instant.parse("0001-01-01T00:00:00Z"),
+      Instant.parse("1500-06-30T12:00:00.000001Z"),
+      Instant.parse("9999-12-31T23:59:59.999999Z")
+    };
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < times.length; i++) {
+      Object[] row = row(i + 1);
+      row[6] = times[i];
+      row[7] = LocalDate.ofInstant(times[i], java.time.ZoneOffset.UTC);
+      rows.add(row);
+    }
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, SCHEMA, "app");
+    commit.open();
+    commit.commit(1, new DeltaTableWriter(table, SCHEMA).write(rows));
+    List<Object[]> read = new ArrayList<>(new DeltaTableReader(table).readLatest());
+    read.sort(Comparator.comparingLong(r -> (Long) r[0]));
+    for (int i = 0; i < times.length; i++) {
+      assertThat(read.get(i)[6]).isEqualTo(times[i]);
+      assertThat(read.get(i)[7]).isEqualTo(rows.get(i)[7]);
+    }
+  }
+
+  @Test
+  void aPartitionValueTooLongForADirectoryNameIsARowErrorNotAFileSystemFailure() {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("t").toString());
+    DeltaTableWriter writer = new DeltaTableWriter(table, SCHEMA);
+    Object[] fits = row(1);
+    fits[8] = "r".repeat(240); // region=rrr...: 247 bytes
+    writer.append(fits);
+    Object[] tooLong = row(2);
+    tooLong[8] = "/".repeat(90); // escaped to %2F: 277 bytes
+    assertThatThrownBy(() -> writer.append(tooLong))
+        .hasMessageContaining("Partition column 'region' holds a value of 90 characters")
+        .hasMessageContaining("at most 255 bytes once escaped")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_ROW");
+    assertThat(writer.bufferedRows()).isEqualTo(1);
+  }
+
+  @Test
   void aBadRowIsRefusedNamingTheColumnAndTheRowsBufferedBeforeStay() throws Exception {
     DeltaTable table = DeltaTable.forPath(dir.resolve("t").toString());
     DeltaTableWriter writer = new DeltaTableWriter(table, SCHEMA);
