@@ -16,17 +16,35 @@ import java.time.format.DateTimeParseException;
  * anything else (offsets such as {@code +02:00}, leap seconds, odd years) goes to {@code
  * Instant.parse}, so results and errors are exactly {@code Instant.parse}'s. Fractions below a
  * millisecond are truncated, like {@link Instant#toEpochMilli()}.
+ *
+ * <p>Instants outside years 0001-9999 are refused as {@code Instant.parse} refuses text: that is
+ * Spark's and Delta's timestamp range, and beyond it a value such as {@code
+ * +1000000000-01-01T00:00:00Z} would overflow epoch milliseconds (an {@link ArithmeticException}
+ * that no caller expects from bad input).
  */
 @PublicEvolving
 public final class IsoInstantParser {
+  private static final Instant MIN = Instant.parse("0001-01-01T00:00:00Z");
+  private static final Instant MAX = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
   private IsoInstantParser() {}
 
   /**
-   * @throws DateTimeParseException when the text is not an ISO-8601 instant
+   * @throws DateTimeParseException when the text is not an ISO-8601 instant in years 0001-9999
    */
   public static long toEpochMillis(CharSequence text) {
     long fast = fastMillis(text);
-    return fast != Long.MIN_VALUE ? fast : Instant.parse(text).toEpochMilli();
+    if (fast != Long.MIN_VALUE) {
+      return fast;
+    }
+    Instant instant = Instant.parse(text);
+    if (instant.isBefore(MIN) || instant.isAfter(MAX)) {
+      throw new DateTimeParseException(
+          "Text '" + text + "' is outside the timestamp range 0001-01-01 to 9999-12-31 (UTC)",
+          text,
+          0);
+    }
+    return instant.toEpochMilli();
   }
 
   /** The instant in milliseconds, or {@code Long.MIN_VALUE} when the fast path does not apply. */

@@ -25,13 +25,15 @@ public interface RecordParser<T> extends Serializable {
   T parse(String raw) throws RecordParseException;
 
   /**
-   * Parses one record given as UTF-8 bytes (a Kafka value). The default decodes the bytes and calls
-   * {@link #parse(String)}; parsers that can read bytes directly (a streaming JSON parser) override
-   * it to skip the decoding. Both must accept and reject the same records.
+   * Parses one record given as UTF-8 bytes (a Kafka value). The default decodes the bytes strictly
+   * and calls {@link #parse(String)}: bytes that are not valid UTF-8 are a {@link
+   * RecordParseException}, never text with replacement characters. Parsers that can read bytes
+   * directly (a streaming JSON parser) override it to skip the decoding. Both must accept and
+   * reject the same records.
    *
-   * @throws RecordParseException as {@link #parse(String)}
+   * @throws RecordParseException as {@link #parse(String)}, or if the bytes are not UTF-8
    */
   default T parseUtf8(byte[] raw) throws RecordParseException {
-    return parse(new String(raw, java.nio.charset.StandardCharsets.UTF_8));
+    return parse(Utf8Text.decode(raw));
   }
 }

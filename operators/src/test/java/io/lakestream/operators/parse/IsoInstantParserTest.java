@@ -37,7 +37,8 @@ class IsoInstantParserTest {
           "2026-01-01T24:00:00Z",
           "2026-01-01T10:00:00.Z",
           "0999-12-31T00:00:00Z",
-          "+12026-01-01T00:00:00Z",
+          "0001-01-01T00:00:00Z",
+          "9999-12-31T23:59:59.999999999Z",
           "2026-01-01T00:00:00.Z".replace(".Z", ".5Z")
         }) {
       assertThat(IsoInstantParser.toEpochMillis(text))
@@ -47,7 +48,7 @@ class IsoInstantParserTest {
   }
 
   @Test
-  void rejectsWhatInstantParseRejects() {
+  void rejectsWhatInstantParseRejectsAndInstantsOutsideYears1To9999() {
     for (String text :
         new String[] {
           "2026-02-30T10:00:00Z",
@@ -56,7 +57,12 @@ class IsoInstantParserTest {
           "2026-01-01 10:00:00Z",
           "2026-01-01T10:00:00",
           "2026-01-01T10:00:00.1234567890Z",
-          "yesterday"
+          "yesterday",
+          // outside Spark's and Delta's timestamp range; the first overflowed epoch millis
+          "+1000000000-01-01T00:00:00Z",
+          "+12026-01-01T00:00:00Z",
+          "0000-12-31T23:59:59Z",
+          "-0001-01-01T00:00:00Z"
         }) {
       assertThatThrownBy(() -> IsoInstantParser.toEpochMillis(text))
           .as(text)
