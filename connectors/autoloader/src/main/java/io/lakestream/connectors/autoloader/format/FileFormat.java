@@ -1,17 +1,18 @@
 package io.lakestream.connectors.autoloader.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.ColumnType;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +34,18 @@ public enum FileFormat {
   CSV,
   PARQUET;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * Fractions are read as decimals, so a decimal column gets the digits the file has, not those of
+   * the nearest double (and a string column the number's own text: {@code 100.0}, not {@code
+   * 1E+2}); a key twice in one object, or anything after the object, makes the line malformed.
+   */
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+          .build();
 
   /** Receives each record of a file. */
   @FunctionalInterface
@@ -96,25 +108,27 @@ public enum FileFormat {
     }
   }
 
-  /** Reads every record of {@code in} (UTF-8 text), in file order. */
+  /**
+   * Reads every record of {@code in} (UTF-8 text), in file order. A line that is not valid UTF-8,
+   * not one JSON object (also one with a key twice, which would keep only one of its values), or a
+   * CSV row whose fields do not match the header, is a malformed record (null).
+   */
   void read(InputStream in, RecordConsumer consumer) throws IOException {
-    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    List<String> header = null;
-    long number = 0;
-    String line;
-    while ((line = reader.readLine()) != null) {
-      number++;
-      if (line.isBlank()) {
-        continue;
-      }
-      if (this == JSON) {
-        consumer.accept(json(line), line, number);
-      } else if (header == null) {
-        header = csvFields(line);
-      } else {
-        consumer.accept(csv(header, line), line, number);
-      }
-    }
+    List<List<String>> header = new ArrayList<>(1);
+    Utf8Lines.read(
+        in,
+        (line, validUtf8, number) -> {
+          if (line.isBlank()) {
+            return;
+          }
+          if (this == JSON) {
+            consumer.accept(validUtf8 ? json(line) : null, line, number);
+          } else if (header.isEmpty()) {
+            header.add(csvFields(line));
+          } else {
+            consumer.accept(validUtf8 ? csv(header.get(0), line) : null, line, number);
+          }
+        });
   }
 
   private static ObjectNode json(String line) {

@@ -15,8 +15,19 @@ import java.time.format.DateTimeParseException;
  * or from their text (CSV has only text), decimals rescaled without rounding, timestamps from ISO
  * text ({@code 2026-01-01T10:00:00Z}, or without a zone as UTC, {@code T} or a space between date
  * and time). A STRING column takes any value (objects and arrays as JSON text).
+ *
+ * <p>Hostile values are refused, never converted into something else: a decimal whose digits do not
+ * fit (also {@code 1e999999999}, refused before any rescaling could allocate its digits), a date or
+ * timestamp outside years 0001-9999 (Spark's and Delta's range; beyond it a Delta writer would fail
+ * the task), an integer out of the column's range.
  */
 final class JsonValues {
+  private static final Instant MIN_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
+  private static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
+  /** Jackson's own limit on a number's text (StreamReadConstraints), applied to text values too. */
+  private static final int MAX_NUMBER_LENGTH = 1000;
+
   private JsonValues() {}
 
   /**
@@ -67,9 +78,9 @@ final class JsonValues {
             ? decimal((ColumnType.Decimal) type, trimmed)
             : null;
       case DATE:
-        return node.isTextual() ? LocalDate.parse(trimmed) : null;
+        return node.isTextual() ? inRange(LocalDate.parse(trimmed)) : null;
       case TIMESTAMP:
-        return node.isTextual() ? timestamp(trimmed) : null;
+        return node.isTextual() ? inRange(timestamp(trimmed)) : null;
       default:
         return null;
     }
@@ -86,8 +97,29 @@ final class JsonValues {
   }
 
   private static BigDecimal decimal(ColumnType.Decimal type, String text) {
-    BigDecimal scaled = new BigDecimal(text).setScale(type.scale(), RoundingMode.UNNECESSARY);
-    return scaled.precision() <= type.precision() ? scaled : null;
+    if (text.length() > MAX_NUMBER_LENGTH) {
+      return null; // parsing a huge digit string costs more than any decimal(38) can hold
+    }
+    BigDecimal value = new BigDecimal(text);
+    if (value.signum() == 0) {
+      return BigDecimal.ZERO.setScale(type.scale());
+    }
+    // Digits before the point, and digits after it once trailing zeros go: checked before
+    // setScale, which would otherwise build all the digits of 1e999999999.
+    long integerDigits = (long) value.precision() - value.scale();
+    if (integerDigits > type.precision() - type.scale()
+        || value.stripTrailingZeros().scale() > type.scale()) {
+      return null;
+    }
+    return value.setScale(type.scale(), RoundingMode.UNNECESSARY);
+  }
+
+  private static LocalDate inRange(LocalDate date) {
+    return date.getYear() >= 1 && date.getYear() <= 9999 ? date : null;
+  }
+
+  private static Instant inRange(Instant instant) {
+    return instant.isBefore(MIN_INSTANT) || instant.isAfter(MAX_INSTANT) ? null : instant;
   }
 
   private static Instant timestamp(String text) {
