@@ -1,22 +1,32 @@
 package io.lakestream.pipelines.clicks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.operators.parse.IsoInstantParser;
 import io.lakestream.operators.parse.RecordParseException;
 import io.lakestream.operators.parse.RecordParser;
-import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 /**
  * Parses clicks: {@code {"click_id": "...", "ad_id": "...", "event_time": "<ISO-8601 instant>"}}. A
- * missing field or a bad time is a {@link RecordParseException} naming the field.
+ * missing field, a bad time (or one outside years 0001-9999), a key given twice or a value that is
+ * not UTF-8 is a {@link RecordParseException} naming the problem.
  */
 @Internal
 public final class ClickJson implements RecordParser<Click> {
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** A key twice in one object is an error: one of its values would be dropped silently. */
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   @Override
   public Click parse(String raw) throws RecordParseException {
@@ -32,7 +42,7 @@ public final class ClickJson implements RecordParser<Click> {
     String time = text(node, "event_time");
     try {
       return new Click(
-          text(node, "click_id"), text(node, "ad_id"), Instant.parse(time).toEpochMilli());
+          text(node, "click_id"), text(node, "ad_id"), IsoInstantParser.toEpochMillis(time));
     } catch (DateTimeParseException e) {
       throw new RecordParseException("field event_time: expected an ISO-8601 instant, got " + time);
     }

@@ -3,13 +3,16 @@ package io.lakestream.pipelines.demo;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.operators.parse.IsoInstantParser;
 import io.lakestream.operators.parse.RecordParseException;
 import io.lakestream.operators.parse.RecordParser;
+import io.lakestream.operators.parse.Utf8Text;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -25,11 +28,22 @@ import java.time.format.DateTimeParseException;
  * amount} may be negative. It still requires {@code event_id} and {@code order_ts} (the
  * deduplication key and the event time) and an {@code amount}, when present, that fits {@code
  * decimal(12,2)}.
+ *
+ * <p>Either way a {@code currency} must have at most 16 characters (it names the table's partition
+ * directories), and a key given twice is a {@link RecordParseException} (one of its values would be
+ * lost), as are bytes that are not UTF-8, text after the object and an instant outside years
+ * 0001-9999.
  */
 @Internal
 public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** A key twice in one object is an error: one of its values would be dropped silently. */
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /** Longer currencies are refused: the value names a partition directory of the table. */
+  static final int MAX_CURRENCY_LENGTH = 16;
 
   private final boolean valueChecks;
 
@@ -62,6 +76,7 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
   /** Reads the UTF-8 bytes directly (no String of the whole record). */
   @Override
   public Order parseUtf8(byte[] raw) throws RecordParseException {
+    Utf8Text.requireValid(raw); // Jackson passes encoded surrogates and code points > U+10FFFF
     try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
       return read(p, valueChecks);
     } catch (IOException e) {
@@ -91,8 +106,8 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
               orderId =
                   value == JsonToken.VALUE_NULL && !valueChecks ? null : text(p, value, field);
           case "order_ts" -> ts = text(p, value, field);
-          case "customer_id" -> customerId = value == JsonToken.VALUE_NULL ? null : p.getText();
-          case "currency" -> currency = value == JsonToken.VALUE_NULL ? null : p.getText();
+          case "customer_id" -> customerId = optionalText(p, value);
+          case "currency" -> currency = optionalText(p, value);
           case "amount" -> {
             if (value.isNumeric()) {
               amount = p.getDecimalValue();
@@ -127,11 +142,19 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
       throw new RecordParseException("field amount: must be >= 0, got " + amount);
     }
     if (amount != null
-        && (amount.stripTrailingZeros().scale() > 2 || amount.precision() - amount.scale() > 10)) {
+        && ((long) amount.precision() - amount.scale() > 10
+            || amount.stripTrailingZeros().scale() > 2)) {
       throw new RecordParseException(
           "field amount: does not fit decimal(12,2) (at most 10 digits before and 2 after the"
               + " point), got "
-              + amount.toPlainString());
+              + amount); // not toPlainString(): 1e999999999 would print a billion digits
+    }
+    if (currency != null && currency.length() > MAX_CURRENCY_LENGTH) {
+      throw new RecordParseException(
+          "field currency: at most "
+              + MAX_CURRENCY_LENGTH
+              + " characters (the orders table is partitioned by it), got "
+              + currency.length());
     }
     require(ts, "order_ts");
     long tsMillis;
@@ -153,6 +176,17 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
     node.put("currency", order.currency);
     node.put("order_ts", Instant.ofEpochMilli(order.orderTsMillis).toString());
     return node.toString();
+  }
+
+  /**
+   * An optional text field as Spark's {@code from_json} reads a string column: null, the text of a
+   * scalar, or an object or array as its JSON text.
+   */
+  private static String optionalText(JsonParser p, JsonToken value) throws IOException {
+    if (value == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    return value.isScalarValue() ? p.getText() : p.readValueAsTree().toString();
   }
 
   /** The text of a string value; a marker the checks report for anything else. */

@@ -54,7 +54,7 @@ class OrderJsonTest {
     broken[14] = (byte) 0xC3; // 'é' is C3 A9 at 13..14: now C3 C3, no valid UTF-8
     assertThatThrownBy(() -> json.parseUtf8(broken))
         .isInstanceOf(RecordParseException.class)
-        .hasMessageContaining("not valid JSON");
+        .hasMessageContaining("not valid UTF-8");
   }
 
   @Test
