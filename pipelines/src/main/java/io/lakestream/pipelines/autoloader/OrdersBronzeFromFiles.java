@@ -4,6 +4,7 @@ import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoader;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
+import io.lakestream.connectors.autoloader.AutoLoaderOptions;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.pipelines.Pipeline;
@@ -81,7 +82,8 @@ public final class OrdersBronzeFromFiles implements Pipeline {
         path = e.getValue();
       } else if (key.equalsIgnoreCase(MERGE_SCHEMA)) {
         mergeSchema = parseBoolean(e.getValue());
-      } else if (key.regionMatches(true, 0, "cloudFiles.", 0, "cloudFiles.".length())) {
+      } else if (key.regionMatches(true, 0, "cloudFiles.", 0, "cloudFiles.".length())
+          || AutoLoaderOptions.CATALOG.find(key).isPresent()) { // also ignoreCorruptFiles
         loaderOptions.keySet().removeIf(key::equalsIgnoreCase); // keys ignore case
         loaderOptions.put(key, e.getValue());
       } else if (key.startsWith("fs.")) {
@@ -91,7 +93,8 @@ public final class OrdersBronzeFromFiles implements Pipeline {
             PipelineErrorClass.PIPELINE_INVALID_OPTION,
             "pipeline bronze-files: unknown option '"
                 + key
-                + "'; valid: path, mergeSchema, cloudFiles.* (Auto Loader), fs.* (Hadoop, e.g."
+                + "'; valid: path, mergeSchema, cloudFiles.* and ignoreCorruptFiles (Auto Loader),"
+                + " fs.* (Hadoop, e.g."
                 + " fs.s3a.endpoint)");
       }
     }

@@ -298,7 +298,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
             mode,
             history,
             version,
-            inferTypes);
+            inferTypes,
+            options.get(AutoLoaderOptions.IGNORE_CORRUPT_FILES));
     return new AutoLoader(name, source, reader, schema, version, cleanSourceSettings());
   }
 

@@ -14,6 +14,8 @@ public enum AutoLoaderErrorClass implements ErrorClass {
   UNKNOWN_FIELD_EXCEPTION,
   /** A record that cannot be read with the schema and has no _rescued_data column to go to. */
   MALFORMED_RECORD_IN_PARSING,
+  /** A file that is not of its format or is truncated or corrupt (Spark's FAILED_READ_FILE). */
+  FAILED_READ_FILE,
   /** No schema was given and the input path has no files to infer one from. */
   CF_EMPTY_DIR_FOR_SCHEMA_INFERENCE,
   /** The sample could not be read or the schema history could not be read or written. */

@@ -88,6 +88,15 @@ public final class AutoLoaderOptions {
           .withDescription(
               "Infer BIGINT/DOUBLE/BOOLEAN columns; without it every inferred column is STRING.");
 
+  public static final Option<Boolean> IGNORE_CORRUPT_FILES =
+      Option.key("ignoreCorruptFiles")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Skip files that are not of their format or are truncated or corrupt (FAILED_READ_FILE)"
+                  + " instead of failing the query: the rows read before the damage are kept, and"
+                  + " each skipped file is logged and counted in numSkippedCorruptFiles.");
+
   public static final Option<String> SCHEMA_HINTS =
       Option.key("cloudFiles.schemaHints")
           .stringType()
@@ -241,6 +250,7 @@ public final class AutoLoaderOptions {
         USE_INCREMENTAL_LISTING,
         BACKFILL_INTERVAL,
         INFER_COLUMN_TYPES,
+        IGNORE_CORRUPT_FILES,
         SCHEMA_HINTS,
         SCHEMA_EVOLUTION_MODE,
         PARTITION_COLUMNS,

@@ -43,6 +43,7 @@ public final class FileRowReader implements Serializable {
   private final SchemaHistory history;
   private final long schemaVersion;
   private final boolean inferColumnTypes;
+  private final boolean ignoreCorruptFiles;
   private transient FileSystem fs;
 
   /**
@@ -58,6 +59,33 @@ public final class FileRowReader implements Serializable {
       SchemaHistory history,
       long schemaVersion,
       boolean inferColumnTypes) {
+    this(
+        inputPath,
+        hadoopConf,
+        format,
+        converter,
+        mode,
+        history,
+        schemaVersion,
+        inferColumnTypes,
+        false);
+  }
+
+  /**
+   * @param ignoreCorruptFiles whether the caller skips files that fail with {@link
+   *     CorruptFileException} (option {@code ignoreCorruptFiles}); this reader throws either way
+   */
+  public FileRowReader(
+      String inputPath,
+      Map<String, String> hadoopConf,
+      FileFormat format,
+      RecordConverter converter,
+      SchemaEvolutionMode mode,
+      SchemaHistory history,
+      long schemaVersion,
+      boolean inferColumnTypes,
+      boolean ignoreCorruptFiles) {
+    this.ignoreCorruptFiles = ignoreCorruptFiles;
     this.inputPath = inputPath.replaceAll("/+$", "");
     this.hadoopConf = new TreeMap<>(hadoopConf);
     this.format = format;
@@ -68,6 +96,11 @@ public final class FileRowReader implements Serializable {
     this.inferColumnTypes = inferColumnTypes;
   }
 
+  /** Whether files that fail with {@link CorruptFileException} are to be skipped. */
+  public boolean ignoresCorruptFiles() {
+    return ignoreCorruptFiles;
+  }
+
   /** The full path of a discovered file. */
   public String pathOf(DiscoveredFile file) {
     return inputPath + "/" + file.key;
@@ -76,12 +109,19 @@ public final class FileRowReader implements Serializable {
   /**
    * Emits the rows of {@code file}.
    *
+   * <p>An empty file has no rows, in every format (a Parquet file of 0 bytes is not opened: it has
+   * no footer, and Spark reads none from it either).
+   *
    * @return the number of rows emitted
    * @throws UnknownFieldException if the file has new columns (see class comment)
+   * @throws CorruptFileException if the file is not of its format, or is truncated or corrupt
    * @throws IOException if the file cannot be read (the message names it)
    */
   public long read(DiscoveredFile file, Consumer<Row> out) throws IOException {
     String path = pathOf(file);
+    if (file.size == 0) {
+      return 0;
+    }
     Map<String, String> partitions = RecordConverter.partitionValues(file.key);
     boolean detectNew =
         mode == SchemaEvolutionMode.ADD_NEW_COLUMNS

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
+import java.io.EOFException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -38,7 +39,8 @@ import org.apache.parquet.schema.Type;
  * objects and arrays, binary without a string annotation as base64), and the column types come from
  * the file's own schema, not from the values.
  *
- * <p>A file that is not Parquet, or is truncated, fails with an {@link IOException} naming it.
+ * <p>A file that is not Parquet, or is truncated or corrupt, fails with a {@link
+ * CorruptFileException} naming it; other I/O errors (which may pass) stay {@link IOException}s.
  */
 final class ParquetRecords {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -58,12 +60,18 @@ final class ParquetRecords {
         types.put(field.getName(), columnType(field));
       }
       return types;
+    } catch (CorruptFileException e) {
+      throw e;
     } catch (LakestreamException e) {
       throw new IOException("cannot read the column types of " + path + ": " + e.getMessage(), e);
     }
   }
 
-  /** Emits every row of the file, in file order; the line argument is null (no text form). */
+  /**
+   * Emits every row of the file, in file order; the line argument is null (no text form). What the
+   * consumer throws passes through unchanged; only the reader's own failures are {@link
+   * CorruptFileException}s.
+   */
   static void read(Path path, Configuration conf, FileFormat.RecordConsumer consumer)
       throws IOException {
     try (ParquetFileReader reader = open(path, conf)) {
@@ -71,25 +79,54 @@ final class ParquetRecords {
       ColumnIOFactory columns = new ColumnIOFactory();
       long rowNumber = 0;
       PageReadStore rowGroup;
-      while ((rowGroup = reader.readNextRowGroup()) != null) {
+      while ((rowGroup = guarded(path, reader::readNextRowGroup)) != null) {
+        PageReadStore pages = rowGroup;
         RecordReader<Group> records =
-            columns.getColumnIO(schema).getRecordReader(rowGroup, new GroupRecordConverter(schema));
+            guarded(
+                path,
+                () ->
+                    columns
+                        .getColumnIO(schema)
+                        .getRecordReader(pages, new GroupRecordConverter(schema)));
         for (long i = 0; i < rowGroup.getRowCount(); i++) {
-          consumer.accept(object(records.read()), null, ++rowNumber);
+          consumer.accept(guarded(path, () -> object(records.read())), null, ++rowNumber);
         }
       }
-    } catch (RuntimeException e) {
-      // parquet-mr reports corrupt pages and unsupported encodings unchecked
-      throw new IOException("cannot read Parquet file " + path + ": " + e.getMessage(), e);
     }
   }
 
-  private static ParquetFileReader open(Path path, Configuration conf) throws IOException {
+  /** A step of the Parquet reader. */
+  @FunctionalInterface
+  private interface ReaderStep<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs a reader step, turning what a damaged file causes into a {@link CorruptFileException}. */
+  private static <T> T guarded(Path path, ReaderStep<T> step) throws IOException {
     try {
-      return ParquetFileReader.open(HadoopInputFile.fromPath(path, conf));
-    } catch (RuntimeException e) {
-      throw new IOException(path + " is not a readable Parquet file (" + e.getMessage() + ")", e);
+      return step.run();
+    } catch (RuntimeException | EOFException e) {
+      IOException io = transientCause(e);
+      if (io != null) {
+        throw io; // a read that failed (parquet-mr wraps some), not a damaged file: retried
+      }
+      // parquet-mr reports corrupt pages and unsupported encodings unchecked; EOF: truncated
+      throw new CorruptFileException(path.toString(), "Parquet", e);
     }
+  }
+
+  /** An I/O error other than end-of-file among the causes, or null. */
+  private static IOException transientCause(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IOException io && !(cause instanceof EOFException)) {
+        return io;
+      }
+    }
+    return null;
+  }
+
+  private static ParquetFileReader open(Path path, Configuration conf) throws IOException {
+    return guarded(path, () -> ParquetFileReader.open(HadoopInputFile.fromPath(path, conf)));
   }
 
   /** The Auto Loader column type of a Parquet field. */

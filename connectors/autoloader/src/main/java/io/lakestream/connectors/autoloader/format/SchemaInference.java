@@ -90,6 +90,9 @@ public final class SchemaInference {
       FileSystem fs = FileSystem.get(URI.create(inputPath), conf);
       for (DiscoveredFile file : sample) {
         partitions.addAll(RecordConverter.partitionValues(file.key).keySet());
+        if (file.size == 0) {
+          continue; // no values, and a 0-byte Parquet file has no footer to read types from
+        }
         Path path = new Path(inputPath + "/" + file.key);
         if (format.typedFiles()) {
           format
@@ -117,7 +120,7 @@ public final class SchemaInference {
                               SchemaInference::widen));
             });
       }
-    } catch (IOException e) {
+    } catch (IOException | CorruptFileException e) {
       throw new SchemaInferenceException(
           "Auto Loader could not read the sample of " + inputPath + ": " + e.getMessage(), e);
     }

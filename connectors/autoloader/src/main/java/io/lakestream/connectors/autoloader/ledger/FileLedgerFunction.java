@@ -4,7 +4,9 @@ import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.clean.CleanupEntry;
 import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
+import io.lakestream.connectors.autoloader.format.CorruptFileException;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
+import io.lakestream.connectors.autoloader.schema.MalformedRecordException;
 import io.lakestream.connectors.autoloader.schema.UnknownFieldException;
 import io.lakestream.state.query.DeclaresStateSchema;
 import java.util.ArrayList;
@@ -51,7 +53,11 @@ import org.slf4j.LoggerFactory;
  * and never fails the query. The waiting files live on the heap until cleaned.
  *
  * <p>A file with new columns ({@link UnknownFieldException}) fails the job without Flink restarts
- * ({@link SuppressRestartsException}): only a rebuilt query has the new schema.
+ * ({@link SuppressRestartsException}): only a rebuilt query has the new schema. So do a malformed
+ * record without a rescued data column ({@link MalformedRecordException}) and a corrupt file
+ * ({@link CorruptFileException}), which a restart would only read again; with {@code
+ * ignoreCorruptFiles} a corrupt file is instead logged, counted in {@code numSkippedCorruptFiles}
+ * and entered in the ledger, keeping the rows read before the damage.
  */
 @Internal
 public final class FileLedgerFunction extends KeyedProcessFunction<String, DiscoveredFile, Row>
@@ -77,6 +83,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
   private transient Counter filesRead;
   private transient Counter filesSkipped;
   private transient Counter rowsRead;
+  private transient Counter filesSkippedCorrupt;
 
   public FileLedgerFunction(FileRowReader reader) {
     this(reader, null);
@@ -173,6 +180,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
     filesSkipped = getRuntimeContext().getMetricGroup().counter("numFilesAlreadyProcessed");
     rowsRead = getRuntimeContext().getMetricGroup().counter("numRowsRead");
     filesCleaned = getRuntimeContext().getMetricGroup().counter("numFilesCleaned");
+    filesSkippedCorrupt = getRuntimeContext().getMetricGroup().counter("numSkippedCorruptFiles");
   }
 
   @Override
@@ -189,19 +197,36 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       filesSkipped.inc();
       return;
     }
-    long rows;
+    long[] rows = {0};
     try {
-      rows = reader.read(file, out::collect);
+      reader.read(
+          file,
+          row -> {
+            out.collect(row);
+            rows[0]++;
+          });
     } catch (UnknownFieldException e) {
       // a restart with the same job graph has the same schema and would fail again: the query
       // must be rebuilt, which reads the recorded schema
       throw new SuppressRestartsException(e);
+    } catch (MalformedRecordException e) {
+      throw new SuppressRestartsException(e); // the same line fails again after a restart
+    } catch (CorruptFileException e) {
+      if (!reader.ignoresCorruptFiles()) {
+        throw new SuppressRestartsException(e); // so does the same file
+      }
+      LOG.warn(
+          "Auto Loader skipped the corrupt file {} after {} rows (ignoreCorruptFiles=true): {}",
+          e.path(),
+          rows[0],
+          e.getCause() == null ? e.getMessage() : e.getCause().toString());
+      filesSkippedCorrupt.inc();
     }
     ledger.update(file.modificationTime);
     if (cleaner != null) {
       readThisEpoch.add(file.key);
     }
     filesRead.inc();
-    rowsRead.inc(rows);
+    rowsRead.inc(rows[0]);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
+import io.lakestream.connectors.autoloader.ledger.FileLedgerFunction;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
 import io.lakestream.connectors.autoloader.schema.SchemaEvolutionMode;
@@ -23,6 +24,10 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.apache.flink.types.Row;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
@@ -205,7 +210,7 @@ class ParquetFormatTest {
   }
 
   @Test
-  void aFileThatIsNotParquetFailsNamingIt() throws Exception {
+  void aFileThatIsNotParquetFailsNamingItWithoutRestarts() throws Exception {
     Path bogus = input().resolve("date=2026-11-29/bogus.parquet");
     Files.createDirectories(bogus.getParent());
     Files.writeString(bogus, "{\"id\": 1}\n");
@@ -213,13 +218,83 @@ class ParquetFormatTest {
     AutoLoaderSchema schema =
         new AutoLoaderSchema(List.of(new Column("id", ColumnType.LONG)), List.of("date"), false);
     assertThatThrownBy(() -> reader(schema, SchemaEvolutionMode.NONE, null).read(file, r -> {}))
-        .isInstanceOf(java.io.IOException.class)
-        .hasMessageContaining("bogus.parquet")
-        .hasMessageContaining("not a readable Parquet file");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("bogus.parquet as Parquet")
+        .hasMessageContaining("set ignoreCorruptFiles=true")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("FAILED_READ_FILE");
     assertThatThrownBy(() -> inference().infer(null, false))
         .isInstanceOf(SchemaInferenceException.class)
         .hasMessageContaining("bogus.parquet")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("CF_SCHEMA_INFERENCE_FAILED");
+    // in the stream, a restart would read the same bytes: the job fails without restarts
+    assertThatThrownBy(() -> ledger(schema, false, file))
+        .isInstanceOf(SuppressRestartsException.class)
+        .hasRootCauseInstanceOf(RuntimeException.class)
+        .cause()
+        .isInstanceOf(CorruptFileException.class);
+  }
+
+  @Test
+  void aTruncatedFileIsCorruptAndAnEmptyOneHasNoRows() throws Exception {
+    DiscoveredFile good = ordersFile();
+    byte[] bytes = Files.readAllBytes(input().resolve(good.key));
+    for (int length : new int[] {3, bytes.length / 2, bytes.length - 1}) {
+      Path cut = input().resolve("date=2026-11-29/cut-" + length + ".parquet");
+      Files.write(cut, java.util.Arrays.copyOf(bytes, length));
+      DiscoveredFile file = new DiscoveredFile(input().relativize(cut).toString(), length, 0);
+      assertThatThrownBy(
+              () -> reader(ordersSchema(), SchemaEvolutionMode.NONE, null).read(file, r -> {}))
+          .as("%d of %d bytes", length, bytes.length)
+          .isInstanceOf(CorruptFileException.class)
+          .hasMessageContaining(file.key);
+    }
+    Path empty = input().resolve("date=2026-11-29/empty.parquet");
+    Files.createFile(empty);
+    DiscoveredFile emptyFile = new DiscoveredFile("date=2026-11-29/empty.parquet", 0, 0);
+    assertThat(reader(ordersSchema(), SchemaEvolutionMode.NONE, null).read(emptyFile, r -> {}))
+        .isZero();
+  }
+
+  @Test
+  void withIgnoreCorruptFilesTheLedgerSkipsACorruptFileAndReadsTheNext() throws Exception {
+    DiscoveredFile good = ordersFile();
+    Path bogus = input().resolve("date=2026-11-29/bogus.parquet");
+    Files.writeString(bogus, "not parquet");
+    DiscoveredFile corrupt = new DiscoveredFile("date=2026-11-29/bogus.parquet", 11, 0);
+    List<Row> rows = ledger(ordersSchema(), true, corrupt, good);
+    assertThat(rows).hasSize(2); // the good file's rows; the corrupt one is skipped, not retried
+  }
+
+  private AutoLoaderSchema ordersSchema() {
+    return new AutoLoaderSchema(
+        List.of(new Column("id", ColumnType.LONG), new Column("qty", ColumnType.INT)),
+        List.of("date"),
+        false);
+  }
+
+  /** The rows the file ledger emits for {@code files}, read with ignoreCorruptFiles or not. */
+  private List<Row> ledger(AutoLoaderSchema schema, boolean ignoreCorrupt, DiscoveredFile... files)
+      throws Exception {
+    FileRowReader reader =
+        new FileRowReader(
+            input().toUri().toString(),
+            Map.of(),
+            FileFormat.PARQUET,
+            new RecordConverter(schema),
+            SchemaEvolutionMode.NONE,
+            null,
+            0,
+            false,
+            ignoreCorrupt);
+    try (KeyedOneInputStreamOperatorTestHarness<String, DiscoveredFile, Row> harness =
+        ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+            new FileLedgerFunction(reader), f -> f.key, Types.STRING)) {
+      for (DiscoveredFile file : files) {
+        harness.processElement(file, 0);
+      }
+      return harness.extractOutputValues();
+    }
   }
 }
