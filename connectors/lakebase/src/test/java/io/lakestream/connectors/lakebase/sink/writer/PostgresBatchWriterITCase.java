@@ -141,6 +141,12 @@ class PostgresBatchWriterITCase {
   }
 
   @Test
+  void aNulCharacterNamesTheColumn() throws Exception {
+    // valid in JSON (escaped) and in a Delta string, but PostgreSQL text cannot hold U+0000
+    assertFailure(new Object[] {12L, "a\u0000b", "x", 1}, "(id=12)", "name", "22021");
+  }
+
+  @Test
   void aValueOfTheWrongJavaTypeNamesTheColumn() throws Exception {
     assertFailure(new Object[] {11L, 42, "x", 1}, "(id=11)", "name", null);
   }
