@@ -25,7 +25,11 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * partitions/splits, so a quiet partition never holds it back. Across subtasks Flink takes the
  * minimum, so a subtask that has seen no row for the idle timeout declares itself idle ({@link
  * WatermarkStatus#IDLE}) and is left out of that minimum until its next row (which re-activates it
- * first). A timeout of zero disables this.
+ * first). A timeout of zero disables this. A subtask that has seen no row at all since it started
+ * (more subtasks than Kafka partitions, say) is idle from the end of the run's first epoch on: with
+ * the timeout alone (a minute by default) a short availableNow run over a one-partition topic ended
+ * before any window closed, and every run started the wait again. This is still within Spark's
+ * rule, whose watermark after the first micro-batch is the maximum over all partitions.
  *
  * <p>On restore every subtask resumes at the minimum of the stored watermarks of the subtasks that
  * were active, which is exactly the watermark downstream operators had seen when the snapshot was
@@ -44,6 +48,7 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
   private transient ListState<Long> storedIdle;
   private transient boolean idle;
   private transient boolean sawRowSinceTick;
+  private transient boolean sawAnyRow;
   private transient long lastActiveTime;
   private transient long maxEventTime;
   private transient long currentWatermark;
@@ -127,6 +132,7 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
       output.emitWatermarkStatus(WatermarkStatus.ACTIVE);
     }
     sawRowSinceTick = true;
+    sawAnyRow = true;
     if (currentWatermark > emittedWatermark) {
       // a restored watermark goes out before the first row, so no row overtakes it
       emittedWatermark = currentWatermark;
@@ -158,6 +164,19 @@ public final class PersistentWatermarkOperator<T> extends AbstractStreamOperator
       output.emitWatermarkStatus(WatermarkStatus.IDLE);
     }
     getProcessingTimeService().registerTimer(time + interval, this);
+  }
+
+  /**
+   * A subtask still without a row at the end of an epoch stops holding the watermark back: it goes
+   * idle before the barrier, so its snapshot is an idle one too (left out on restore).
+   */
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    if (!sawAnyRow && !idle && idleTimeoutMillis > 0 && currentWatermark != Long.MAX_VALUE) {
+      idle = true;
+      output.emitWatermarkStatus(WatermarkStatus.IDLE);
+    }
   }
 
   @Override

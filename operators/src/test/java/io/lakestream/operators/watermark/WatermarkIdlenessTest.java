@@ -77,6 +77,32 @@ class WatermarkIdlenessTest {
   }
 
   @Test
+  void aSubtaskWithoutARowAtTheEndOfTheFirstEpochIsIdleWhateverTheTimeout() throws Exception {
+    // more subtasks than partitions: a short availableNow run must not wait out a whole minute
+    try (OneInputStreamOperatorTestHarness<Long, Long> never = harness(2, 1, 60_000);
+        OneInputStreamOperatorTestHarness<Long, Long> active = harness(2, 0, 60_000)) {
+      never.setProcessingTime(0);
+      never.open();
+      never.setProcessingTime(1_000);
+      assertThat(events(never)).isEmpty();
+      never.prepareSnapshotPreBarrier(1);
+      assertThat(events(never)).containsExactly("IDLE");
+      never.prepareSnapshotPreBarrier(2); // announced once
+      assertThat(events(never)).containsExactly("IDLE");
+
+      active.setProcessingTime(0);
+      active.open();
+      active.processElement(new StreamRecord<>(5_000L));
+      active.setProcessingTime(1_000);
+      active.prepareSnapshotPreBarrier(1); // a subtask that had rows keeps the full timeout
+      active.setProcessingTime(59_800);
+      assertThat(events(active)).containsExactly("R5000", "W4000");
+      active.setProcessingTime(60_000);
+      assertThat(events(active)).containsExactly("R5000", "W4000", "IDLE");
+    }
+  }
+
+  @Test
   void idlenessCanBeDisabledAndUpstreamStatusesAreIgnored() throws Exception {
     try (OneInputStreamOperatorTestHarness<Long, Long> h = harness(1, 0, 0)) {
       h.setProcessingTime(0);
