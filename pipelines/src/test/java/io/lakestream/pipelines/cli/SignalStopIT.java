@@ -7,17 +7,10 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.pipelines.demo.DemoOrdersModel;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.QueryLease;
-import io.lakestream.testkit.OrphanReaper;
-import io.lakestream.testkit.flink.FlinkLib;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SignalStopIT {
   private static final long ROWS = 3_000;
   private static final long RATE = 200;
-  private static final String MAIN = "io.lakestream.pipelines.cli.LakestreamCli";
 
   @TempDir Path dir;
 
@@ -73,72 +65,46 @@ class SignalStopIT {
   }
 
   private Run start(String name, Path lake, String trigger) throws IOException {
-    String classpath =
-        Path.of("target/classes").toAbsolutePath()
-            + File.pathSeparator
-            + Files.readString(Path.of("target/embedded-runtime.classpath")).trim()
-            + File.pathSeparator
-            + Files.readString(Path.of("target/embedded-provided.classpath")).trim();
-    List<String> command = new ArrayList<>();
-    // A background job of a non-interactive shell (a CI runner) starts with SIGINT ignored, and
-    // an ignored signal stays ignored across exec, so the JVM could not handle it. A terminal's
-    // foreground job has it at its default; perl (Debian's essential perl-base) restores that.
-    command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die $!"));
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(FlinkLib.defaultJvmOptions());
-    command.add("-Dlog4j.configurationFile=" + Path.of("../flink-conf/log4j-cli.properties"));
-    command.addAll(List.of("-Xmx768m", "-cp", classpath, MAIN));
-    command.addAll(
-        List.of(
-            "run",
-            "demo",
-            "--output",
-            lake.toString(),
-            "--trigger",
-            trigger,
-            "--rows",
-            Long.toString(ROWS),
-            "--rows-per-second",
-            Long.toString(RATE)));
-    Path log = dir.resolve(name + ".out");
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    return new Run(process, log, OrphanReaper.watch(process.pid(), dir.resolve(name)));
+    return new Run(
+        LakestreamProcess.start(
+            dir,
+            name,
+            List.of(
+                "run",
+                "demo",
+                "--output",
+                lake.toString(),
+                "--trigger",
+                trigger,
+                "--rows",
+                Long.toString(ROWS),
+                "--rows-per-second",
+                Long.toString(RATE))));
   }
 
-  private record Run(Process process, Path log, OrphanReaper reaper) {
+  private record Run(LakestreamProcess process) {
     String output() throws IOException {
-      return Files.readString(log, StandardCharsets.UTF_8);
+      return process.output();
     }
 
     int exitCode() {
-      return process.exitValue();
+      return process.exitCode();
     }
 
     Run awaitEpochs(int epochs) throws Exception {
-      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-      while (output().split("demo epoch ", -1).length <= epochs) {
-        assertThat(process.isAlive()).as("still running: %s", output()).isTrue();
-        assertThat(System.nanoTime()).as("%d epochs: %s", epochs, output()).isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      assertThat(process.awaitText("demo epoch ", epochs + 1, Duration.ofMinutes(2)))
+          .as("still running: %s", output())
+          .isTrue();
       return this;
     }
 
     Run signal(String name) throws Exception {
-      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-      assertThat(kill.waitFor()).isZero();
-      Thread.sleep(200);
+      process.signal(name);
       return this;
     }
 
     Run await() throws Exception {
-      try (reaper) {
-        if (!process.waitFor(3, TimeUnit.MINUTES)) {
-          process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-          throw new AssertionError("did not exit within 3 minutes:\n" + output());
-        }
-      }
+      process.await();
       return this;
     }
   }

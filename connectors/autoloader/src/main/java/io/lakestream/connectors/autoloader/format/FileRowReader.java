@@ -49,29 +49,6 @@ public final class FileRowReader implements Serializable {
   /**
    * @param history the schema history (null when the schema was given, not inferred)
    * @param schemaVersion the history version of {@code converter}'s schema
-   */
-  public FileRowReader(
-      String inputPath,
-      Map<String, String> hadoopConf,
-      FileFormat format,
-      RecordConverter converter,
-      SchemaEvolutionMode mode,
-      SchemaHistory history,
-      long schemaVersion,
-      boolean inferColumnTypes) {
-    this(
-        inputPath,
-        hadoopConf,
-        format,
-        converter,
-        mode,
-        history,
-        schemaVersion,
-        inferColumnTypes,
-        false);
-  }
-
-  /**
    * @param ignoreCorruptFiles whether the caller skips files that fail with {@link
    *     CorruptFileException} (option {@code ignoreCorruptFiles}); this reader throws either way
    */

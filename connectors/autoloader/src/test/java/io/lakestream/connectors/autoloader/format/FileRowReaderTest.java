@@ -51,7 +51,8 @@ class FileRowReaderTest {
         mode,
         history,
         0,
-        true);
+        true,
+        false);
   }
 
   @Test

@@ -117,7 +117,15 @@ class ParquetFormatTest {
       SchemaEvolutionMode mode,
       SchemaHistory history) {
     return new FileRowReader(
-        root, conf, FileFormat.PARQUET, new RecordConverter(schema), mode, history, 0, false);
+        root,
+        conf,
+        FileFormat.PARQUET,
+        new RecordConverter(schema),
+        mode,
+        history,
+        0,
+        false,
+        false);
   }
 
   private SchemaInference inference() {

@@ -1,0 +1,126 @@
+package io.lakestream.pipelines.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.testkit.OrphanReaper;
+import io.lakestream.testkit.flink.FlinkLib;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code lakestream <args>} in its own JVM, as {@code bin/lakestream} starts it (embedded Flink,
+ * the build's classpath), its output in a log file; for tests that signal or kill the process. The
+ * process dies with the test JVM ({@link OrphanReaper}).
+ */
+final class LakestreamProcess implements AutoCloseable {
+  private static final String MAIN = "io.lakestream.pipelines.cli.LakestreamCli";
+
+  private final Process process;
+  private final Path log;
+  private final OrphanReaper reaper;
+
+  private LakestreamProcess(Process process, Path log, OrphanReaper reaper) {
+    this.process = process;
+    this.log = log;
+    this.reaper = reaper;
+  }
+
+  /**
+   * Starts {@code lakestream} with {@code args}; its output goes to {@code <dir>/<name>.out}.
+   *
+   * @param dir a directory of the test's own
+   */
+  static LakestreamProcess start(Path dir, String name, List<String> args) throws IOException {
+    String classpath =
+        Path.of("target/classes").toAbsolutePath()
+            + File.pathSeparator
+            + Files.readString(Path.of("target/embedded-runtime.classpath")).trim()
+            + File.pathSeparator
+            + Files.readString(Path.of("target/embedded-provided.classpath")).trim();
+    List<String> command = new ArrayList<>();
+    // A background job of a non-interactive shell (a CI runner) starts with SIGINT ignored, and
+    // an ignored signal stays ignored across exec, so the JVM could not handle it. A terminal's
+    // foreground job has it at its default; perl (Debian's essential perl-base) restores that.
+    command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die $!"));
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(FlinkLib.defaultJvmOptions());
+    command.add("-Dlog4j.configurationFile=" + Path.of("../flink-conf/log4j-cli.properties"));
+    command.addAll(List.of("-Xmx768m", "-cp", classpath, MAIN));
+    command.addAll(args);
+    Path log = dir.resolve(name + ".out");
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new LakestreamProcess(
+        process, log, OrphanReaper.watch(process.pid(), dir.resolve(name)));
+  }
+
+  String output() throws IOException {
+    return Files.readString(log, StandardCharsets.UTF_8);
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  int exitCode() {
+    return process.exitValue();
+  }
+
+  /** How often {@code text} occurs in the output so far. */
+  int count(String text) throws IOException {
+    return output().split(java.util.regex.Pattern.quote(text), -1).length - 1;
+  }
+
+  /**
+   * Waits until {@code text} occurs {@code times} times in the output.
+   *
+   * @return false if the process exited first
+   */
+  boolean awaitText(String text, int times, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (count(text) < times) {
+      if (!process.isAlive()) {
+        return count(text) >= times;
+      }
+      assertThat(System.nanoTime())
+          .as("'%s' %d times within %s: %s", text, times, timeout, output())
+          .isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  /** Sends signal {@code name} ({@code TERM}, {@code INT}, {@code KILL}) to the process. */
+  LakestreamProcess signal(String name) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+    assertThat(kill.waitFor()).isZero();
+    Thread.sleep(200);
+    return this;
+  }
+
+  /** Waits for the process to exit (at most 3 minutes, else it is killed and the test fails). */
+  LakestreamProcess await() throws Exception {
+    try (reaper) {
+      if (!process.waitFor(3, TimeUnit.MINUTES)) {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        throw new AssertionError("did not exit within 3 minutes:\n" + output());
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (process.isAlive()) {
+      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    reaper.close();
+  }
+}

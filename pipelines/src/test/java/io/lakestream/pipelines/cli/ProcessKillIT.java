@@ -1,0 +1,268 @@
+package io.lakestream.pipelines.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.pipelines.silver.OrderEvents;
+import io.lakestream.testkit.delta.DeltaLogTxns;
+import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole {@code lakestream run} process killed with SIGKILL at seeded random points, then the
+ * same command run again, for every pipeline of the CLI (demo, bronze, silver, gold, bronze-files,
+ * clicks; availableNow, several epochs each): the tables and dead-letter outputs equal a clean
+ * run's row for row, and every epoch is in each Delta log once.
+ *
+ * <p>Kill points: a random time into a random epoch (which falls inside epochs, Delta commits and
+ * checkpoints alike), or right after availableNow starts its final stop-with-savepoint. The seed
+ * and each kill point are printed; {@code -Dlakestream.kill.seed=N} replays them and {@code
+ * -Dlakestream.kill.count=N} (default 1) kills each pipeline N times before the run that finishes.
+ * The inputs never put an event behind the watermark, so the clean run is the model whatever the
+ * epochs are.
+ */
+class ProcessKillIT {
+  @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+  private static final long SEED = Long.getLong("lakestream.kill.seed", System.nanoTime());
+  private static final int KILLS = Integer.getInteger("lakestream.kill.count", 1);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Columns that number a run's own epochs or versions (the quarantine's epoch, the silver version
+   * gold last read), which differ when a kill splits the input into other epochs.
+   */
+  private static final List<String> RUN_DEPENDENT_COLUMNS = List.of("epoch", "silver_version");
+
+  /** Kept when a test fails: the lakes and every run's output (*.out) show what happened. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  static Path dir;
+
+  @BeforeAll
+  static void inputs() throws Exception {
+    System.out.println("ProcessKillIT seed " + SEED + ", " + KILLS + " kill(s) per pipeline");
+    KAFKA.createTopic("orders", 2);
+    List<String> orders = new ArrayList<>();
+    List<OrderEvents.Event> events = OrderEvents.versions(120);
+    events.forEach(e -> orders.add(e.json()));
+    events.subList(0, 30).forEach(e -> orders.add(e.json())); // producer resends: duplicates
+    orders.addAll(OrderEvents.malformed("a"));
+    orders.addAll(OrderEvents.malformed("b"));
+    OrderEvents.produce(KAFKA.bootstrapServers(), "orders", 2, orders);
+
+    KAFKA.createTopic("clicks", 1); // one partition in time order: no click is ever late
+    List<String> clicks = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      clicks.add(
+          "{\"click_id\":\"k-"
+              + i
+              + "\",\"ad_id\":\"ad-"
+              + (i % 5)
+              + "\",\"event_time\":\""
+              + OrderEvents.T0.plusSeconds(i * 9L)
+              + "\"}");
+      if (i % 80 == 7) {
+        clicks.add("{\"click_id\":\"bad-" + i + "\"");
+      }
+    }
+    OrderEvents.produce(KAFKA.bootstrapServers(), "clicks", 1, clicks);
+
+    Path landing = dir.resolve("landing");
+    for (int f = 0; f < 12; f++) {
+      List<String> lines = new ArrayList<>();
+      for (int i = 0; i < 25; i++) {
+        lines.add(events.get((f * 25 + i) % events.size()).json());
+      }
+      Path file = landing.resolve("date=2026-03-0" + (1 + f % 3) + "/part-" + f + ".json");
+      Files.createDirectories(file.getParent());
+      Files.write(file, lines);
+    }
+  }
+
+  @Test
+  void demo() throws Exception {
+    campaign(
+        "demo",
+        List.of("--rows", "3000", "--rows-per-second", "500"),
+        "orders",
+        "orders_dead_letters");
+  }
+
+  @Test
+  void bronze() throws Exception {
+    campaign("bronze", kafka(), "orders_bronze", "orders_bronze_dead_letters");
+  }
+
+  @Test
+  void silverThenGold() throws Exception {
+    campaign("silver", kafka(), "orders_silver", "orders_silver_quarantine");
+    campaign("gold", List.of(), "orders_gold_daily");
+  }
+
+  @Test
+  void bronzeFiles() throws Exception {
+    campaign(
+        "bronze-files",
+        List.of(
+            "-o",
+            "path=" + dir.resolve("landing").toUri(),
+            "-o",
+            "cloudFiles.maxFilesPerTrigger=2"),
+        "orders_bronze_files");
+  }
+
+  @Test
+  void clicks() throws Exception {
+    campaign("clicks", kafka(), "ad_clicks_5m", "ad_clicks_dead_letters");
+  }
+
+  private static List<String> kafka() {
+    return List.of(
+        "-o",
+        "kafka.bootstrap.servers=" + KAFKA.bootstrapServers(),
+        "-o",
+        "maxOffsetsPerTrigger=60");
+  }
+
+  /**
+   * Runs {@code pipeline} once cleanly and once with kills, each into its own lake, and compares
+   * {@code outputs} (directories below the lake).
+   */
+  private static void campaign(String pipeline, List<String> options, String... outputs)
+      throws Exception {
+    Path clean = dir.resolve("clean");
+    Path killed = dir.resolve("killed");
+    long started = System.nanoTime();
+    LakestreamProcess run = start(pipeline, "clean", clean, options).await();
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    Duration cleanRun = Duration.ofNanos(System.nanoTime() - started);
+
+    Random random = new Random(SEED ^ pipeline.hashCode());
+    int kills = 0;
+    for (int attempt = 0; kills < KILLS && attempt < KILLS + 3; attempt++) {
+      LakestreamProcess victim = start(pipeline, "kill-" + attempt, killed, options);
+      if (killOnce(pipeline, victim, KillPoint.random(random, cleanRun))) {
+        kills++;
+      }
+    }
+    LakestreamProcess last = start(pipeline, "after-kills", killed, options).await();
+    assertThat(last.exitCode()).as(last.output()).isZero();
+    assertThat(kills).as("kills that landed before the run ended (seed %d)", SEED).isPositive();
+
+    for (String output : outputs) {
+      assertThat(contents(killed.resolve(output)))
+          .as("%s after %d SIGKILLs (seed %d) = a clean run's", output, kills, SEED)
+          .containsExactlyElementsOf(contents(clean.resolve(output)));
+    }
+  }
+
+  private static LakestreamProcess start(
+      String pipeline, String name, Path lake, List<String> options) throws Exception {
+    List<String> args = new ArrayList<>();
+    args.addAll(List.of("run", pipeline, "--output", lake.toString(), "--trigger", "availableNow"));
+    args.addAll(options);
+    return LakestreamProcess.start(dir, pipeline + "-" + name, args);
+  }
+
+  /**
+   * Where a run is killed: {@code delay} after the run starts, after the {@code epoch}-th progress
+   * line (an epoch ended, the next runs), or after availableNow starts its final stop.
+   */
+  private record KillPoint(String after, int times, Duration delay) {
+    static KillPoint random(Random random, Duration cleanRun) {
+      int kind = random.nextInt(10);
+      if (kind < 5) { // anywhere from start-up to the end: 25-90% of a clean run's time
+        long millis = cleanRun.toMillis();
+        return new KillPoint(
+            null, 0, Duration.ofMillis(millis / 4 + random.nextLong(millis * 2 / 3)));
+      }
+      if (kind < 8) {
+        return new KillPoint(
+            " epoch ", 1 + random.nextInt(2), Duration.ofMillis(random.nextInt(1500)));
+      }
+      return new KillPoint("stopping with a savepoint", 1, Duration.ofMillis(random.nextInt(400)));
+    }
+
+    @Override
+    public String toString() {
+      return after == null
+          ? delay.toMillis() + " ms after start"
+          : delay.toMillis() + " ms after '" + after.trim() + "' #" + times;
+    }
+  }
+
+  /**
+   * Kills the run at {@code point}; returns false if it ended before (then it must have succeeded).
+   */
+  private static boolean killOnce(String pipeline, LakestreamProcess run, KillPoint point)
+      throws Exception {
+    try (run) {
+      boolean reached =
+          point.after() == null
+              || run.awaitText(
+                  point.after().equals(" epoch ") ? pipeline + " epoch " : point.after(),
+                  point.times(),
+                  Duration.ofMinutes(2));
+      Thread.sleep(point.delay().toMillis());
+      if (!reached || !run.isAlive()) {
+        run.await();
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        System.out.println(pipeline + ": the run ended before the kill point (" + point + ")");
+        return false;
+      }
+      run.signal("KILL").await();
+      System.out.println(pipeline + ": SIGKILL " + point + " (seed " + SEED + ")");
+      return true;
+    }
+  }
+
+  /**
+   * A Delta table's rows (its log checked for epochs committed twice; the quarantine's epoch column
+   * left out, as epochs differ between runs) or the lines of a JSON lines output without their
+   * processing time, sorted.
+   */
+  private static List<String> contents(Path output) throws Exception {
+    List<String> rows = new ArrayList<>();
+    if (Files.isDirectory(output.resolve("_delta_log"))) {
+      DeltaLogTxns.read(output).assertEachEpochOnce();
+      DeltaTableReader reader = new DeltaTableReader(DeltaTable.forPath(output.toUri().toString()));
+      List<String> columns = reader.columnNames();
+      for (Object[] row : reader.readLatest()) {
+        for (String column : RUN_DEPENDENT_COLUMNS) {
+          if (columns.contains(column)) {
+            row[columns.indexOf(column)] = null;
+          }
+        }
+        rows.add(Arrays.toString(row));
+      }
+    } else {
+      try (Stream<Path> files = Files.list(output)) {
+        for (Path file : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+          for (String line : Files.readAllLines(file)) {
+            ObjectNode node = (ObjectNode) JSON.readTree(line);
+            node.remove("rejected_at");
+            rows.add(node.toString());
+          }
+        }
+      }
+    }
+    rows.sort(null);
+    assertThat(rows).as("%s has rows", output).isNotEmpty();
+    return rows;
+  }
+}
