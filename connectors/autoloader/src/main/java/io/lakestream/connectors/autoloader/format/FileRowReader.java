@@ -87,7 +87,7 @@ public final class FileRowReader implements Serializable {
    * Emits the rows of {@code file}.
    *
    * <p>An empty file has no rows, in every format (a Parquet file of 0 bytes is not opened: it has
-   * no footer, and Spark reads none from it either).
+   * no footer to read).
    *
    * @return the number of rows emitted
    * @throws UnknownFieldException if the file has new columns (see class comment)
