@@ -1,7 +1,6 @@
 package io.lakestream.connectors.delta.logstore;
 
 import io.delta.storage.CloseableIterator;
-import io.delta.storage.HDFSLogStore;
 import io.delta.storage.LogStore;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -69,10 +68,10 @@ public abstract class CountingLogStore extends LogStore {
     }
   }
 
-  /** Counts over Kernel's default for local paths, {@link HDFSLogStore} (rename, no overwrite). */
+  /** Counts over {@link LocalLinkLogStore} (for {@code file}). */
   public static final class Local extends CountingLogStore {
     public Local(Configuration conf) {
-      super(conf, new HDFSLogStore(conf));
+      super(conf, new LocalLinkLogStore(conf));
     }
   }
 }

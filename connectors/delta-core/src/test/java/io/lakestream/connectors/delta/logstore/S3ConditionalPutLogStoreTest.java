@@ -196,6 +196,8 @@ class S3ConditionalPutLogStoreTest {
     assertThat(conf.get("io.delta.kernel.logStore.s3a.impl"))
         .isEqualTo(S3ConditionalPutLogStore.class.getName());
     assertThat(conf.get("io.delta.kernel.logStore.s3.impl")).isNull();
+    assertThat(conf.get("io.delta.kernel.logStore.file.impl"))
+        .isEqualTo(LocalLinkLogStore.class.getName());
 
     Configuration s3IsS3a = new Configuration(false);
     s3IsS3a.set("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
