@@ -37,6 +37,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *   <li>{@link #flinkConfiguration()} holds what {@code flink-s3-fs-hadoop} needs to use the server
  *       for {@code s3://} paths.
  *   <li>{@link #close()} stops the server and deletes the directory.
+ *   <li>{@link #stopServing()} and {@link #resumeServing()} make an outage: connections are refused
+ *       until the server serves again, on the same port and with the same objects.
  * </ul>
  *
  * <p>Starting a server sets the system property {@code
@@ -64,7 +66,7 @@ public final class S3Server implements AutoCloseable {
 
   private final TempDirectory directory;
   private final BlobStore blobStore;
-  private final S3Proxy proxy;
+  private S3Proxy proxy;
   private final URI endpoint;
   private final String bucket;
   private boolean closed;
@@ -105,23 +107,7 @@ public final class S3Server implements AutoCloseable {
       Properties properties = new Properties();
       properties.setProperty("jclouds.filesystem.basedir", directory.path().toString());
       blobStore = new CompleteObjectsOnly(BlobStores.create("filesystem-nio2", properties));
-      proxy =
-          S3Proxy.builder()
-              .blobStore(blobStore)
-              .endpoint(URI.create("http://" + FreePort.LOOPBACK + ":0"))
-              .awsAuthentication(AuthenticationType.NONE, null, null)
-              .ignoreUnknownHeaders(true)
-              .stopTimeout(0)
-              .build();
-      proxy.start();
-      long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-      while (!"STARTED".equals(proxy.getState())) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "S3Proxy not started after " + START_TIMEOUT + " (state " + proxy.getState() + ")");
-        }
-        Thread.sleep(10);
-      }
+      proxy = serve(blobStore, 0);
       URI endpoint = URI.create("http://" + FreePort.LOOPBACK + ":" + proxy.getPort());
       blobStore.createContainer(bucket);
       LOG.info("S3 server ready at {} with bucket {} (dir {})", endpoint, bucket, directory);
@@ -248,6 +234,57 @@ public final class S3Server implements AutoCloseable {
    * @throws IllegalStateException if the server cannot be stopped
    * @throws UncheckedIOException if the directory cannot be deleted
    */
+  /**
+   * Stops serving: from now on connections to {@link #endpoint()} are refused, as during an outage.
+   * The objects stay.
+   *
+   * @throws IllegalStateException if the server does not stop
+   */
+  public synchronized void stopServing() {
+    try {
+      proxy.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop S3 server " + endpoint, e);
+    }
+    LOG.info("S3 server at {} stopped serving (outage)", endpoint);
+  }
+
+  /**
+   * Serves again after {@link #stopServing()}, on the same port and with the same objects.
+   *
+   * @throws IllegalStateException if the server does not start again
+   */
+  public synchronized void resumeServing() {
+    try {
+      proxy = serve(blobStore, endpoint.getPort());
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot restart S3 server " + endpoint, e);
+    }
+    LOG.info("S3 server at {} serves again", endpoint);
+  }
+
+  /** An S3Proxy over {@code blobStore} on {@code port} (0: a free one), started. */
+  private static S3Proxy serve(BlobStore blobStore, int port) throws Exception {
+    S3Proxy proxy =
+        S3Proxy.builder()
+            .blobStore(blobStore)
+            .endpoint(URI.create("http://" + FreePort.LOOPBACK + ":" + port))
+            .awsAuthentication(AuthenticationType.NONE, null, null)
+            .ignoreUnknownHeaders(true)
+            .stopTimeout(0)
+            .build();
+    proxy.start();
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (!"STARTED".equals(proxy.getState())) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "S3Proxy not started after " + START_TIMEOUT + " (state " + proxy.getState() + ")");
+      }
+      Thread.sleep(10);
+    }
+    return proxy;
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {
