@@ -13,8 +13,10 @@ import io.lakestream.state.StateBackendSettings;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import io.lakestream.testkit.logging.CapturedLogs;
+import io.lakestream.testkit.query.EpochRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -207,6 +209,30 @@ class OrdersBronzeITCase {
     DeltaLogTxns log = DeltaLogTxns.read(dir.resolve("lake/orders_bronze")).assertEachEpochOnce();
     log.assertVersionPerEpoch(first.appId(), location(), "bronze-sink");
     assertThat(log.appIds()).containsExactly(first.appId());
+  }
+
+  /**
+   * The broker crashes mid-run (SIGKILL, 3 s with nothing listening, back on the same port with the
+   * same data): the query rides it out and ends with each distinct event once, every malformed
+   * record a dead letter, and each epoch one Delta version.
+   */
+  @Test
+  void aBrokerRestartMidRunLosesAndDuplicatesNothing() throws Exception {
+    KAFKA.createTopic("restarting", 3);
+    List<Integer> resend = new Random(11).ints(100, 0, 3000).boxed().toList();
+    produce("restarting", 0, 3000, resend, 20, 4);
+    StreamingQuery query = run("restarting", 150);
+    EpochRecords.awaitCommittedEpoch(location(), 3, Duration.ofMinutes(2));
+    KAFKA.broker().restart(Duration.ofSeconds(3));
+    query.awaitTermination();
+
+    assertThat(bronzeEventIds()).containsExactlyElementsOf(ids(3000));
+    assertThat(deadLetters()).isEqualTo(20);
+    DeltaLogTxns log = DeltaLogTxns.read(dir.resolve("lake/orders_bronze")).assertEachEpochOnce();
+    log.assertVersionPerEpoch(query.appId(), location(), "bronze-sink");
+    assertThat(EpochRecords.lastCommittedEpoch(location()))
+        .as("epochs after the restart")
+        .isGreaterThan(3);
   }
 
   /**

@@ -98,18 +98,20 @@ public final class KafkaBroker implements AutoCloseable {
   private static final int SCRAM_ITERATIONS = 4096;
 
   private final TempDirectory directory;
-  private final Process process;
+  private volatile Process process;
+  private final List<String> command;
   private final int port;
   private final int scramPort;
   private final int scramTlsPort;
   private final SelfSignedStores stores;
   private final Thread shutdownHook;
-  private final Admin admin;
+  private Admin admin;
   private boolean closed;
 
   private KafkaBroker(
       TempDirectory directory,
       Process process,
+      List<String> command,
       int port,
       int scramPort,
       int scramTlsPort,
@@ -118,6 +120,7 @@ public final class KafkaBroker implements AutoCloseable {
       Admin admin) {
     this.directory = directory;
     this.process = process;
+    this.command = List.copyOf(command);
     this.port = port;
     this.scramPort = scramPort;
     this.scramTlsPort = scramTlsPort;
@@ -487,6 +490,47 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /**
+   * Restarts the broker as a crash would: kills its JVM with SIGKILL (acknowledged records are in
+   * the operating system's page cache and survive; a SIGTERM would let the launcher delete the
+   * directory on its way out), waits {@code downtime} with nothing listening, then starts it again
+   * on the same ports with the same data, topics, offsets and users, recovering its logs as after
+   * an unclean shutdown. Clients reconnect by themselves.
+   *
+   * @throws KafkaBrokerStartException if the broker does not come back within {@link
+   *     #START_TIMEOUT}
+   * @throws IllegalStateException if the old JVM does not exit within 60 s, or the broker is closed
+   */
+  public synchronized void restart(Duration downtime) {
+    if (closed) {
+      throw new IllegalStateException("the broker is closed");
+    }
+    Path dir = directory.path();
+    try {
+      process.destroyForcibly();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            "Kafka broker (pid " + process.pid() + ") did not exit 60 s after SIGKILL");
+      }
+      LOG.info("Kafka broker at {} stopped (restart)", bootstrapServers());
+      Thread.sleep(downtime.toMillis());
+      process =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
+              .start();
+      admin.close(Duration.ZERO);
+      admin = awaitReady(process, port, dir);
+      LOG.info("Kafka broker at {} is back (pid {})", bootstrapServers(), process.pid());
+    } catch (IOException e) {
+      throw new KafkaBrokerStartException("cannot start the Kafka broker again" + logTail(dir), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while restarting the Kafka broker", e);
+    }
+  }
+
+  /**
    * Kills the broker, waits for its JVM to exit and deletes its directory. Idempotent.
    *
    * @throws IllegalStateException if the child JVM does not exit within 30 s of being killed
@@ -578,11 +622,12 @@ public final class KafkaBroker implements AutoCloseable {
               .redirectOutput(dir.resolve("stdout.log").toFile());
       // Standard input stays a pipe from this JVM: its end-of-file tells the child to halt.
       process = builder.start();
-      Process child = process;
+      KafkaBroker[] current = new KafkaBroker[1];
+      Process first = process;
       hook =
           new Thread(
               () -> {
-                killAndWait(child);
+                killAndWait(current[0] == null ? first : current[0].process);
                 directory.close();
               },
               "kafka-broker-killer-" + process.pid());
@@ -590,7 +635,9 @@ public final class KafkaBroker implements AutoCloseable {
 
       admin = awaitReady(process, port, dir);
       KafkaBroker broker =
-          new KafkaBroker(directory, process, port, scramPort, scramTlsPort, stores, hook, admin);
+          new KafkaBroker(
+              directory, process, command, port, scramPort, scramTlsPort, stores, hook, admin);
+      current[0] = broker;
       LOG.info(
           "Kafka broker ready at {} (pid {}, dir {}) in {} ms",
           broker.bootstrapServers(),
