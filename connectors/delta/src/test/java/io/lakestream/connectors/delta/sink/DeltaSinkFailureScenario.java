@@ -11,7 +11,6 @@ import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.CommitRecordListener;
-import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.query.QueryContext;
@@ -80,7 +79,9 @@ final class DeltaSinkFailureScenario {
             table.path(),
             context -> new DeltaSinkWriter<>(table, SCHEMA, fields, 500),
             DeltaWrittenFileSerializer::new,
-            new CrashOnceAfterThirdCommit(new DeltaAppendCommit(table, SCHEMA, query.appId())),
+            new InterceptedCommit(
+                new DeltaAppendCommit(table, SCHEMA, query.appId()),
+                DeltaSinkFailureScenario::crashOnceAfterThirdCommit),
             new CommitRecordListener(query, SINK, "DeltaSink[" + table.path() + "]"));
 
     env.fromSource(
@@ -147,27 +148,14 @@ final class DeltaSinkFailureScenario {
   }
 
   /** Commits to Delta, then crashes once before Flink learns of it: the replay must be a no-op. */
-  static final class CrashOnceAfterThirdCommit implements EpochCommitAction<DeltaWrittenFile> {
-    private final DeltaAppendCommit delegate;
-
-    CrashOnceAfterThirdCommit(DeltaAppendCommit delegate) {
-      this.delegate = delegate;
+  static EpochCommitOutcome crashOnceAfterThirdCommit(
+      long epoch, List<DeltaWrittenFile> files, DeltaAppendCommit delegate) throws IOException {
+    EpochCommitOutcome outcome = delegate.commit(epoch, files);
+    if (outcome.status() == EpochCommitOutcome.Status.COMMITTED
+        && COMMITS.incrementAndGet() >= 3
+        && COMMITTER_CRASHED.compareAndSet(false, true)) {
+      throw new IOException("injected crash after committing epoch " + epoch + " to Delta");
     }
-
-    @Override
-    public void open() throws IOException {
-      delegate.open();
-    }
-
-    @Override
-    public EpochCommitOutcome commit(long epoch, List<DeltaWrittenFile> files) throws IOException {
-      EpochCommitOutcome outcome = delegate.commit(epoch, files);
-      if (outcome.status() == EpochCommitOutcome.Status.COMMITTED
-          && COMMITS.incrementAndGet() >= 3
-          && COMMITTER_CRASHED.compareAndSet(false, true)) {
-        throw new IOException("injected crash after committing epoch " + epoch + " to Delta");
-      }
-      return outcome;
-    }
+    return outcome;
   }
 }

@@ -9,7 +9,6 @@ import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.CommitRecordListener;
-import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.state.query.OutputMode;
@@ -20,7 +19,6 @@ import io.lakestream.testkit.query.EpochRecords;
 import io.lakestream.testkit.s3.S3Server;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -110,8 +108,9 @@ class DeltaSinkS3OutageITCase {
             table.path(),
             context -> new DeltaSinkWriter<>(table, DeltaSinkFailureScenario.SCHEMA, fields, 500),
             DeltaWrittenFileSerializer::new,
-            new OutageBeforeThirdCommit(
-                new DeltaAppendCommit(table, DeltaSinkFailureScenario.SCHEMA, query.appId())),
+            new InterceptedCommit(
+                new DeltaAppendCommit(table, DeltaSinkFailureScenario.SCHEMA, query.appId()),
+                DeltaSinkS3OutageITCase::outageBeforeThirdCommit),
             new CommitRecordListener(query, "delta", "DeltaSink[" + table.path() + "]"));
     env.fromSource(
             RateSourceBuilder.rate("ids", id -> id, Types.LONG)
@@ -147,42 +146,29 @@ class DeltaSinkS3OutageITCase {
   }
 
   /** Stops the S3 server right before the third commit, and serves again {@link #OUTAGE} later. */
-  static final class OutageBeforeThirdCommit implements EpochCommitAction<DeltaWrittenFile> {
-    private final DeltaAppendCommit delegate;
-
-    OutageBeforeThirdCommit(DeltaAppendCommit delegate) {
-      this.delegate = delegate;
+  static EpochCommitOutcome outageBeforeThirdCommit(
+      long epoch, List<DeltaWrittenFile> files, DeltaAppendCommit delegate) {
+    if (COMMITS.incrementAndGet() == 3 && STOPPED.compareAndSet(false, true)) {
+      server.stopServing();
+      Thread resume =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(OUTAGE.toMillis());
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                server.resumeServing();
+              },
+              "s3-outage-end");
+      resume.setDaemon(true);
+      resume.start();
     }
-
-    @Override
-    public void open() throws IOException {
-      delegate.open();
-    }
-
-    @Override
-    public EpochCommitOutcome commit(long epoch, List<DeltaWrittenFile> files) throws IOException {
-      if (COMMITS.incrementAndGet() == 3 && STOPPED.compareAndSet(false, true)) {
-        server.stopServing();
-        Thread resume =
-            new Thread(
-                () -> {
-                  try {
-                    Thread.sleep(OUTAGE.toMillis());
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                  server.resumeServing();
-                },
-                "s3-outage-end");
-        resume.setDaemon(true);
-        resume.start();
-      }
-      try {
-        return delegate.commit(epoch, files);
-      } catch (RuntimeException e) {
-        FAILED_COMMITS.incrementAndGet();
-        throw e;
-      }
+    try {
+      return delegate.commit(epoch, files);
+    } catch (RuntimeException e) {
+      FAILED_COMMITS.incrementAndGet();
+      throw e;
     }
   }
 }
