@@ -97,8 +97,13 @@ public final class LocalLinkLogStore extends HadoopFileSystemLogStore {
     }
   }
 
+  /**
+   * True: a file written in place on a local file system is visible while it is written. Kernel
+   * then writes files it publishes itself (checkpoint Parquet files) to a temporary path and
+   * renames them; with false it wrote them in place, and a reader could meet half a checkpoint.
+   */
   @Override
   public Boolean isPartialWriteVisible(Path path, Configuration hadoopConf) {
-    return false;
+    return true;
   }
 }
