@@ -49,7 +49,6 @@ final class Utf8Lines {
   private void readAll(InputStream in, LineConsumer consumer) throws IOException {
     byte[] chunk = new byte[CHUNK];
     boolean afterCr = false;
-    boolean pending = false;
     int n;
     while ((n = in.read(chunk)) != -1) {
       for (int i = 0; i < n; i++) {
@@ -58,16 +57,14 @@ final class Utf8Lines {
           afterCr = false; // the \n of \r\n
         } else if (b == '\n' || b == '\r') {
           emit(consumer);
-          pending = false;
           afterCr = b == '\r';
         } else {
           append(b);
-          pending = true;
           afterCr = false;
         }
       }
     }
-    if (pending) {
+    if (length > 0) { // a last line without a line break
       emit(consumer);
     }
   }

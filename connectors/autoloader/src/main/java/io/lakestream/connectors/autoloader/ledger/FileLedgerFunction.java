@@ -205,12 +205,11 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
             out.collect(row);
             rows[0]++;
           });
-    } catch (UnknownFieldException e) {
-      // a restart with the same job graph has the same schema and would fail again: the query
-      // must be rebuilt, which reads the recorded schema
+    } catch (UnknownFieldException | MalformedRecordException e) {
+      // a restart reads the same line again with the same job graph, so the same schema: it
+      // fails again. A new column needs the query rebuilt (it reads the recorded schema), a
+      // malformed record a fix of the file or a rescued data column
       throw new SuppressRestartsException(e);
-    } catch (MalformedRecordException e) {
-      throw new SuppressRestartsException(e); // the same line fails again after a restart
     } catch (CorruptFileException e) {
       if (!reader.ignoresCorruptFiles()) {
         throw new SuppressRestartsException(e); // so does the same file
