@@ -43,7 +43,7 @@ class DeltaSinkS3ExactlyOnceITCase {
    * list the table through those threads, whose (closed) job class loader Flink's leak check would
    * refuse. See README-s3.md ("Session clusters").
    */
-  private static Configuration clusterConfiguration() {
+  static Configuration clusterConfiguration() {
     Configuration conf = new Configuration();
     conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
     return conf;

@@ -29,7 +29,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -53,7 +52,7 @@ class DeltaSinkS3OutageITCase {
           new MiniClusterResourceConfiguration.Builder()
               .setNumberTaskManagers(1)
               .setNumberSlotsPerTaskManager(2)
-              .setConfiguration(clusterConfiguration())
+              .setConfiguration(DeltaSinkS3ExactlyOnceITCase.clusterConfiguration())
               .build());
 
   @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension("sink-outage");
@@ -69,13 +68,6 @@ class DeltaSinkS3OutageITCase {
   static volatile S3Server server;
 
   @TempDir Path dir;
-
-  /** As in {@link DeltaSinkS3ExactlyOnceITCase}: S3A threads outlive the job's class loader. */
-  private static Configuration clusterConfiguration() {
-    Configuration conf = new Configuration();
-    conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
-    return conf;
-  }
 
   @Test
   void everyRowOnceAcrossAnOutageOfTheObjectStoreDuringACommit() throws Exception {
