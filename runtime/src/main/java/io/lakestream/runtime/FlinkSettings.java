@@ -2,6 +2,7 @@ package io.lakestream.runtime;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.state.checkpoint.CreateIfAbsentSelection;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
 import java.io.File;
 import java.io.IOException;
@@ -165,8 +166,10 @@ final class FlinkSettings {
       embeddedRestEndpoint(conf);
     }
     if (isLocal() && configuresFileSystems(callerSettings)) {
-      // Embedded: nobody else initialises file systems (s3://) with this configuration.
+      // Embedded: nobody else initialises file systems (s3://) with this configuration, nor the
+      // lease's create-if-absent (S3A) there.
       FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+      CreateIfAbsentSelection.configure(conf);
     }
   }
 

@@ -243,7 +243,8 @@ final class QueryExecution implements StreamingQuery {
         + root.getClass().getSimpleName()
         + ": "
         + root.getMessage()
-        + ". Its checkpoint location "
+        + (String.valueOf(root.getMessage()).endsWith(".") ? "" : ".")
+        + " Its checkpoint location "
         + location
         + " keeps the last completed epoch; fix the cause and run it again to resume.";
   }

@@ -2,6 +2,7 @@ package io.lakestream.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.QueryAlreadyRunningException;
 import io.lakestream.state.checkpoint.QueryLease;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
 import io.lakestream.state.query.QueryMetadata;
@@ -15,6 +16,7 @@ import java.util.TreeSet;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -170,7 +172,10 @@ final class QueryRunner
         ProgressTracker.Sink.NONE);
   }
 
-  /** One poll; runs in the coordinator's worker thread, never throws. */
+  /**
+   * One poll; runs in the coordinator's worker thread. It throws only when this run lost the lease,
+   * which {@link #afterTick} turns into the job's failure.
+   */
   private Void tick() {
     try {
       heartbeat();
@@ -181,13 +186,23 @@ final class QueryRunner
         availableNow.poll(job);
         recordStopFailure();
       }
+    } catch (QueryAlreadyRunningException e) {
+      throw e;
     } catch (Exception e) {
       LOG.warn("Query '{}': could not read its epoch log", settings.queryName(), e);
     }
     return null;
   }
 
+  /**
+   * Fails the job without restarts (Flink fails it for an exception thrown here) when this run lost
+   * the lease: a restart would only be refused, since the run that took over holds it.
+   */
   private void afterTick(Void ignored, Throwable error) {
+    if (error instanceof QueryAlreadyRunningException lost) {
+      LOG.error("Query '{}': {}", settings.queryName(), lost.getMessage());
+      throw new SuppressRestartsException(lost);
+    }
     if (error != null) {
       LOG.warn("Query '{}': runner poll failed", settings.queryName(), error);
     }

@@ -12,8 +12,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.runtime.GuardsFixture.CountModel;
 import io.lakestream.runtime.GuardsFixture.Flow;
+import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.CheckpointLocationException;
 import io.lakestream.state.checkpoint.QueryAlreadyRunningException;
+import io.lakestream.state.checkpoint.QueryLease;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,6 +47,34 @@ class QueryGuardsITCase {
   }
 
   @Test
+  void aRunWhoseLeaseAnotherRunTookOverFailsSayingSo() throws Exception {
+    Flow unbounded = new Flow(table()).rows(Long.MAX_VALUE).rowsPerSecond(40);
+    StreamingQuery query =
+        start(location(), unbounded, Trigger.processingTime(Duration.ofMillis(300)), 1);
+    try {
+      awaitRows(table(), 20);
+      // As if this run had stalled past its expiry and another machine's run took over.
+      Path newer = location().resolve(QueryLease.DIRECTORY).resolve(String.format("%020d", 99));
+      Files.writeString(
+          newer,
+          "{\"runId\":\"run-elsewhere\",\"queryName\":\"guards\",\"host\":\"far-host\","
+              + "\"pid\":7,\"heartbeatAt\":\""
+              + Instant.now().plus(Duration.ofMinutes(5))
+              + "\"}");
+
+      assertThatThrownBy(() -> query.awaitTermination(Duration.ofSeconds(90)))
+          .isInstanceOf(StreamingQueryException.class)
+          .hasStackTraceContaining("lost the lease of checkpoint location")
+          .hasStackTraceContaining("run run-elsewhere on host far-host, pid 7")
+          .hasMessageNotContaining("..");
+    } finally {
+      if (query.isActive()) {
+        query.stop();
+      }
+    }
+  }
+
+  @Test
   void aSecondRunOnTheSameLocationIsRefusedUntilTheFirstStopsThenItResumes() throws Exception {
     Flow unbounded = new Flow(table()).rows(Long.MAX_VALUE).rowsPerSecond(40);
     Trigger trigger = Trigger.processingTime(Duration.ofMillis(300));
@@ -64,9 +94,9 @@ class QueryGuardsITCase {
           .isEqualTo("QUERY_ALREADY_RUNNING");
 
       assertThat(first.isActive()).as("the first run goes on").isTrue();
-      assertThat(Files.readString(location().resolve("lock")))
+      assertThat(QueryLease.isHeldBy(new CheckpointLocation(location().toUri()), first.runId()))
           .as("the first run keeps its lease")
-          .contains(first.runId());
+          .isTrue();
       assertThat(Files.readString(location().resolve("metadata")))
           .as("the refused run did not register itself")
           .isEqualTo(metadataDuringFirst)
@@ -75,7 +105,9 @@ class QueryGuardsITCase {
       first.stop();
     }
     assertThat(first.exception()).isEmpty();
-    assertThat(location().resolve("lock")).doesNotExist();
+    assertThat(QueryLease.isHeld(new CheckpointLocation(location().toUri())))
+        .as("the stopped run released its lease")
+        .isFalse();
     firstRows = tableCounts(table());
     assertContinuousCounts(firstRows);
 

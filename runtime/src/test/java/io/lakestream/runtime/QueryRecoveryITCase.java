@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.state.StateBackendSettings;
+import io.lakestream.state.checkpoint.CreateIfAbsentSelection;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,6 +127,8 @@ class QueryRecoveryITCase {
   @Test
   void aCheckpointLocationOnS3WorksAcrossRuns() throws Exception {
     S3.server().initializeFlinkFileSystems();
+    // What FlinkSettings does for a query given S3 settings, with a plugins directory.
+    CreateIfAbsentSelection.configure(S3.server().flinkConfiguration());
     String location = S3.server().uri("queries/counting").toString();
     query(location, Trigger.availableNow(), 300, 100, 0).start().awaitTermination();
     query(location, Trigger.availableNow(), 600, 100, 0).start().awaitTermination();
@@ -134,5 +137,8 @@ class QueryRecoveryITCase {
     assertThat(S3.server().keys("queries/counting/metadata")).isNotEmpty();
     assertThat(S3.server().keys("queries/counting/savepoints/")).isNotEmpty();
     assertThat(S3.server().keys("queries/counting/commits/")).isNotEmpty();
+    assertThat(S3.server().keys("queries/counting/lease/"))
+        .as("the second run's generation, released; the first one's is deleted")
+        .containsExactly("queries/counting/lease/" + String.format("%020d", 2));
   }
 }

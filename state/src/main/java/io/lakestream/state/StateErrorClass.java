@@ -30,6 +30,11 @@ public enum StateErrorClass implements ErrorClass {
   CHECKPOINT_LOCATION_NO_QUERY,
   /** Epochs were committed but no snapshot is left: running would silently start from scratch. */
   CHECKPOINT_LOCATION_SNAPSHOTS_MISSING,
+  /**
+   * The checkpoint location is on a file system where its lease cannot be created only if absent
+   * (an object store without a conditional write lakestream can use).
+   */
+  CHECKPOINT_LOCATION_LEASE_UNSUPPORTED,
   /** The checkpoint location could not be read or written (the cause says why). */
   CHECKPOINT_LOCATION_UNAVAILABLE,
   /** A state setting (backend, max parallelism, checkpoint directory) cannot be used. */

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.testkit.SimultaneousStart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,29 +22,57 @@ class QueryLeaseTest {
 
   @TempDir Path dir;
   private CheckpointLocation location;
-  private Path lockFile;
 
   @BeforeEach
   void setUp() {
     location = new CheckpointLocation(dir.toUri());
-    lockFile = dir.resolve("lock");
+  }
+
+  /** The newest generation's file, or {@code lease/00..01} in a location without one. */
+  private Path newest() throws IOException {
+    Path leaseDir = dir.resolve(QueryLease.DIRECTORY);
+    if (!Files.isDirectory(leaseDir)) {
+      return generation(1);
+    }
+    try (Stream<Path> files = Files.list(leaseDir)) {
+      return files
+          .filter(f -> f.getFileName().toString().matches("\\d+"))
+          .max(Comparator.comparing(f -> f.getFileName().toString()))
+          .orElse(generation(1));
+    }
+  }
+
+  private Path generation(long number) {
+    return dir.resolve(QueryLease.DIRECTORY).resolve(String.format("%020d", number));
+  }
+
+  private Path next() throws IOException {
+    Path newest = newest();
+    return Files.exists(newest)
+        ? generation(Long.parseLong(newest.getFileName().toString()) + 1)
+        : newest;
   }
 
   private QueryLease.Holder readLock() throws IOException {
-    return JsonFiles.MAPPER.readValue(lockFile.toFile(), QueryLease.Holder.class);
+    return JsonFiles.MAPPER.readValue(newest().toFile(), QueryLease.Holder.class);
   }
 
+  /** Another run takes the lease: a new generation. */
   private void writeLock(String runId, Instant heartbeatAt) throws IOException {
-    JsonFiles.MAPPER.writeValue(
-        lockFile.toFile(),
-        new QueryLease.Holder(runId, "orders", "other-host", 4242, heartbeatAt.toString()));
+    write(
+        next(), new QueryLease.Holder(runId, "orders", "other-host", 4242, heartbeatAt.toString()));
+  }
+
+  private static void write(Path file, QueryLease.Holder holder) throws IOException {
+    Files.createDirectories(file.getParent());
+    JsonFiles.MAPPER.writeValue(file.toFile(), holder);
   }
 
   @Test
   void acquireOnEmptyLocationWritesLock() throws IOException {
     Instant before = Instant.now();
     try (QueryLease lease = QueryLease.acquire(location, "run-1", "orders")) {
-      assertThat(lockFile).isRegularFile();
+      assertThat(generation(1)).isRegularFile();
       QueryLease.Holder holder = readLock();
       assertThat(holder.runId()).isEqualTo("run-1");
       assertThat(holder.queryName()).isEqualTo("orders");
@@ -55,7 +87,7 @@ class QueryLeaseTest {
   void acquireCreatesMissingLocationDirectory() throws IOException {
     CheckpointLocation fresh = new CheckpointLocation(dir.resolve("new/query").toUri());
     try (QueryLease lease = QueryLease.acquire(fresh, "run-1", "orders")) {
-      assertThat(dir.resolve("new/query/lock")).isRegularFile();
+      assertThat(dir.resolve("new/query/lease/" + String.format("%020d", 1))).isRegularFile();
     }
   }
 
@@ -108,7 +140,8 @@ class QueryLeaseTest {
 
   @Test
   void unreadableLockIsTreatedAsFree() throws IOException {
-    Files.writeString(lockFile, "not json {", StandardCharsets.UTF_8);
+    Files.createDirectories(generation(1).getParent());
+    Files.writeString(generation(1), "not json {", StandardCharsets.UTF_8);
 
     try (QueryLease lease = QueryLease.acquire(location, "run-B", "orders")) {
       assertThat(readLock().runId()).isEqualTo("run-B");
@@ -116,13 +149,15 @@ class QueryLeaseTest {
   }
 
   @Test
-  void closeDeletesLockHeldByThisRun() throws IOException {
+  void closeMarksTheGenerationReleasedAndKeepsIt() throws IOException {
     QueryLease lease = QueryLease.acquire(location, "run-A", "orders");
     lease.close();
 
-    assertThat(lockFile).doesNotExist();
+    assertThat(readLock().released()).isTrue();
+    assertThat(QueryLease.isHeld(location)).isFalse();
+    assertThat(QueryLease.isHeldBy(location, "run-A")).isFalse();
     lease.close(); // idempotent
-    assertThat(lockFile).doesNotExist();
+    assertThat(readLock().released()).isTrue();
   }
 
   @Test
@@ -132,25 +167,25 @@ class QueryLeaseTest {
 
     lease.close();
 
-    assertThat(lockFile).isRegularFile();
     assertThat(readLock().runId()).isEqualTo("run-B");
+    assertThat(readLock().released()).isFalse();
   }
 
   @Test
   void closeWithLockAlreadyGoneDoesNotFail() throws IOException {
     QueryLease lease = QueryLease.acquire(location, "run-A", "orders");
-    Files.delete(lockFile);
+    Files.delete(generation(1));
 
     lease.close();
 
-    assertThat(lockFile).doesNotExist();
+    assertThat(generation(1)).doesNotExist();
   }
 
   @Test
   void renewUpdatesHeartbeat() throws IOException {
     try (QueryLease lease = QueryLease.acquire(location, "run-A", "orders")) {
       Instant old = Instant.now().minus(Duration.ofMinutes(10));
-      writeLock("run-A", old);
+      write(newest(), new QueryLease.Holder("run-A", "orders", "this-host", 1, old.toString()));
 
       lease.renew();
 
@@ -172,7 +207,7 @@ class QueryLeaseTest {
 
     lease.renew();
 
-    assertThat(lockFile).doesNotExist();
+    assertThat(readLock().released()).isTrue();
   }
 
   @Test
@@ -191,8 +226,8 @@ class QueryLeaseTest {
 
   /** A fresh lock held by process {@code pid} on {@code machine}, started at {@code start}. */
   private void writeLock(String machine, long pid, String start) throws IOException {
-    JsonFiles.MAPPER.writeValue(
-        lockFile.toFile(),
+    write(
+        next(),
         new QueryLease.Holder(
             "run-A", "orders", "this-host", pid, Instant.now().toString(), machine, start));
   }
@@ -262,5 +297,94 @@ class QueryLeaseTest {
       assertThat(readLock().processStart())
           .isEqualTo(LocalProcess.startOf(ProcessHandle.current()).orElse(null));
     }
+  }
+
+  @Test
+  void aRunThatFindsANewerGenerationWhenRenewingLostTheLease() throws IOException {
+    QueryLease lease = QueryLease.acquire(location, "run-A", "orders");
+    writeLock("run-B", Instant.now()); // run-A stalled past its expiry; run-B took over
+
+    assertThatThrownBy(lease::renew)
+        .isInstanceOf(QueryAlreadyRunningException.class)
+        .hasMessageContaining("run run-A lost the lease")
+        .hasMessageContaining("run run-B on host other-host, pid 4242")
+        .hasMessageContaining("This run must stop");
+    lease.renew(); // reported once; the lease counts as gone
+    lease.close();
+    assertThat(readLock().runId()).isEqualTo("run-B");
+    assertThat(readLock().released()).isFalse();
+  }
+
+  @Test
+  void ofTwentyRunsStartedAtOnceExactlyOneTakesTheLease() throws Exception {
+    for (int round = 0; round < 5; round++) {
+      CheckpointLocation shared = new CheckpointLocation(dir.resolve("race-" + round).toUri());
+      List<String> winners = race(shared, 20);
+      assertThat(winners).as("round %d: runs holding the lease", round).hasSize(1);
+      assertThat(QueryLease.isHeldBy(shared, winners.get(0))).isTrue();
+    }
+  }
+
+  /** Starts {@code runs} acquisitions at one instant; returns the runs that got the lease. */
+  private static List<String> race(CheckpointLocation shared, int runs) throws Exception {
+    List<String> results =
+        SimultaneousStart.run(
+            runs,
+            i ->
+                () -> {
+                  try {
+                    QueryLease.acquire(shared, "run-" + i, "orders");
+                    return "run-" + i;
+                  } catch (QueryAlreadyRunningException e) {
+                    return null;
+                  }
+                },
+            60);
+    return results.stream().filter(java.util.Objects::nonNull).toList();
+  }
+
+  @Test
+  void aRunWhoseCreateLosesTheRaceIsRefusedNamingTheWinner() throws IOException {
+    CreateIfAbsent losing =
+        (path, contents) -> {
+          write(
+              java.nio.file.Path.of(path.toUri()),
+              new QueryLease.Holder("run-W", "orders", "w-host", 7, Instant.now().toString()));
+          return false;
+        };
+
+    assertThatThrownBy(() -> QueryLease.acquire(location, "run-L", "orders", losing))
+        .isInstanceOf(QueryAlreadyRunningException.class)
+        .hasMessageContaining("Another run took the lease")
+        .hasMessageContaining("at the same time as this one (run run-W on host w-host, pid 7)");
+  }
+
+  @Test
+  void takingTheLeaseDeletesSupersededGenerationsAndTheOldLock() throws IOException {
+    writeLock("run-A", Instant.now().minus(Duration.ofMinutes(5)));
+    writeLock("run-B", Instant.now().minus(Duration.ofMinutes(4)));
+    write(
+        dir.resolve("lock"),
+        new QueryLease.Holder(
+            "run-Old", "orders", "h", 1, Instant.now().minusSeconds(60).toString()));
+
+    try (QueryLease lease = QueryLease.acquire(location, "run-C", "orders")) {
+      assertThat(newest()).isEqualTo(generation(3));
+      assertThat(generation(1)).doesNotExist();
+      assertThat(generation(2)).doesNotExist();
+      assertThat(dir.resolve("lock")).doesNotExist();
+    }
+  }
+
+  @Test
+  void aFreshLockOfAnOlderReleaseKeepsNewRunsOut() throws IOException {
+    write(
+        dir.resolve("lock"),
+        new QueryLease.Holder("run-Old", "orders", "old-host", 9, Instant.now().toString()));
+
+    assertThatThrownBy(() -> QueryLease.acquire(location, "run-B", "orders"))
+        .isInstanceOf(QueryAlreadyRunningException.class)
+        .hasMessageContaining("run run-Old on host old-host, pid 9");
+    assertThat(QueryLease.isHeld(location)).isTrue();
   }
 }

@@ -133,9 +133,24 @@ public final class S3CheckpointLocation {
     }
   }
 
-  /** Whether a run holds the location's lease ({@code lock}). */
+  /**
+   * Whether a run holds the location's lease: the newest generation under {@code lease/} is not
+   * released (a {@code lock} of older releases counts while present).
+   */
   public boolean leaseHeld() {
-    return server.keys(key + "/lock").contains(key + "/lock");
+    if (server.keys(key + "/lock").contains(key + "/lock")) {
+      return true;
+    }
+    List<String> generations = server.keys(key + "/lease/");
+    if (generations.isEmpty()) {
+      return false;
+    }
+    String newest = generations.get(generations.size() - 1);
+    try {
+      return !MAPPER.readTree(server.read(newest)).path("released").asBoolean(false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot parse " + newest, e);
+    }
   }
 
   /**
@@ -148,7 +163,7 @@ public final class S3CheckpointLocation {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (leaseHeld()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(key + "/lock is still held after " + timeout);
+        throw new AssertionError(key + "/lease is still held after " + timeout);
       }
       sleep(200);
     }

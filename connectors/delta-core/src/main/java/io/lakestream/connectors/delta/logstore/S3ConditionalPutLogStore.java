@@ -2,24 +2,14 @@ package io.lakestream.connectors.delta.logstore;
 
 import io.delta.storage.HadoopFileSystemLogStore;
 import io.lakestream.api.annotation.Internal;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.s3a.AWSServiceIOException;
-import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Delta {@code LogStore} for S3 through Hadoop S3A that makes commit files put-if-absent across
@@ -45,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *       {@code fs.s3a.create.conditional.enabled=false}): an {@link IOException} naming the cause;
  *       the log store never falls back to an unconditional write;
  *   <li>S3 answers 409 (a concurrent conditional PUT on the key was in flight): the PUT is retried
- *       up to {@value #MAX_CONFLICT_ATTEMPTS} times, then the 409 is rethrown.
+ *       up to {@value S3ConditionalPut#MAX_CONFLICT_ATTEMPTS} times, then the 409 is rethrown.
  * </ul>
  *
  * <p>Messages name the path without any user-info part, so keys never reach logs or exceptions.
@@ -59,13 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 @Internal
 public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
-  private static final Logger LOG = LoggerFactory.getLogger(S3ConditionalPutLogStore.class);
-
   /** Hadoop's {@code createFile()} option for a PUT that fails if the object exists. */
-  public static final String CONDITIONAL_CREATE_OPTION = "fs.option.create.conditional.overwrite";
-
-  static final int MAX_CONFLICT_ATTEMPTS = 5;
-  private static final int HTTP_CONFLICT = 409;
+  public static final String CONDITIONAL_CREATE_OPTION = S3ConditionalPut.CONDITIONAL_CREATE_OPTION;
 
   /** Called by Kernel's log store provider with the engine's Hadoop configuration. */
   public S3ConditionalPutLogStore(Configuration initHadoopConf) {
@@ -86,11 +71,13 @@ public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
     FileSystem fs = path.getFileSystem(hadoopConf);
     if (Boolean.TRUE.equals(overwrite)) {
       try (FSDataOutputStream out = fs.create(path, true)) {
-        copy(actions, out, null);
+        for (Iterator<byte[]> line = lines(actions); line.hasNext(); ) {
+          out.write(line.next());
+        }
       }
       return;
     }
-    if (!fs.hasPathCapability(path, CONDITIONAL_CREATE_OPTION)) {
+    if (!S3ConditionalPut.isSupported(fs, path)) {
       throw new IOException(
           "Cannot write the Delta commit file "
               + display(path)
@@ -103,83 +90,23 @@ public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
               + String.format(LogStoreSelection.KERNEL_LOG_STORE_KEY, path.toUri().getScheme())
               + " to a log store made for this file system.");
     }
-    // The first attempt streams the actions and keeps them, for a retry after a 409 and to
-    // recognise our own earlier PUT (see alreadyOurs).
-    ByteArrayOutputStream content = new ByteArrayOutputStream();
-    boolean consumed = false;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(path).overwrite(false).recursive();
-        builder.must(CONDITIONAL_CREATE_OPTION, true);
-        FSDataOutputStream out = builder.build();
-        try (out) {
-          if (!consumed) {
-            copy(actions, out, content);
-            consumed = true;
-          } else {
-            content.writeTo(out);
-          }
-        } // close() sends the PUT with If-None-Match: *
-        return;
-      } catch (org.apache.hadoop.fs.FileAlreadyExistsException | RemoteFileChangedException e) {
-        if (consumed && alreadyOurs(fs, path, content)) {
-          LOG.info("{}: already holds this commit (an earlier PUT of it succeeded)", display(path));
-          return;
-        }
-        FileAlreadyExistsException exists =
-            new FileAlreadyExistsException(
-                display(path), null, "another writer created this Delta commit file first");
-        exists.initCause(e);
-        throw exists;
-      } catch (AWSServiceIOException e) {
-        if (e.statusCode() != HTTP_CONFLICT || !consumed || attempt >= MAX_CONFLICT_ATTEMPTS) {
-          throw e;
-        }
-        LOG.info(
-            "{}: conditional PUT attempt {}/{} met a concurrent PUT (409), retrying",
-            display(path),
-            attempt,
-            MAX_CONFLICT_ATTEMPTS);
-        pause(attempt);
+    S3ConditionalPut.putIfAbsent(
+        fs, path, lines(actions), "another writer created this Delta commit file first");
+  }
+
+  /** The actions as lines, encoded as they are read. */
+  private static Iterator<byte[]> lines(Iterator<String> actions) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return actions.hasNext();
       }
-    }
-  }
 
-  /**
-   * Whether the existing file holds exactly {@code content}. S3A retries a PUT whose response was
-   * lost; if the first one had succeeded, the retry gets 412 although the file is ours. Kernel's
-   * commit content is unique per attempt (commitInfo has a timestamp and a transaction id), so
-   * equal bytes mean our own write, never another writer's.
-   */
-  private static boolean alreadyOurs(FileSystem fs, Path path, ByteArrayOutputStream content) {
-    byte[] expected = content.toByteArray();
-    try (FSDataInputStream in = fs.open(path)) {
-      byte[] actual = in.readNBytes(expected.length + 1);
-      return Arrays.equals(actual, expected);
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static void copy(
-      Iterator<String> actions, FSDataOutputStream out, ByteArrayOutputStream kept)
-      throws IOException {
-    while (actions.hasNext()) {
-      byte[] line = (actions.next() + "\n").getBytes(StandardCharsets.UTF_8);
-      out.write(line);
-      if (kept != null) {
-        kept.write(line);
+      @Override
+      public byte[] next() {
+        return (actions.next() + "\n").getBytes(StandardCharsets.UTF_8);
       }
-    }
-  }
-
-  private static void pause(int attempt) throws InterruptedIOException {
-    try {
-      Thread.sleep(50L * attempt);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while retrying a Delta commit file write");
-    }
+    };
   }
 
   /** S3 objects are written whole on close: a partly written commit file is never visible. */
@@ -190,10 +117,6 @@ public final class S3ConditionalPutLogStore extends HadoopFileSystemLogStore {
 
   /** The path for messages: scheme, bucket and key, never a user-info part. */
   static String display(Path path) {
-    URI uri = path.toUri();
-    if (uri.getRawUserInfo() == null) {
-      return uri.toString();
-    }
-    return uri.getScheme() + "://" + uri.getHost() + uri.getPath();
+    return S3ConditionalPut.display(path);
   }
 }
