@@ -31,6 +31,7 @@ final class RestJobControl implements JobControl {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(10);
   private static final long POLL_MILLIS = 200;
+  private static final Duration JOB_MASTER_INITIALIZING = Duration.ofSeconds(60);
 
   private final URI base;
   private final JobID job;
@@ -130,6 +131,15 @@ final class RestJobControl implements JobControl {
                     : HttpRequest.BodyPublishers.ofString(body))
             .build();
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    long initializingUntil = System.nanoTime() + JOB_MASTER_INITIALIZING.toNanos();
+    // A job just submitted or restored refuses every call until its JobMaster is up; the refused
+    // call did nothing, so it is safe to make it again.
+    while (response.statusCode() / 100 != 2
+        && response.body().contains("UnavailableDispatcherOperationException")
+        && System.nanoTime() < initializingUntil) {
+      Thread.sleep(POLL_MILLIS);
+      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
     if (response.statusCode() / 100 != 2) {
       throw new LakestreamException(
           QueryErrorClass.QUERY_STOP_FAILED,

@@ -74,6 +74,13 @@ public final class FlinkCluster implements AutoCloseable {
   public static final String HOST = FreePort.LOOPBACK;
 
   private static final Logger LOG = LoggerFactory.getLogger(FlinkCluster.class);
+
+  /** How long a REST read waits for a JobMaster that is still initializing. */
+  private static final Duration JOB_MASTER_INITIALIZING = Duration.ofSeconds(60);
+
+  private static final String JOB_MASTER_INITIALIZING_ERROR =
+      "UnavailableDispatcherOperationException";
+
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final String JOB_MANAGER_CLASS =
       "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
@@ -607,6 +614,14 @@ public final class FlinkCluster implements AutoCloseable {
         HttpRequest.newBuilder(restApi().resolve(path)).timeout(Duration.ofSeconds(10)).build();
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      long initializingUntil = System.nanoTime() + JOB_MASTER_INITIALIZING.toNanos();
+      // A job just submitted or restored answers 500 until its JobMaster is up: ask again.
+      while (response.statusCode() != 200
+          && response.body().contains(JOB_MASTER_INITIALIZING_ERROR)
+          && System.nanoTime() < initializingUntil) {
+        Thread.sleep(200);
+        response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      }
       if (response.statusCode() != 200) {
         throw new FlinkClusterException(
             "GET " + path + " answered " + response.statusCode() + ": " + response.body());
