@@ -2,28 +2,19 @@ package io.lakestream.pipelines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.DeltaTableReader;
-import io.lakestream.operators.parse.RecordParseException;
-import io.lakestream.pipelines.demo.OrderJson;
-import io.lakestream.pipelines.demo.OrdersDemo;
 import io.lakestream.pipelines.demo.OrdersTopic;
 import io.lakestream.pipelines.gold.SilverOrders;
 import io.lakestream.pipelines.silver.OrderEvents;
 import io.lakestream.pipelines.silver.OrderEvents.Event;
 import io.lakestream.pipelines.silver.OrdersSilver;
-import io.lakestream.pipelines.silver.OrdersSilverTables;
 import io.lakestream.testkit.TempDirectory;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkCluster;
 import io.lakestream.testkit.flink.FlinkClusterExtension;
-import io.lakestream.testkit.flink.FlinkCommand;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import io.lakestream.testkit.query.S3CheckpointLocation;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,12 +22,9 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.junit.jupiter.api.Order;
@@ -62,7 +50,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * query's {@code progress/} holds every committed epoch although no client stayed attached.
  */
 class LakehouseOnClusterIT {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Path CLUSTER_DIR =
       Path.of("target/lakehouse-on-cluster-it").toAbsolutePath();
   private static final String TOPIC = "orders";
@@ -73,11 +60,6 @@ class LakehouseOnClusterIT {
 
   /** Event times cross midnight, so gold has two days and some updates move an order's day. */
   private static final Instant START = Instant.parse("2026-03-01T23:40:00Z");
-
-  private static final List<String> BRONZE_SINKS = List.of("bronze-sink", "bronze-dead-letters");
-  private static final List<String> SILVER_SINKS = List.of("silver-merge");
-  private static final Duration CAUGHT_UP = Duration.ofMinutes(2);
-  private static final Duration LEASE_RELEASE = Duration.ofSeconds(30);
 
   @RegisterExtension
   @Order(1)
@@ -108,24 +90,26 @@ class LakehouseOnClusterIT {
   void bronzeSilverAndGoldHoldEveryRecordOnceAfterATaskManagerIsKilledMidEpoch() throws Exception {
     FlinkCluster cluster = FLINK.cluster();
     KAFKA.createTopic(TOPIC, PARTITIONS);
+    LakeOnS3 lake = new LakeOnS3(S3.server(), KAFKA.broker(), "lake", TOPIC, PARALLELISM);
+    List<String> streaming = lake.streamingOptions(MAX_OFFSETS_PER_TRIGGER, "processingTime=2s");
     Input input = Input.generate(new Random(17));
-    S3CheckpointLocation bronzeLocation = location("bronze");
-    S3CheckpointLocation silverLocation = location("silver");
-    S3CheckpointLocation goldLocation = location("gold");
+    S3CheckpointLocation bronzeLocation = lake.location("bronze");
+    S3CheckpointLocation silverLocation = lake.location("silver");
+    S3CheckpointLocation goldLocation = lake.location("gold");
     long t0 = System.nanoTime();
 
-    JobID bronze = submit(cluster, "bronze", bronzeLocation, streamingOptions());
-    JobID silver = submit(cluster, "silver", silverLocation, streamingOptions());
+    JobID bronze = lake.submit(cluster, "bronze", bronzeLocation, streaming);
+    JobID silver = lake.submit(cluster, "silver", silverLocation, streaming);
     cluster.awaitAllTasksRunning(bronze, Duration.ofMinutes(1));
     cluster.awaitAllTasksRunning(silver, Duration.ofMinutes(1));
     long submitted = elapsed(t0);
 
     long firstBatch = input.produce(0);
-    awaitCheckpointsWithRows(cluster, bronze, silver);
-    assertThat(bronzeLocation.committedOffset(OrdersTopic.SOURCE, BRONZE_SINKS))
+    LakeOnS3.awaitCheckpointsWithRows(cluster, bronze, silver);
+    assertThat(bronzeLocation.committedOffset(OrdersTopic.SOURCE, LakeOnS3.BRONZE_SINKS))
         .as("the kill lands while bronze still reads the first batch")
         .isLessThan(firstBatch);
-    assertThat(silverLocation.committedOffset(OrdersTopic.SOURCE, SILVER_SINKS))
+    assertThat(silverLocation.committedOffset(OrdersTopic.SOURCE, LakeOnS3.SILVER_SINKS))
         .as("the kill lands while silver still reads the first batch")
         .isLessThan(firstBatch);
     long bronzeCheckpoints = cluster.completedCheckpoints(bronze);
@@ -141,39 +125,42 @@ class LakehouseOnClusterIT {
     long recovered = elapsed(t0);
 
     input.produce(1); // the rest of the orders, resends, malformed records
-    awaitCaughtUp(bronzeLocation, BRONZE_SINKS);
-    awaitCaughtUp(silverLocation, SILVER_SINKS);
+    lake.awaitCaughtUp(bronzeLocation, LakeOnS3.BRONZE_SINKS);
+    lake.awaitCaughtUp(silverLocation, LakeOnS3.SILVER_SINKS);
     input.produce(2); // late events, now that the watermark passed them
-    awaitCaughtUp(bronzeLocation, BRONZE_SINKS);
-    awaitCaughtUp(silverLocation, SILVER_SINKS);
-    stop(cluster, bronze, bronzeLocation);
-    stop(cluster, silver, silverLocation);
+    lake.awaitCaughtUp(bronzeLocation, LakeOnS3.BRONZE_SINKS);
+    lake.awaitCaughtUp(silverLocation, LakeOnS3.SILVER_SINKS);
+    LakeOnS3.stop(cluster, bronze, bronzeLocation);
+    LakeOnS3.stop(cluster, silver, silverLocation);
     long stopped = elapsed(t0);
 
     // every change of silver's feed (startingVersion 0) rather than its snapshot, a few epochs
     JobID gold =
-        submit(
+        lake.submit(
             cluster,
             "gold",
             goldLocation,
             List.of("-o", "startingVersion=0", "-o", "maxFilesPerTrigger=20"));
     cluster.awaitJobStatus(gold, JobStatus.FINISHED, Duration.ofMinutes(2));
-    goldLocation.awaitLeaseReleased(LEASE_RELEASE);
+    goldLocation.awaitLeaseReleased(LakeOnS3.LEASE_RELEASE);
     assertThat(S3.server().keys(goldLocation.key() + "/savepoints/"))
         .as("the availableNow gold job stopped itself with a savepoint")
         .isNotEmpty();
     long goldDone = elapsed(t0);
 
-    Models models = input.models();
-    List<String> bronzeRows = rows("orders_bronze").stream().map(Arrays::toString).toList();
-    assertThat(bronzeRows).containsExactlyInAnyOrderElementsOf(models.bronze);
-    assertThat(bronzeDeadLetters()).containsExactlyInAnyOrderElementsOf(models.bronzeDeadLetters);
-    Map<String, List<Object>> silverRows = OrderEvents.silver(table(OrdersSilver.SILVER_TABLE));
-    assertThat(silverRows).isEqualTo(models.silver);
-    List<List<Object>> quarantine = OrderEvents.quarantine(table(OrdersSilver.QUARANTINE_TABLE));
-    assertThat(quarantine).containsExactlyElementsOf(models.quarantine);
-    Map<LocalDate, String> goldRows = SilverOrders.gold(table("orders_gold_daily"));
-    assertThat(goldRows).isEqualTo(models.gold).hasSize(2);
+    LakehouseInput.Models models = input.models();
+    List<String> bronzeRows = lake.rows("orders_bronze").stream().map(Arrays::toString).toList();
+    assertThat(bronzeRows).containsExactlyInAnyOrderElementsOf(models.bronze());
+    assertThat(lake.bronzeDeadLetters())
+        .containsExactlyInAnyOrderElementsOf(models.bronzeDeadLetters());
+    Map<String, List<Object>> silverRows =
+        OrderEvents.silver(lake.table(OrdersSilver.SILVER_TABLE));
+    assertThat(silverRows).isEqualTo(models.silver());
+    List<List<Object>> quarantine =
+        OrderEvents.quarantine(lake.table(OrdersSilver.QUARANTINE_TABLE));
+    assertThat(quarantine).containsExactlyElementsOf(models.quarantine());
+    Map<LocalDate, String> goldRows = SilverOrders.gold(lake.table("orders_gold_daily"));
+    assertThat(goldRows).isEqualTo(models.gold()).hasSize(2);
 
     for (String name :
         List.of(
@@ -181,7 +168,7 @@ class LakehouseOnClusterIT {
             OrdersSilver.SILVER_TABLE,
             OrdersSilver.QUARANTINE_TABLE,
             "orders_gold_daily")) {
-      DeltaLogTxns log = DeltaLogTxns.read(S3.server(), "lake/" + name).assertEachEpochOnce();
+      DeltaLogTxns log = DeltaLogTxns.read(S3.server(), lake.key(name)).assertEachEpochOnce();
       assertThat(log.appIds()).as("app ids in the log of %s", name).hasSize(1);
       assertThat(log.epochsOf(log.appIds().get(0))).as("epochs of %s", name).isNotEmpty();
     }
@@ -201,109 +188,13 @@ class LakehouseOnClusterIT {
         stopped,
         goldDone,
         bronzeRows.size(),
-        models.bronzeDeadLetters.size(),
+        models.bronzeDeadLetters().size(),
         silverRows.size(),
         quarantine.size(),
         goldRows.size(),
-        input.produced.size(),
+        input.input.produced(),
         cluster.jobFailures(bronze).size(),
         cluster.jobFailures(silver).size());
-  }
-
-  /** The options of the streaming pipelines: the broker, small epochs, a 2 s trigger. */
-  private static List<String> streamingOptions() {
-    return List.of(
-        "-o",
-        "kafka.bootstrap.servers=" + KAFKA.bootstrapServers(),
-        "-o",
-        "maxOffsetsPerTrigger=" + MAX_OFFSETS_PER_TRIGGER,
-        "--trigger",
-        "processingTime=2s");
-  }
-
-  /** {@code flink run -d lakestream.jar run <pipeline>}; returns once the job is submitted. */
-  private static JobID submit(
-      FlinkCluster cluster, String pipeline, S3CheckpointLocation location, List<String> options) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "-d",
-                ApplicationJar.path(),
-                "run",
-                pipeline,
-                "--parallelism",
-                Integer.toString(PARALLELISM),
-                "--output",
-                S3.uri("lake").toString(),
-                "--checkpoint",
-                location.uri().toString()));
-    args.addAll(options);
-    FlinkCommand run = cluster.startFlink(args.toArray(String[]::new));
-    JobID job = run.awaitJobId(Duration.ofMinutes(2));
-    assertThat(run.awaitExit(Duration.ofMinutes(1)).exitCode())
-        .as("flink run -d %s returns once the job is submitted: %s", pipeline, run.logFile())
-        .isZero();
-    return job;
-  }
-
-  /** Waits for two more completed checkpoints of each job: rows of the first batch committed. */
-  private static void awaitCheckpointsWithRows(FlinkCluster cluster, JobID... jobs) {
-    List<Long> targets = new ArrayList<>();
-    for (JobID job : jobs) {
-      targets.add(cluster.completedCheckpoints(job) + 2);
-    }
-    for (int i = 0; i < jobs.length; i++) {
-      cluster.awaitCompletedCheckpoints(jobs[i], targets.get(i), Duration.ofMinutes(1));
-    }
-  }
-
-  /** Waits until every sink of the query committed all records the topic holds now. */
-  private static void awaitCaughtUp(S3CheckpointLocation location, List<String> sinks) {
-    long records = KAFKA.broker().endOffsets(TOPIC).values().stream().mapToLong(l -> l).sum();
-    location.awaitCommittedOffset(OrdersTopic.SOURCE, sinks, records, CAUGHT_UP);
-  }
-
-  /** {@code flink stop --savepointPath <location>/savepoints <job>}, then FINISHED, lease free. */
-  private static void stop(FlinkCluster cluster, JobID job, S3CheckpointLocation location) {
-    FlinkCommand.Result stop =
-        cluster
-            .flink("stop", "--savepointPath", location.uri() + "/savepoints", job.toString())
-            .requireSuccess();
-    assertThat(stop.output()).contains("Savepoint completed");
-    cluster.awaitJobStatus(job, JobStatus.FINISHED, Duration.ofMinutes(1));
-    location.awaitLeaseReleased(LEASE_RELEASE);
-  }
-
-  private static S3CheckpointLocation location(String pipeline) {
-    return S3CheckpointLocation.of(S3.server(), "lake/_checkpoints/" + pipeline);
-  }
-
-  private static DeltaTable table(String name) {
-    return DeltaTable.forPath(
-        S3.uri("lake/" + name).toString(), S3aSettings.withS3Scheme(S3.server()));
-  }
-
-  private static List<Object[]> rows(String name) {
-    return new DeltaTableReader(table(name)).readLatest();
-  }
-
-  /** The raw values in the bronze dead-letter files ({@code part-*.jsonl}, committed only). */
-  private static List<String> bronzeDeadLetters() throws Exception {
-    String prefix = "lake/orders_bronze_dead_letters/";
-    List<String> raws = new ArrayList<>();
-    for (String key : S3.server().keys(prefix)) {
-      String name = key.substring(prefix.length());
-      if (name.contains("/") || !name.endsWith(".jsonl")) {
-        continue;
-      }
-      for (String line : new String(S3.server().read(key), StandardCharsets.UTF_8).split("\n")) {
-        if (!line.isBlank()) {
-          raws.add(MAPPER.readTree(line).get("raw").asText());
-        }
-      }
-    }
-    return raws;
   }
 
   private static long elapsed(long t0) {
@@ -318,11 +209,8 @@ class LakehouseOnClusterIT {
    * events on every partition).
    */
   private static final class Input {
-    private final List<Event> distinct = new ArrayList<>();
-    private final List<List<String>> batches = new ArrayList<>();
-    private final List<String> malformed = new ArrayList<>();
-    private final List<String> produced = new ArrayList<>();
-    private final Map<String, String> malformedByPosition = new LinkedHashMap<>();
+    private final LakehouseInput input =
+        new LakehouseInput(KAFKA.bootstrapServers(), TOPIC, PARTITIONS);
 
     static Input generate(Random random) {
       List<Event> all = new ArrayList<>(OrderEvents.versions(ORDERS, START));
@@ -330,83 +218,27 @@ class LakehouseOnClusterIT {
       List<Event> first = all.subList(0, all.size() * 2 / 3);
       List<Event> late = OrderEvents.late(8);
       Input input = new Input();
-      input.add(first, sample(first, first.size() / 10, random), "a", random);
-      input.add(all.subList(first.size(), all.size()), sample(all, 300, random), "b", random);
-      input.add(late, List.of(), "c", random);
+      input.input.add(
+          first,
+          LakehouseInput.sample(first, first.size() / 10, random),
+          OrderEvents.malformed("a"),
+          random);
+      input.input.add(
+          all.subList(first.size(), all.size()),
+          LakehouseInput.sample(all, 300, random),
+          OrderEvents.malformed("b"),
+          random);
+      input.input.add(late, List.of(), OrderEvents.malformed("c"), random);
       return input;
-    }
-
-    private void add(List<Event> events, List<Event> resends, String tag, Random random) {
-      distinct.addAll(events);
-      List<String> values = new ArrayList<>();
-      events.forEach(e -> values.add(e.json()));
-      resends.forEach(e -> values.add(e.json()));
-      List<String> bad = OrderEvents.malformed(tag);
-      values.addAll(bad);
-      malformed.addAll(bad);
-      Collections.shuffle(values, random);
-      batches.add(values);
     }
 
     /** Produces batch {@code batch}; returns the records in the topic after it. */
     long produce(int batch) throws Exception {
-      List<String> values = batches.get(batch);
-      List<String> positions =
-          OrderEvents.produce(KAFKA.bootstrapServers(), TOPIC, PARTITIONS, values);
-      for (int i = 0; i < values.size(); i++) {
-        if (malformed.contains(values.get(i))) {
-          malformedByPosition.put(positions.get(i), values.get(i));
-        }
-      }
-      produced.addAll(values);
-      return produced.size();
+      return input.produce(batch);
     }
 
-    /**
-     * The tables the input must give. Bronze parses with every check: a record that fails one is a
-     * dead letter each time it is produced (the parser runs before the deduplication), a late event
-     * is dropped, and every other event is one row. Silver and its quarantine follow {@link
-     * OrderEvents}' model; gold is the daily aggregate of silver.
-     */
-    Models models() {
-      OrderJson strict = new OrderJson();
-      Set<String> seen = new HashSet<>();
-      List<String> bronze = new ArrayList<>();
-      List<String> deadLetters = new ArrayList<>();
-      for (String raw : produced) {
-        try {
-          var order = strict.parse(raw);
-          boolean late = order.orderTsMillis < OrderEvents.T0.toEpochMilli();
-          if (!late && seen.add(order.eventId)) {
-            bronze.add(Arrays.toString(OrdersDemo.toDeltaRow(order)));
-          }
-        } catch (RecordParseException e) {
-          deadLetters.add(raw);
-        }
-      }
-      Map<String, List<Object>> silver = OrderEvents.silverModel(distinct);
-      List<Object[]> silverRows = silver.values().stream().map(List::toArray).toList();
-      return new Models(
-          bronze,
-          deadLetters,
-          silver,
-          OrderEvents.quarantineModel(distinct, malformedByPosition),
-          SilverOrders.dailyAggregate(silverRows, OrdersSilverTables.SILVER_ORDER_TS, 3));
-    }
-
-    private static List<Event> sample(List<Event> from, int n, Random random) {
-      List<Event> out = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        out.add(from.get(random.nextInt(from.size())));
-      }
-      return out;
+    LakehouseInput.Models models() {
+      return input.models();
     }
   }
-
-  private record Models(
-      List<String> bronze,
-      List<String> bronzeDeadLetters,
-      Map<String, List<Object>> silver,
-      List<List<Object>> quarantine,
-      Map<LocalDate, String> gold) {}
 }
