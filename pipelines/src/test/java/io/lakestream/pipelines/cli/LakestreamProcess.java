@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * the build's classpath), its output in a log file; for tests that signal or kill the process. The
  * process dies with the test JVM ({@link OrphanReaper}).
  */
-final class LakestreamProcess implements AutoCloseable {
+public final class LakestreamProcess implements AutoCloseable {
   private static final String MAIN = "io.lakestream.pipelines.cli.LakestreamCli";
 
   private final Process process;
@@ -38,8 +38,21 @@ final class LakestreamProcess implements AutoCloseable {
    * @param dir a directory of the test's own
    */
   static LakestreamProcess start(Path dir, String name, List<String> args) throws IOException {
+    return start(dir, name, MAIN, List.of(), args);
+  }
+
+  /**
+   * Starts {@code mainClass} of the pipelines' main or test classes the same way, with {@code
+   * jvmOptions} added; its output goes to {@code <dir>/<name>.out}.
+   */
+  public static LakestreamProcess start(
+      Path dir, String name, String mainClass, List<String> jvmOptions, List<String> args)
+      throws IOException {
     String classpath =
         Path.of("target/classes").toAbsolutePath()
+            + (MAIN.equals(mainClass)
+                ? ""
+                : File.pathSeparator + Path.of("target/test-classes").toAbsolutePath())
             + File.pathSeparator
             + Files.readString(Path.of("target/embedded-runtime.classpath")).trim()
             + File.pathSeparator
@@ -52,7 +65,9 @@ final class LakestreamProcess implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(FlinkLib.defaultJvmOptions());
     command.add("-Dlog4j.configurationFile=" + Path.of("../flink-conf/log4j-cli.properties"));
-    command.addAll(List.of("-Xmx768m", "-cp", classpath, MAIN));
+    command.add("-Xmx768m");
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classpath, mainClass));
     command.addAll(args);
     Path log = dir.resolve(name + ".out");
     Process process =
@@ -61,20 +76,25 @@ final class LakestreamProcess implements AutoCloseable {
         process, log, OrphanReaper.watch(process.pid(), dir.resolve(name)));
   }
 
-  String output() throws IOException {
+  /** The process id (of the JVM: the launcher execs it). */
+  public long pid() {
+    return process.pid();
+  }
+
+  public String output() throws IOException {
     return Files.readString(log, StandardCharsets.UTF_8);
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
-  int exitCode() {
+  public int exitCode() {
     return process.exitValue();
   }
 
   /** How often {@code text} occurs in the output so far. */
-  int count(String text) throws IOException {
+  public int count(String text) throws IOException {
     return output().split(java.util.regex.Pattern.quote(text), -1).length - 1;
   }
 
@@ -83,7 +103,7 @@ final class LakestreamProcess implements AutoCloseable {
    *
    * @return false if the process exited first
    */
-  boolean awaitText(String text, int times, Duration timeout) throws Exception {
+  public boolean awaitText(String text, int times, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (count(text) < times) {
       if (!process.isAlive()) {
@@ -98,7 +118,7 @@ final class LakestreamProcess implements AutoCloseable {
   }
 
   /** Sends signal {@code name} ({@code TERM}, {@code INT}, {@code KILL}) to the process. */
-  LakestreamProcess signal(String name) throws Exception {
+  public LakestreamProcess signal(String name) throws Exception {
     Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
     assertThat(kill.waitFor()).isZero();
     Thread.sleep(200);
@@ -106,7 +126,7 @@ final class LakestreamProcess implements AutoCloseable {
   }
 
   /** Waits for the process to exit (at most 3 minutes, else it is killed and the test fails). */
-  LakestreamProcess await() throws Exception {
+  public LakestreamProcess await() throws Exception {
     try (reaper) {
       if (!process.waitFor(3, TimeUnit.MINUTES)) {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
