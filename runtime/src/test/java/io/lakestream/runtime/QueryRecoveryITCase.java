@@ -141,4 +141,45 @@ class QueryRecoveryITCase {
         .as("the second run's generation, released; the first one's is deleted")
         .containsExactly("queries/counting/lease/" + String.format("%020d", 2));
   }
+
+  /**
+   * The S3 server holding the checkpoint location (Flink's checkpoints, the offset and commit logs,
+   * progress, the lease) stops serving for 12 s while epochs are checkpointed and committed. The
+   * query either rides it (restarts inside the job until S3 answers) or fails with an error that
+   * says what failed, and the same query run again finishes; either way every row is in the output
+   * once.
+   */
+  @Test
+  void anOutageOfTheS3CheckpointLocationMidRunLosesAndRepeatsNothing() throws Exception {
+    S3.server().initializeFlinkFileSystems();
+    CreateIfAbsentSelection.configure(S3.server().flinkConfiguration());
+    String location = S3.server().uri("queries/outage").toString();
+    Configuration restarts = new Configuration();
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 60);
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
+    StreamingQuery q =
+        query(location, Trigger.availableNow(), 3000, 100, 400)
+            .flinkConfiguration(restarts)
+            .start();
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (S3.server().keys("queries/outage/commits/").size() < 3) {
+      assertThat(System.nanoTime()).as("three epochs committed").isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    S3.server().stopServing();
+    Thread.sleep(12_000);
+    S3.server().resumeServing();
+    String outcome;
+    try {
+      q.awaitTermination();
+      outcome = "rode the outage";
+    } catch (StreamingQueryException failed) {
+      outcome = "failed: " + failed.getMessage();
+      System.out.println("QueryRecoveryITCase outage: " + outcome);
+      query(location, Trigger.availableNow(), 3000, 100, 0).start().awaitTermination();
+    }
+    System.out.println("QueryRecoveryITCase outage: the first run " + outcome);
+    CountingQuery.assertExactlyOnce(table(), 3000);
+  }
 }
