@@ -1,6 +1,7 @@
 package io.lakestream.operators.parse;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.api.value.TimestampRange;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -24,8 +25,6 @@ import java.time.format.DateTimeParseException;
  */
 @PublicEvolving
 public final class IsoInstantParser {
-  private static final Instant MIN = Instant.parse("0001-01-01T00:00:00Z");
-  private static final Instant MAX = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
   private IsoInstantParser() {}
 
@@ -38,9 +37,9 @@ public final class IsoInstantParser {
       return fast;
     }
     Instant instant = Instant.parse(text);
-    if (instant.isBefore(MIN) || instant.isAfter(MAX)) {
+    if (!TimestampRange.contains(instant)) {
       throw new DateTimeParseException(
-          "Text '" + text + "' is outside the timestamp range 0001-01-01 to 9999-12-31 (UTC)",
+          "Text '" + text + "' is outside the timestamp range " + TimestampRange.DESCRIPTION,
           text,
           0);
     }

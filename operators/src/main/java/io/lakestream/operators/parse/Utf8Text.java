@@ -1,10 +1,7 @@
 package io.lakestream.operators.parse;
 
 import io.lakestream.api.annotation.PublicEvolving;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
+import io.lakestream.api.value.StrictUtf8;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -38,21 +35,11 @@ public final class Utf8Text {
    */
   public static String decode(byte[] raw) throws RecordParseException {
     String text = new String(raw, StandardCharsets.UTF_8);
-    if (text.indexOf('\uFFFD') < 0) {
-      return text; // the common case: nothing was replaced, so the bytes were valid
-    }
-    CharsetDecoder strict =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(raw);
-    try {
-      strict.decode(in);
-      return text; // U+FFFD was in the value itself
-    } catch (CharacterCodingException e) {
+    int invalid = StrictUtf8.firstInvalidByte(raw, 0, raw.length, text);
+    if (invalid >= 0) {
       throw new RecordParseException(
-          "the value is not valid UTF-8 (invalid byte near offset " + in.position() + ")");
+          "the value is not valid UTF-8 (invalid byte near offset " + invalid + ")");
     }
+    return text;
   }
 }

@@ -1,11 +1,8 @@
 package io.lakestream.connectors.autoloader.format;
 
+import io.lakestream.api.value.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -30,11 +27,6 @@ final class Utf8Lines {
     void accept(String text, boolean validUtf8, long number) throws IOException;
   }
 
-  private final CharsetDecoder strict =
-      StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT);
   private byte[] line = new byte[256];
   private int length;
   private long number;
@@ -78,18 +70,8 @@ final class Utf8Lines {
 
   private void emit(LineConsumer consumer) throws IOException {
     String text = new String(line, 0, length, StandardCharsets.UTF_8);
-    // U+FFFD is either in the text or stands for invalid bytes; only then decode strictly.
-    boolean valid = text.indexOf('\uFFFD') < 0 || strictlyValid();
+    boolean valid = StrictUtf8.firstInvalidByte(line, 0, length, text) < 0;
     length = 0;
     consumer.accept(text, valid, ++number);
-  }
-
-  private boolean strictlyValid() {
-    try {
-      strict.reset().decode(ByteBuffer.wrap(line, 0, length));
-      return true;
-    } catch (CharacterCodingException e) {
-      return false;
-    }
   }
 }

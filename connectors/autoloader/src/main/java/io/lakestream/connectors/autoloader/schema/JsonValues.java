@@ -1,6 +1,7 @@
 package io.lakestream.connectors.autoloader.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.value.TimestampRange;
 import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -22,8 +23,6 @@ import java.time.format.DateTimeParseException;
  * the task), an integer out of the column's range.
  */
 final class JsonValues {
-  private static final Instant MIN_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
-  private static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
   /** Jackson's own limit on a number's text (StreamReadConstraints), applied to text values too. */
   private static final int MAX_NUMBER_LENGTH = 1000;
@@ -115,11 +114,11 @@ final class JsonValues {
   }
 
   private static LocalDate inRange(LocalDate date) {
-    return date.getYear() >= 1 && date.getYear() <= 9999 ? date : null;
+    return TimestampRange.contains(date) ? date : null;
   }
 
   private static Instant inRange(Instant instant) {
-    return instant.isBefore(MIN_INSTANT) || instant.isAfter(MAX_INSTANT) ? null : instant;
+    return TimestampRange.contains(instant) ? instant : null;
   }
 
   private static Instant timestamp(String text) {
