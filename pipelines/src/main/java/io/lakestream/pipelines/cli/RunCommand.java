@@ -16,6 +16,9 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.flink.configuration.ConfigConstants;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -221,7 +224,21 @@ class RunCommand implements Callable<Integer> {
                 ? new SchemaChangeRestarts(true, maxSchemaRestartsPerHour)
                 : SchemaChangeRestarts.off())
         .programArguments(LakestreamCli.class.getName(), runArguments())
+        .flinkConfiguration(flinkConfDir())
         .listener(PROGRESS_PRINTER);
+  }
+
+  /**
+   * Embedded, the settings of {@code $FLINK_CONF_DIR/config.yaml} when that variable is set, read
+   * as the {@code flink} CLI reads them: S3 endpoint and credentials ({@code s3.*}) for checkpoint
+   * locations on S3, a restart strategy, state backend options. Under a Flink client or on a
+   * JobManager Flink has read them already, so there they add nothing.
+   */
+  static Configuration flinkConfDir() {
+    String dir = System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR);
+    return dir != null && LakestreamCli.embedded()
+        ? GlobalConfiguration.loadConfiguration(dir)
+        : new Configuration();
   }
 
   /**

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,7 +39,14 @@ public final class LakestreamProcess implements AutoCloseable {
    * @param dir a directory of the test's own
    */
   static LakestreamProcess start(Path dir, String name, List<String> args) throws IOException {
-    return start(dir, name, MAIN, List.of(), args);
+    return start(dir, name, Map.of(), args);
+  }
+
+  /** Starts {@code lakestream} with {@code args} and {@code environment} added to its own. */
+  static LakestreamProcess start(
+      Path dir, String name, Map<String, String> environment, List<String> args)
+      throws IOException {
+    return start(dir, name, MAIN, List.of(), environment, args);
   }
 
   /**
@@ -47,6 +55,17 @@ public final class LakestreamProcess implements AutoCloseable {
    */
   public static LakestreamProcess start(
       Path dir, String name, String mainClass, List<String> jvmOptions, List<String> args)
+      throws IOException {
+    return start(dir, name, mainClass, jvmOptions, Map.of(), args);
+  }
+
+  private static LakestreamProcess start(
+      Path dir,
+      String name,
+      String mainClass,
+      List<String> jvmOptions,
+      Map<String, String> environment,
+      List<String> args)
       throws IOException {
     String classpath =
         Path.of("target/classes").toAbsolutePath()
@@ -70,8 +89,10 @@ public final class LakestreamProcess implements AutoCloseable {
     command.addAll(List.of("-cp", classpath, mainClass));
     command.addAll(args);
     Path log = dir.resolve(name + ".out");
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     return new LakestreamProcess(
         process, log, OrphanReaper.watch(process.pid(), dir.resolve(name)));
   }

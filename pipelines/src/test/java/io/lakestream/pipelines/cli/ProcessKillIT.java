@@ -8,14 +8,18 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.pipelines.silver.OrderEvents;
 import io.lakestream.testkit.delta.DeltaLogTxns;
+import io.lakestream.testkit.flink.FlinkLib;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import io.lakestream.testkit.s3.S3ServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ProcessKillIT {
   @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+  @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension("process-kill-it");
 
   private static final long SEED = Long.getLong("lakestream.kill.seed", System.nanoTime());
   private static final int KILLS = Integer.getInteger("lakestream.kill.count", 1);
@@ -131,6 +136,33 @@ class ProcessKillIT {
     campaign("clicks", kafka(), "ad_clicks_5m", "ad_clicks_dead_letters");
   }
 
+  /**
+   * Bronze with its checkpoint location on S3 (Flink's checkpoints, offsets, commits, the lease
+   * through the S3 server), configured as a user configures {@code flink}: {@code s3.*} in {@code
+   * $FLINK_CONF_DIR/config.yaml}, the flink-s3-fs-hadoop plugin in {@code $FLINK_PLUGINS_DIR}.
+   */
+  @Test
+  void bronzeWithItsCheckpointLocationOnS3() throws Exception {
+    Path conf = Files.createDirectories(dir.resolve("s3-conf"));
+    StringBuilder yaml = new StringBuilder();
+    S3.flinkConfiguration().toMap().forEach((k, v) -> yaml.append(k + ": '" + v + "'\n"));
+    Files.writeString(conf.resolve("config.yaml"), yaml);
+    Map<String, String> environment =
+        Map.of(
+            "FLINK_CONF_DIR",
+            conf.toString(),
+            "FLINK_PLUGINS_DIR",
+            FlinkLib.pluginsDirectory(dir.resolve("plugins")).toString());
+    Runs onS3 =
+        new Runs(
+            "s3",
+            environment,
+            lake -> List.of("--checkpoint", S3.uri("checkpoints/" + lake).toString()));
+    campaign("bronze", kafka(), onS3, "orders_bronze", "orders_bronze_dead_letters");
+    assertThat(S3.server().keys("checkpoints/killed-s3/commits/")).isNotEmpty();
+    assertThat(S3.server().keys("checkpoints/killed-s3/lease/")).hasSize(1);
+  }
+
   private static List<String> kafka() {
     return List.of(
         "-o",
@@ -145,22 +177,47 @@ class ProcessKillIT {
    */
   private static void campaign(String pipeline, List<String> options, String... outputs)
       throws Exception {
-    Path clean = dir.resolve("clean");
-    Path killed = dir.resolve("killed");
+    campaign(pipeline, options, Runs.LOCAL, outputs);
+  }
+
+  /**
+   * Where runs keep their lakes ({@code <dir>/clean<suffix>}, {@code <dir>/killed<suffix>}), the
+   * environment they get, and the options each lake adds (by the lake's directory name).
+   */
+  private record Runs(
+      String suffix, Map<String, String> environment, Function<String, List<String>> perLake) {
+    static final Runs LOCAL = new Runs("", Map.of(), lake -> List.of());
+
+    String lake(String kind) {
+      return suffix.isEmpty() ? kind : kind + "-" + suffix;
+    }
+  }
+
+  private static void campaign(String pipeline, List<String> given, Runs runs, String... outputs)
+      throws Exception {
+    Path clean = dir.resolve(runs.lake("clean"));
+    Path killed = dir.resolve(runs.lake("killed"));
+    List<String> cleanOptions = new ArrayList<>(given);
+    cleanOptions.addAll(runs.perLake().apply(runs.lake("clean")));
+    List<String> options = new ArrayList<>(given);
+    options.addAll(runs.perLake().apply(runs.lake("killed")));
     long started = System.nanoTime();
-    LakestreamProcess run = start(pipeline, "clean", clean, options).await();
+    LakestreamProcess run =
+        start(pipeline, runs.lake("clean"), clean, runs.environment(), cleanOptions).await();
     assertThat(run.exitCode()).as(run.output()).isZero();
     Duration cleanRun = Duration.ofNanos(System.nanoTime() - started);
 
     Random random = new Random(SEED ^ pipeline.hashCode());
     int kills = 0;
     for (int attempt = 0; kills < KILLS && attempt < KILLS + 3; attempt++) {
-      LakestreamProcess victim = start(pipeline, "kill-" + attempt, killed, options);
+      LakestreamProcess victim =
+          start(pipeline, runs.lake("kill-" + attempt), killed, runs.environment(), options);
       if (killOnce(pipeline, victim, KillPoint.random(random, cleanRun))) {
         kills++;
       }
     }
-    LakestreamProcess last = start(pipeline, "after-kills", killed, options).await();
+    LakestreamProcess last =
+        start(pipeline, runs.lake("after-kills"), killed, runs.environment(), options).await();
     assertThat(last.exitCode()).as(last.output()).isZero();
     assertThat(kills).as("kills that landed before the run ended (seed %d)", SEED).isPositive();
 
@@ -172,11 +229,16 @@ class ProcessKillIT {
   }
 
   private static LakestreamProcess start(
-      String pipeline, String name, Path lake, List<String> options) throws Exception {
+      String pipeline,
+      String name,
+      Path lake,
+      Map<String, String> environment,
+      List<String> options)
+      throws Exception {
     List<String> args = new ArrayList<>();
     args.addAll(List.of("run", pipeline, "--output", lake.toString(), "--trigger", "availableNow"));
     args.addAll(options);
-    return LakestreamProcess.start(dir, pipeline + "-" + name, args);
+    return LakestreamProcess.start(dir, pipeline + "-" + name, environment, args);
   }
 
   /**

@@ -88,7 +88,7 @@ final class FlinkHome {
     try {
       Files.createDirectories(home.log());
       home.linkLib();
-      home.linkPlugins();
+      linkPlugins(home.plugins());
       home.writeConfiguration(overrides);
       home.writeHadoopConfiguration(hadoop);
     } catch (IOException e) {
@@ -189,13 +189,14 @@ final class FlinkHome {
     }
   }
 
-  private void linkPlugins() throws IOException {
+  /** Links each plugin of a cluster (flink-s3-fs-hadoop, ...) into {@code <root>/<name>/}. */
+  static void linkPlugins(Path root) throws IOException {
     Properties plugins = new Properties();
     plugins.load(new java.io.StringReader(resource("plugins.properties")));
     for (String name : plugins.stringPropertyNames()) {
       Path jar = Path.of(plugins.getProperty(name).trim());
       requireFile(jar, "plugin " + name);
-      Path dir = Files.createDirectories(plugins().resolve(name));
+      Path dir = Files.createDirectories(root.resolve(name));
       link(dir.resolve(jar.getFileName()), jar);
     }
   }

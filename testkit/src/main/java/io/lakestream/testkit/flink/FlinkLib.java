@@ -58,6 +58,18 @@ public final class FlinkLib {
   }
 
   /**
+   * Makes {@code root} a Flink plugins directory holding the plugins a cluster of the tests has
+   * (flink-s3-fs-hadoop, flink-metrics-prometheus), for the {@code FLINK_PLUGINS_DIR} of a process
+   * that runs Flink embedded.
+   *
+   * @return {@code root}
+   */
+  public static Path pluginsDirectory(Path root) throws java.io.IOException {
+    FlinkHome.linkPlugins(root);
+    return root;
+  }
+
+  /**
    * The JVM options Flink's scripts start every Flink JVM with ({@code env.java.default-opts.all}
    * of the repository's {@code flink-conf/config.yaml}: the {@code --add-opens} and {@code
    * --add-exports} Flink needs on Java 17).
