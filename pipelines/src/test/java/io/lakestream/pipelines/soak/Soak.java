@@ -182,7 +182,12 @@ final class Soak {
           break;
         }
       }
-      for (String table : List.of("orders_bronze", "orders_silver", "orders_gold_daily")) {
+      for (String table :
+          List.of(
+              "orders_bronze",
+              OrdersSilver.SILVER_TABLE,
+              OrdersSilver.QUARANTINE_TABLE,
+              "orders_gold_daily")) {
         DeltaLogTxns.read(lake.resolve(table)).assertEachEpochOnce();
       }
     } finally {
