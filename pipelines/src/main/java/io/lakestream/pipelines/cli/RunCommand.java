@@ -237,8 +237,20 @@ class RunCommand implements Callable<Integer> {
   static Configuration flinkConfDir() {
     String dir = System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR);
     return dir != null && LakestreamCli.embedded()
-        ? GlobalConfiguration.loadConfiguration(dir)
+        ? forEmbeddedRun(GlobalConfiguration.loadConfiguration(dir))
         : new Configuration();
+  }
+
+  /**
+   * A cluster's configuration without its REST endpoint: the embedded run serves its own on a free
+   * loopback port, and a cluster's {@code rest.port} (8081) would collide with that cluster's.
+   */
+  static Configuration forEmbeddedRun(Configuration cluster) {
+    Configuration conf = new Configuration(cluster);
+    for (String key : List.of("rest.port", "rest.bind-port", "rest.address", "rest.bind-address")) {
+      conf.removeKey(key);
+    }
+    return conf;
   }
 
   /**
