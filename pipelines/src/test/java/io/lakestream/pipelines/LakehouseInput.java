@@ -58,6 +58,24 @@ public final class LakehouseInput {
     return batches.size() - 1;
   }
 
+  /**
+   * Queues two batches of {@code all} shuffled (versions of an order arrive out of order): (0) two
+   * thirds of them with {@code resendsBefore} resends drawn from those and malformed records; (1)
+   * the rest with {@code resendsAfter} resends drawn from all of them and other malformed records.
+   */
+  public void addBeforeAndAfter(
+      List<Event> all, int resendsBefore, int resendsAfter, Random random) {
+    List<Event> shuffled = new ArrayList<>(all);
+    Collections.shuffle(shuffled, random);
+    List<Event> before = shuffled.subList(0, shuffled.size() * 2 / 3);
+    add(before, sample(before, resendsBefore, random), OrderEvents.malformed("a"), random);
+    add(
+        shuffled.subList(before.size(), shuffled.size()),
+        sample(shuffled, resendsAfter, random),
+        OrderEvents.malformed("b"),
+        random);
+  }
+
   /** Produces batch {@code batch}; returns the records in the topic after it. */
   public long produce(int batch) throws Exception {
     List<String> values = batches.get(batch);

@@ -19,9 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -92,7 +90,7 @@ class LakehouseOnClusterIT {
     KAFKA.createTopic(TOPIC, PARTITIONS);
     LakeOnS3 lake = new LakeOnS3(S3.server(), KAFKA.broker(), "lake", TOPIC, PARALLELISM);
     List<String> streaming = lake.streamingOptions(MAX_OFFSETS_PER_TRIGGER, "processingTime=2s");
-    Input input = Input.generate(new Random(17));
+    LakehouseInput input = input(new Random(17));
     S3CheckpointLocation bronzeLocation = lake.location("bronze");
     S3CheckpointLocation silverLocation = lake.location("silver");
     S3CheckpointLocation goldLocation = lake.location("gold");
@@ -192,7 +190,7 @@ class LakehouseOnClusterIT {
         silverRows.size(),
         quarantine.size(),
         goldRows.size(),
-        input.input.produced(),
+        input.produced(),
         cluster.jobFailures(bronze).size(),
         cluster.jobFailures(silver).size());
   }
@@ -202,43 +200,17 @@ class LakehouseOnClusterIT {
   }
 
   /**
-   * The input in three batches, each shuffled: (0) two thirds of the order versions with resends of
-   * some of them and malformed records, produced before the kill; (1) the rest of the versions with
-   * resends of any version and malformed records, produced after the recovery; (2) late events and
-   * malformed records, produced once both queries caught up (so the watermark has passed the late
-   * events on every partition).
+   * The input in three batches: (0) two thirds of the order versions with resends of some of them
+   * and malformed records, produced before the kill; (1) the rest of the versions with resends of
+   * any version and malformed records, produced after the recovery; (2) late events and malformed
+   * records, produced once both queries caught up (so the watermark has passed the late events on
+   * every partition).
    */
-  private static final class Input {
-    private final LakehouseInput input =
-        new LakehouseInput(KAFKA.bootstrapServers(), TOPIC, PARTITIONS);
-
-    static Input generate(Random random) {
-      List<Event> all = new ArrayList<>(OrderEvents.versions(ORDERS, START));
-      Collections.shuffle(all, random); // versions of an order arrive out of order
-      List<Event> first = all.subList(0, all.size() * 2 / 3);
-      List<Event> late = OrderEvents.late(8);
-      Input input = new Input();
-      input.input.add(
-          first,
-          LakehouseInput.sample(first, first.size() / 10, random),
-          OrderEvents.malformed("a"),
-          random);
-      input.input.add(
-          all.subList(first.size(), all.size()),
-          LakehouseInput.sample(all, 300, random),
-          OrderEvents.malformed("b"),
-          random);
-      input.input.add(late, List.of(), OrderEvents.malformed("c"), random);
-      return input;
-    }
-
-    /** Produces batch {@code batch}; returns the records in the topic after it. */
-    long produce(int batch) throws Exception {
-      return input.produce(batch);
-    }
-
-    LakehouseInput.Models models() {
-      return input.models();
-    }
+  private static LakehouseInput input(Random random) {
+    LakehouseInput input = new LakehouseInput(KAFKA.bootstrapServers(), TOPIC, PARTITIONS);
+    List<Event> all = OrderEvents.versions(ORDERS, START);
+    input.addBeforeAndAfter(all, all.size() * 2 / 3 / 10, 300, random);
+    input.add(OrderEvents.late(8), List.of(), OrderEvents.malformed("c"), random);
+    return input;
   }
 }

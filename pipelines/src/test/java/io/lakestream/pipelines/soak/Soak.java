@@ -150,11 +150,11 @@ final class Soak {
     try {
       start("bronze");
       start("silver");
-      for (int round = 0; elapsed(t0) < settings.duration().toMillis(); round++) {
+      for (int round = 0; millis(t0) < settings.duration().toMillis(); round++) {
         boolean fail =
             round > 0
                 && System.nanoTime() - lastFailure >= settings.failureEvery().toNanos()
-                && elapsed(t0) + settings.failureEvery().toMillis() / 2
+                && millis(t0) + settings.failureEvery().toMillis() / 2
                     < settings.duration().toMillis();
         Fault fault = fail ? Fault.values()[injections.size() % Fault.values().length] : null;
         String victim =
@@ -280,17 +280,20 @@ final class Soak {
   }
 
   private void start(String pipeline) throws IOException {
-    int n = starts.merge(pipeline, 1, Integer::sum);
-    String name = pipeline + "-" + n;
-    Path gcLog = settings.directory().resolve(name + ".gc.log");
+    String name = pipeline + "-" + starts.merge(pipeline, 1, Integer::sum);
     processes.put(
         pipeline,
         LakestreamProcess.start(
             settings.directory(),
             name,
             SoakQuery.class.getName(),
-            List.of("-Xlog:gc:file=" + gcLog),
+            List.of("-Xlog:gc:file=" + gcLog(pipeline)),
             List.of(pipeline, lake.toString(), broker.bootstrapServers(), settings.trigger())));
+  }
+
+  /** The GC log of the pipeline's latest process ({@code <pipeline>-<start>.gc.log}). */
+  private Path gcLog(String pipeline) {
+    return settings.directory().resolve(pipeline + "-" + starts.get(pipeline) + ".gc.log");
   }
 
   private void awaitSilverTable() throws Exception {
@@ -431,7 +434,7 @@ final class Soak {
   /** The live heap of the pipeline's process after a full collection, or -1 if not sampled. */
   private long liveHeap(String pipeline) throws Exception {
     LakestreamProcess process = processes.get(pipeline);
-    Path gcLog = settings.directory().resolve(pipeline + "-" + starts.get(pipeline) + ".gc.log");
+    Path gcLog = gcLog(pipeline);
     int before = HeapSamples.fullCollections(gcLog).count();
     Process jcmd =
         new ProcessBuilder(
@@ -484,11 +487,7 @@ final class Soak {
         r.liveHeapMib());
   }
 
-  private static long elapsed(long t0) {
-    return millis(t0);
-  }
-
   private static long millis(long since) {
-    return since == 0 ? 0 : (System.nanoTime() - since) / 1_000_000;
+    return (System.nanoTime() - since) / 1_000_000;
   }
 }
