@@ -1,0 +1,24 @@
+package io.lakestream.sql;
+
+import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.api.error.ErrorClass;
+
+/** The error classes of lakestream's Flink SQL layer: its connectors, catalog and statements. */
+@PublicEvolving
+public enum SqlErrorClass implements ErrorClass {
+  /**
+   * A lakestream table was used outside the query runtime, which gives sinks their app id and
+   * sources their trigger: run the statements with {@code SqlDataflow} (or {@code lakestream sql}).
+   */
+  SQL_QUERY_RUNTIME_REQUIRED,
+  /** A table's declared columns differ from the stored table's (name or type). */
+  SQL_SCHEMA_MISMATCH,
+  /** A query sends updates or deletes to a table that takes appends only (declare a key). */
+  SQL_UPDATES_INTO_APPEND_ONLY_TABLE,
+  /** A statement lakestream does not run as part of a query (a SELECT without INSERT INTO). */
+  SQL_UNSUPPORTED_STATEMENT,
+  /** A script has no INSERT INTO, so the query would have no sink. */
+  SQL_NO_INSERT,
+  /** A statement failed to parse or validate; the message names its line and column. */
+  SQL_INVALID_STATEMENT
+}

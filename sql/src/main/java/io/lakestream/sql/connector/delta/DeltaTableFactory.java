@@ -1,0 +1,93 @@
+package io.lakestream.sql.connector.delta;
+
+import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.connectors.options.OptionsCatalog;
+import io.lakestream.sql.QueryContextConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+/**
+ * {@code 'connector' = 'delta'}: a Delta table as a Flink SQL source and sink, on the DataStream
+ * connector ({@link io.lakestream.connectors.delta.source.DeltaSourceBuilder}, {@link
+ * io.lakestream.connectors.delta.sink.DeltaSinkBuilder}), so SQL queries get the same guarantees:
+ * exactly-once epoch commits tagged {@code txn(appId, epoch)}, availableNow and rate limits.
+ *
+ * <p>Options are checked against {@link DeltaSqlOptions#CATALOG} (keys ignore case) when the
+ * planner creates the table: an unknown key fails the statement naming the closest valid one, a bad
+ * value names the option. The declared columns are checked against the stored table's (a source) or
+ * become the created table's (a sink) before any job runs.
+ */
+@PublicEvolving
+public final class DeltaTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+  /** The connector's name in {@code WITH ('connector' = 'delta')}. */
+  public static final String IDENTIFIER = "delta";
+
+  @Override
+  public String factoryIdentifier() {
+    return IDENTIFIER;
+  }
+
+  @Override
+  public Set<ConfigOption<?>> requiredOptions() {
+    return Set.of(); // checked by DeltaSqlOptions.CATALOG, which ignores case as Spark does
+  }
+
+  @Override
+  public Set<ConfigOption<?>> optionalOptions() {
+    return Set.of();
+  }
+
+  @Override
+  public DynamicTableSource createDynamicTableSource(Context context) {
+    DeltaTableSettings settings = settings(context);
+    boolean batch =
+        context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
+    return new DeltaTableSource(
+        settings,
+        QueryContextConfig.read(context.getConfiguration(), settings.name()),
+        context.getPhysicalRowDataType(),
+        batch);
+  }
+
+  @Override
+  public DynamicTableSink createDynamicTableSink(Context context) {
+    DeltaTableSettings settings = settings(context);
+    return new DeltaTableSink(
+        settings,
+        QueryContextConfig.read(context.getConfiguration(), settings.name()),
+        context.getCatalogTable().getResolvedSchema(),
+        context.getCatalogTable().getPartitionKeys());
+  }
+
+  private static DeltaTableSettings settings(Context context) {
+    String name = context.getObjectIdentifier().asSummaryString();
+    Map<String, String> options = new LinkedHashMap<>(context.getCatalogTable().getOptions());
+    options.remove(FactoryUtil.CONNECTOR.key());
+    OptionsCatalog catalog = DeltaSqlOptions.CATALOG;
+    OptionValues values = catalog.validate(options, "for table " + name);
+    String path =
+        values
+            .getOptional(DeltaSqlOptions.PATH)
+            .orElseThrow(
+                () ->
+                    catalog.failure(
+                        OptionErrorClass.MISSING_OPTION,
+                        DeltaSqlOptions.PATH.key(),
+                        "option 'path' is missing for "
+                            + name
+                            + ": add 'path' = '<table location>' to its WITH clause, or create"
+                            + " the table in a Delta catalog"));
+    return DeltaTableSettings.of(name, path, options, values);
+  }
+}

@@ -1,0 +1,129 @@
+package io.lakestream.sql.connector.delta;
+
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
+import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.RowSchema;
+import io.lakestream.connectors.sink.EpochSink;
+import io.lakestream.sql.SqlErrorClass;
+import io.lakestream.sql.types.FlinkTypes;
+import io.lakestream.sql.types.RowDataFields;
+import io.lakestream.state.query.QueryContext;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * A Delta table written by Flink SQL: the exactly-once Delta sink ({@link DeltaSinkBuilder}), one
+ * Delta version per epoch tagged {@code txn(appId, epoch)}, the table created from the declared
+ * columns, {@code PARTITIONED BY} and {@code delta.*} properties if missing (or checked against
+ * them, with {@code mergeSchema} evolved). Takes inserts only: a query that sends updates or
+ * deletes is refused at planning time.
+ */
+final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
+  private final DeltaTableSettings settings;
+  private final QueryContext query;
+  private final DeltaTableSchema schema;
+  private final RowType rowType;
+
+  DeltaTableSink(
+      DeltaTableSettings settings,
+      QueryContext query,
+      ResolvedSchema declared,
+      List<String> partitionKeys) {
+    this(settings, query, tableSchema(settings, declared, partitionKeys), rowTypeOf(declared));
+  }
+
+  private DeltaTableSink(
+      DeltaTableSettings settings, QueryContext query, DeltaTableSchema schema, RowType rowType) {
+    this.settings = settings;
+    this.query = query;
+    this.schema = schema;
+    this.rowType = rowType;
+  }
+
+  private static RowType rowTypeOf(ResolvedSchema declared) {
+    return (RowType) declared.toPhysicalRowDataType().getLogicalType();
+  }
+
+  private static DeltaTableSchema tableSchema(
+      DeltaTableSettings settings, ResolvedSchema declared, List<String> partitionKeys) {
+    RowSchema columns = FlinkTypes.toRowSchema(declared, settings.name());
+    DeltaTableSchema.Builder builder = DeltaTableSchema.builder();
+    for (Column column : columns.columns()) {
+      builder.column(column.name(), column.type(), column.nullable());
+    }
+    builder.partitionedBy(partitionKeys.toArray(new String[0]));
+    settings.properties().forEach(builder::property);
+    return builder.build();
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+    for (RowKind kind : requestedMode.getContainedKinds()) {
+      if (kind != RowKind.INSERT) {
+        throw new LakestreamException(
+            SqlErrorClass.SQL_UPDATES_INTO_APPEND_ONLY_TABLE,
+            "The query writes updates or deletes ("
+                + requestedMode
+                + ") into "
+                + settings.name()
+                + ", a Delta table without a primary key, which takes appends only. Make the"
+                + " query append-only (e.g. a windowed aggregation instead of a running one),"
+                + " or declare PRIMARY KEY (...) NOT ENFORCED on the table to upsert with a MERGE"
+                + " per epoch.");
+      }
+    }
+    return ChangelogMode.insertOnly();
+  }
+
+  @Override
+  public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+    EpochSink<RowData, DeltaWrittenFile> sink =
+        DeltaSinkBuilder.forTable(settings.path(), schema, RowDataFields.of(rowType))
+            .query(query)
+            .sinkName(settings.name())
+            .hadoopConf(settings.hadoopConf())
+            .mergeSchema(settings.mergeSchema())
+            .build();
+    return new DataStreamSinkProvider() {
+      @Override
+      public DataStreamSink<?> consumeDataStream(
+          ProviderContext provider, DataStream<RowData> rows) {
+        return rows.sinkTo(sink).uid(settings.name()).name("DeltaSink[" + settings.name() + "]");
+      }
+    };
+  }
+
+  @Override
+  public void applyStaticPartition(Map<String, String> partition) {
+    // The planner fills static partition columns into the rows; the writer partitions by value.
+  }
+
+  @Override
+  public boolean requiresPartitionGrouping(boolean supportsGrouping) {
+    return false;
+  }
+
+  @Override
+  public DynamicTableSink copy() {
+    return new DeltaTableSink(settings, query, schema, rowType);
+  }
+
+  @Override
+  public String asSummaryString() {
+    return "DeltaSink[" + settings.path() + "]";
+  }
+}

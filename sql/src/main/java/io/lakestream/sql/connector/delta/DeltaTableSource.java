@@ -1,0 +1,187 @@
+package io.lakestream.sql.connector.delta;
+
+import io.delta.kernel.Snapshot;
+import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTypes;
+import io.lakestream.connectors.delta.source.DeltaSource;
+import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
+import io.lakestream.connectors.delta.source.DeltaSourceOptions;
+import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.sql.types.FlinkTypes;
+import io.lakestream.state.query.QueryContext;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.RuntimeConverter;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
+
+/**
+ * A Delta table read by Flink SQL: the Delta source ({@link DeltaSourceBuilder}) of the table,
+ * streaming (the snapshot, then every later version) or bounded (a {@code versionAsOf} / {@code
+ * timestampAsOf} read, or the latest version in batch mode), its rows converted to the declared
+ * (and projected) columns. Insert-only.
+ */
+final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushDown {
+  private final DeltaTableSettings settings;
+  private final QueryContext query;
+  private final boolean batch;
+  private DataType produced;
+
+  DeltaTableSource(
+      DeltaTableSettings settings, QueryContext query, DataType physicalRow, boolean batch) {
+    this.settings = settings;
+    this.query = query;
+    this.produced = physicalRow;
+    this.batch = batch;
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode() {
+    return ChangelogMode.insertOnly();
+  }
+
+  @Override
+  public boolean supportsNestedProjection() {
+    return false;
+  }
+
+  @Override
+  public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+    this.produced = producedDataType;
+  }
+
+  @Override
+  public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+    DeltaTable table = DeltaTable.forPath(settings.path(), settings.hadoopConf());
+    Map<String, String> options = new LinkedHashMap<>(settings.sourceOptions());
+    Snapshot snapshot = readSnapshot(table, options);
+    if (batch && !isTimeTravel(options)) {
+      options.put(DeltaSourceOptions.VERSION_AS_OF.key(), Long.toString(snapshot.getVersion()));
+    }
+    RowType rowType = (RowType) produced.getLogicalType();
+    int[] positions =
+        DeclaredColumns.positions(
+            FlinkTypes.toRowSchema(rowType, settings.name()),
+            DeltaTypes.fromKernel(snapshot.getSchema()),
+            settings.name(),
+            table.path());
+    boolean bounded = isTimeTravel(options);
+    ToRowData toRowData = new ToRowData(positions, context.createDataStructureConverter(produced));
+    return new DataStreamScanProvider() {
+      @Override
+      public DataStream<RowData> produceDataStream(
+          ProviderContext provider, StreamExecutionEnvironment env) {
+        DeltaSource source =
+            DeltaSourceBuilder.forTable(settings.path())
+                .name(settings.name())
+                .options(options)
+                .hadoopConf(settings.hadoopConf())
+                .query(query)
+                .build();
+        // The uid is the source's name, as the runtime requires; a table name stays stable when
+        // the query around it changes, where the planner's node ids would not.
+        return env.fromSource(source, WatermarkStrategy.noWatermarks(), settings.name())
+            .uid(settings.name())
+            .map(toRowData)
+            .returns(InternalTypeInfo.of(rowType))
+            .name("ToRowData[" + settings.name() + "]")
+            .uid(settings.name() + "-rows");
+      }
+
+      @Override
+      public boolean isBounded() {
+        return bounded;
+      }
+    };
+  }
+
+  private static boolean isTimeTravel(Map<String, String> options) {
+    return sourceOption(options, DeltaSourceOptions.VERSION_AS_OF.key()) != null
+        || sourceOption(options, DeltaSourceOptions.TIMESTAMP_AS_OF.key()) != null;
+  }
+
+  private static String sourceOption(Map<String, String> options, String key) {
+    return options.entrySet().stream()
+        .filter(e -> e.getKey().equalsIgnoreCase(key))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElse(null);
+  }
+
+  private Snapshot readSnapshot(DeltaTable table, Map<String, String> options) {
+    OptionValues values = DeltaSourceOptions.CATALOG.validate(options, "for " + settings.name());
+    DeltaTableReader reader = new DeltaTableReader(table);
+    if (values.contains(DeltaSourceOptions.VERSION_AS_OF)) {
+      return reader.snapshotAtVersion(values.get(DeltaSourceOptions.VERSION_AS_OF));
+    }
+    if (values.contains(DeltaSourceOptions.TIMESTAMP_AS_OF)) {
+      Instant at = Instant.parse(values.get(DeltaSourceOptions.TIMESTAMP_AS_OF));
+      return reader.snapshotAtVersion(reader.versionAsOf(at));
+    }
+    return table
+        .latestSnapshot()
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
+                    "No Delta table at "
+                        + table.path()
+                        + " (table "
+                        + settings.name()
+                        + "): a source reads an existing table; write it first, or fix 'path'"));
+  }
+
+  @Override
+  public DynamicTableSource copy() {
+    return new DeltaTableSource(settings, query, produced, batch);
+  }
+
+  @Override
+  public String asSummaryString() {
+    return "Delta[" + settings.path() + "]";
+  }
+
+  /** Picks the declared columns of a Delta row and converts them to Flink's internal row. */
+  static final class ToRowData extends RichMapFunction<Row, RowData> {
+    private static final long serialVersionUID = 1L;
+    private final int[] positions;
+    private final DynamicTableSource.DataStructureConverter converter;
+
+    ToRowData(int[] positions, DynamicTableSource.DataStructureConverter converter) {
+      this.positions = positions;
+      this.converter = converter;
+    }
+
+    @Override
+    public void open(Configuration parameters) {
+      converter.open(RuntimeConverter.Context.create(getRuntimeContext().getUserCodeClassLoader()));
+    }
+
+    @Override
+    public RowData map(Row row) {
+      Row picked = new Row(positions.length);
+      for (int i = 0; i < positions.length; i++) {
+        picked.setField(i, row.getField(positions[i]));
+      }
+      return (RowData) converter.toInternal(picked);
+    }
+  }
+}
