@@ -10,6 +10,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.util.Base64;
+import java.util.Optional;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -19,7 +20,7 @@ import org.apache.flink.table.api.TableConfig;
  * Carries the running query's {@link QueryContext} from {@link SqlDataflow} to the table factories
  * the planner calls: the context, serialized, is a table setting the factories read from their
  * {@code Context.getConfiguration()}. A table used outside the runtime finds no context and fails
- * with {@link SqlErrorClass#SQL_QUERY_RUNTIME_REQUIRED}.
+ * with {@link SqlErrorClass#SQL_QUERY_RUNTIME_REQUIRED} where it needs one (a sink).
  */
 @Internal
 public final class QueryContextConfig {
@@ -41,6 +42,11 @@ public final class QueryContextConfig {
       throw new UncheckedIOException(e);
     }
     config.set(QUERY_CONTEXT, Base64.getEncoder().encodeToString(bytes.toByteArray()));
+  }
+
+  /** The running query's context, if the statements run in one. */
+  public static Optional<QueryContext> find(ReadableConfig config) {
+    return config.getOptional(QUERY_CONTEXT).map(QueryContextConfig::decode);
   }
 
   /**
@@ -65,6 +71,10 @@ public final class QueryContextConfig {
                             + " TableEnvironment does not have. Run the statements as a query:"
                             + " StreamingQueryBuilder.of(SqlDataflow.of(statements)), or"
                             + " `lakestream sql -f file.sql`."));
+    return decode(text);
+  }
+
+  private static QueryContext decode(String text) {
     try (ObjectInputStream in =
         new ObjectInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(text)))) {
       return (QueryContext) in.readObject();

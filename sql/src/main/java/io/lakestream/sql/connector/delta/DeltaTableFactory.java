@@ -55,7 +55,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
         context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
     return new DeltaTableSource(
         settings,
-        QueryContextConfig.read(context.getConfiguration(), settings.name()),
+        QueryContextConfig.find(context.getConfiguration()).orElse(null),
         context.getPhysicalRowDataType(),
         batch);
   }

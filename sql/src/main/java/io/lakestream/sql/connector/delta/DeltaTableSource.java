@@ -10,6 +10,7 @@ import io.lakestream.connectors.delta.source.DeltaSource;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
 import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.types.FlinkTypes;
 import io.lakestream.state.query.QueryContext;
 import java.time.Instant;
@@ -41,15 +42,26 @@ import org.apache.flink.types.Row;
  */
 final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushDown {
   private final DeltaTableSettings settings;
-  private final QueryContext query;
+  private final QueryContext query; // null outside the query runtime
   private final boolean batch;
+  private final DataType declared;
   private DataType produced;
 
   DeltaTableSource(
       DeltaTableSettings settings, QueryContext query, DataType physicalRow, boolean batch) {
+    this(settings, query, physicalRow, physicalRow, batch);
+  }
+
+  private DeltaTableSource(
+      DeltaTableSettings settings,
+      QueryContext query,
+      DataType declared,
+      DataType produced,
+      boolean batch) {
     this.settings = settings;
     this.query = query;
-    this.produced = physicalRow;
+    this.declared = declared;
+    this.produced = produced;
     this.batch = batch;
   }
 
@@ -76,11 +88,18 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
     if (batch && !isTimeTravel(options)) {
       options.put(DeltaSourceOptions.VERSION_AS_OF.key(), Long.toString(snapshot.getVersion()));
     }
+    RowSchema stored = DeltaTypes.fromKernel(snapshot.getSchema());
+    // every declared column is checked, also those the query does not read
+    DeclaredColumns.positions(
+        FlinkTypes.toRowSchema((RowType) declared.getLogicalType(), settings.name()),
+        stored,
+        settings.name(),
+        table.path());
     RowType rowType = (RowType) produced.getLogicalType();
     int[] positions =
         DeclaredColumns.positions(
             FlinkTypes.toRowSchema(rowType, settings.name()),
-            DeltaTypes.fromKernel(snapshot.getSchema()),
+            stored,
             settings.name(),
             table.path());
     boolean bounded = isTimeTravel(options);
@@ -151,7 +170,7 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
 
   @Override
   public DynamicTableSource copy() {
-    return new DeltaTableSource(settings, query, produced, batch);
+    return new DeltaTableSource(settings, query, declared, produced, batch);
   }
 
   @Override

@@ -173,21 +173,27 @@ public abstract class DeltaFileEnumerator<
     return admitted(file);
   }
 
-  /** Caught up (availableNow) or done (bounded) once all up to the end version is handed out. */
+  /**
+   * Done (bounded) once all up to the end version is handed out: each waiting reader, and every
+   * later one, learns there are no more splits, without waiting for the others (a batch job may run
+   * a source's subtasks one after another). Caught up (availableNow) once, in addition, every
+   * reader is waiting: all it was handed is read.
+   */
   private void checkEnd() {
-    if (finished
-        || limits.endVersion() < 0
+    if (limits.endVersion() < 0
         || discoveredThrough < limits.endVersion()
-        || !admission.drained()
-        || !admission.allReadersWaiting()) {
+        || !admission.drained()) {
       return;
     }
-    finished = true;
     if (limits.bounded()) {
-      for (int reader : admission.waiting()) {
+      // a reader told so ends; splits a failed reader returns are handed out first, so a
+      // restarted one still gets them
+      for (int reader : List.copyOf(admission.waiting())) {
         context.signalNoMoreSplits(reader);
+        admission.removeWaiting(reader);
       }
-    } else {
+    } else if (!finished && admission.allReadersWaiting()) {
+      finished = true;
       positions.onCaughtUp("table", 1);
     }
   }
@@ -195,10 +201,6 @@ public abstract class DeltaFileEnumerator<
   @Override
   public void handleSplitRequest(int subtaskId, String requesterHostname) {
     admission.addWaiting(subtaskId);
-    if (finished && limits.bounded()) {
-      context.signalNoMoreSplits(subtaskId);
-      return;
-    }
     assignPending();
   }
 

@@ -96,6 +96,11 @@ public final class FileAdmission<F, S extends SourceSplit> {
     waiting.add(subtaskId);
   }
 
+  /** Forgets a waiting reader (told there is no more work). */
+  public void removeWaiting(int subtaskId) {
+    waiting.remove(subtaskId);
+  }
+
   /** The readers waiting for work, in the order they asked. */
   public Set<Integer> waiting() {
     return waiting.subtasks();

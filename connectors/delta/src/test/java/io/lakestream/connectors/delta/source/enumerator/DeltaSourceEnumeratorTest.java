@@ -110,6 +110,41 @@ class DeltaSourceEnumeratorTest {
   }
 
   @Test
+  void aBoundedReadEndsEachReaderOnceEverythingIsHandedOutWithoutWaitingForTheOthers()
+      throws Throwable {
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
+    String schema = table.latestSnapshot().orElseThrow().getSchema().toJson();
+    DeltaSourceEnumerator enumerator =
+        new DeltaSourceEnumerator(
+            context,
+            new DeltaEnumeratorState(5, 0, true, List.of(), 0),
+            new DeltaTableChanges(table, schema, false, false),
+            new DeltaSourceLimits(1000, 0, false, 1_000, 5, true),
+            new EpochPositions(null, "src"));
+    enumerator.start();
+    // a batch job may run one subtask at a time: reader 1 does not ask until reader 0 is done
+    enumerator.handleSplitRequest(0, "localhost");
+    context.runPeriodicCallable(0);
+    List<String> first = awaitAssigned(context, 1);
+    assertThat(first).hasSize(1);
+    DeltaSourceSplit split =
+        context.getSplitsAssignmentSequence().get(0).assignment().get(0).get(0);
+    enumerator.addSplitsBack(List.of(split), 0); // reader 0 failed: its split goes out again
+    for (int request = 0; request < 10 && !context.hasNoMoreSplits(0); request++) {
+      enumerator.handleSplitRequest(0, "localhost");
+      assigned(context);
+    }
+    List<String> ids = assigned(context);
+    assertThat(ids).hasSize(6).startsWith(first.get(0), first.get(0));
+    assertThat(ids.subList(1, 6)).doesNotHaveDuplicates();
+    assertThat(context.hasNoMoreSplits(0)).isTrue();
+    assertThat(context.hasNoMoreSplits(1)).isFalse();
+    enumerator.handleSplitRequest(1, "localhost");
+    assertThat(context.hasNoMoreSplits(1)).isTrue();
+    assertThat(assigned(context)).hasSize(6);
+  }
+
+  @Test
   void admitsAtMostMaxFilesPerEpochAndResumesFromItsCheckpointWithoutReReading() throws Throwable {
     MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
     DeltaSourceEnumerator enumerator =

@@ -1,0 +1,41 @@
+package io.lakestream.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SqlScriptTest {
+  @Test
+  void splitsAtSemicolonsOutsideLiteralsIdentifiersAndComments() {
+    String script =
+        """
+        -- a comment; not a statement
+        CREATE TABLE `a;b` (x STRING) WITH ('k' = 'it''s; fine');
+
+          /* block; comment */ INSERT INTO t
+        SELECT "c;d" FROM s -- trailing; comment
+        ;
+        ;
+        SET 'x' = 'y'""";
+    List<SqlScript.Statement> statements = SqlScript.statements(script);
+    assertThat(statements)
+        .extracting(SqlScript.Statement::text)
+        .containsExactly(
+            "CREATE TABLE `a;b` (x STRING) WITH ('k' = 'it''s; fine')",
+            "INSERT INTO t\nSELECT \"c;d\" FROM s",
+            "SET 'x' = 'y'");
+    assertThat(statements)
+        .extracting(SqlScript.Statement::position)
+        .containsExactly("line 2, column 1", "line 4, column 24", "line 8, column 1");
+    assertThat(statements)
+        .extracting(SqlScript.Statement::isInsert)
+        .containsExactly(false, true, false);
+    assertThat(statements.get(2).firstWord()).isEqualTo("SET");
+  }
+
+  @Test
+  void anEmptyScriptHasNoStatements() {
+    assertThat(SqlScript.statements(" -- only a comment\n ; ")).isEmpty();
+  }
+}
