@@ -69,8 +69,7 @@ public final class QueryContextConfig {
                             + " is a lakestream table: it needs the query runtime (the query's"
                             + " checkpoint location, app id and trigger), which a plain"
                             + " TableEnvironment does not have. Run the statements as a query:"
-                            + " StreamingQueryBuilder.of(SqlDataflow.of(statements)), or"
-                            + " `lakestream sql -f file.sql`."));
+                            + " StreamingQueryBuilder.of(SqlDataflow.of(statements))."));
     return decode(text);
   }
 

@@ -13,6 +13,7 @@ import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.operators.OperatorErrorClass;
 import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.runtime.QueryErrorClass;
+import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.state.StateErrorClass;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,6 +51,7 @@ class ErrorClassesReferenceTest {
           KafkaErrorClass.class,
           AutoLoaderErrorClass.class,
           LakebaseErrorClass.class,
+          SqlErrorClass.class,
           PipelineErrorClass.class);
 
   private static final String REGENERATE = "lakestream.errors.regenerate";

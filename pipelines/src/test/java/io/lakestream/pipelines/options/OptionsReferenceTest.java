@@ -11,6 +11,7 @@ import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
+import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,8 @@ class OptionsReferenceTest {
           DeltaCdfSourceOptions.CATALOG,
           DeltaSinkOptions.CATALOG,
           AutoLoaderOptions.CATALOG,
-          LakebaseSinkOptions.CATALOG);
+          LakebaseSinkOptions.CATALOG,
+          DeltaSqlOptions.CATALOG);
 
   private static final String REGENERATE = "lakestream.options.regenerate";
   private static final String HOW =
