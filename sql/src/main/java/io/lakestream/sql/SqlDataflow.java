@@ -9,6 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableConfig;
@@ -33,7 +37,8 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions;
  * <p>The lakestream tables ({@code 'connector' = 'delta'}, ...) take the query's context from the
  * runtime: their commits carry its app id and their sources follow its trigger. Every operator the
  * planner creates gets a uid ({@code table.exec.uid.generation = ALWAYS}), which the runtime
- * requires.
+ * requires, numbered per query so the same statements get the same uids in any JVM; the tables'
+ * sources and sinks take their table's name as uid.
  *
  * <p>Failures, raised by {@link #build} before anything runs: a statement Flink cannot parse or
  * validate ({@link SqlErrorClass#SQL_INVALID_STATEMENT}, with its line and column in the script), a
@@ -45,6 +50,8 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions;
  */
 @PublicEvolving
 public final class SqlDataflow implements Dataflow {
+  private static final Pattern PLANNER_UID = Pattern.compile("(\\d+)_(.+)");
+
   private final List<SqlScript.Statement> statements;
   private final Map<String, String> settings;
 
@@ -106,7 +113,30 @@ public final class SqlDataflow implements Dataflow {
           "The statements have no INSERT INTO, so the query has no sink. Add at least one INSERT"
               + " INTO <table> SELECT ...");
     }
+    int before = env.getTransformations().size();
     run(statements.get(statements.size() - 1), inserts::attachAsDataStream);
+    renumberPlannerUids(env.getTransformations().subList(before, env.getTransformations().size()));
+  }
+
+  /**
+   * The planner's uids are {@code <node id>_<kind>}, its node ids counted per JVM, not per query: a
+   * query planned a second time in one JVM (a restart, a schema-change rebuild) would get other
+   * uids and lose its state. They are numbered again from 1 in the order the planner created the
+   * nodes, which is the same for the same statements.
+   */
+  private static void renumberPlannerUids(List<Transformation<?>> sinks) {
+    Map<Integer, Transformation<?>> byId = new TreeMap<>();
+    for (Transformation<?> sink : sinks) {
+      sink.getTransitivePredecessors().forEach(t -> byId.putIfAbsent(t.getId(), t));
+    }
+    Map<String, Integer> nodes = new LinkedHashMap<>();
+    for (Transformation<?> t : byId.values()) {
+      Matcher uid = t.getUid() == null ? null : PLANNER_UID.matcher(t.getUid());
+      if (uid != null && uid.matches()) {
+        int node = nodes.computeIfAbsent(uid.group(1), k -> nodes.size() + 1);
+        t.setUid(node + "_" + uid.group(2));
+      }
+    }
   }
 
   private static void run(SqlScript.Statement statement, Runnable action) {

@@ -1,21 +1,27 @@
 package io.lakestream.sql.connector.delta;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
+import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.types.FlinkTypes;
 import io.lakestream.sql.types.RowDataFields;
+import io.lakestream.state.checkpoint.EpochLog;
+import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
@@ -29,29 +35,65 @@ import org.apache.flink.types.RowKind;
  * A Delta table written by Flink SQL: the exactly-once Delta sink ({@link DeltaSinkBuilder}), one
  * Delta version per epoch tagged {@code txn(appId, epoch)}, the table created from the declared
  * columns, {@code PARTITIONED BY} and {@code delta.*} properties if missing (or checked against
- * them, with {@code mergeSchema} evolved). Takes inserts only: a query that sends updates or
- * deletes is refused at planning time.
+ * them, with {@code mergeSchema} evolved). Without a primary key it takes inserts only: a query
+ * that sends updates or deletes is refused at planning time. With {@code PRIMARY KEY (...) NOT
+ * ENFORCED} it takes a changelog and applies each epoch as one MERGE by key ({@link
+ * DeltaUpsertFunction}): upserts update or insert, deletes remove, the newest change of a key in
+ * the epoch wins, change data files are written where the table has the change data feed.
  */
 final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
   private final DeltaTableSettings settings;
   private final QueryContext query;
   private final DeltaTableSchema schema;
   private final RowType rowType;
+  private final List<String> primaryKey; // empty: append only
 
   DeltaTableSink(
       DeltaTableSettings settings,
       QueryContext query,
       ResolvedSchema declared,
       List<String> partitionKeys) {
-    this(settings, query, tableSchema(settings, declared, partitionKeys), rowTypeOf(declared));
+    this(
+        settings,
+        query,
+        tableSchema(settings, declared, partitionKeys),
+        rowTypeOf(declared),
+        declared.getPrimaryKey().map(UniqueConstraint::getColumns).orElse(List.of()));
   }
 
   private DeltaTableSink(
-      DeltaTableSettings settings, QueryContext query, DeltaTableSchema schema, RowType rowType) {
+      DeltaTableSettings settings,
+      QueryContext query,
+      DeltaTableSchema schema,
+      RowType rowType,
+      List<String> primaryKey) {
     this.settings = settings;
     this.query = query;
     this.schema = schema;
     this.rowType = rowType;
+    this.primaryKey = List.copyOf(primaryKey);
+    if (!primaryKey.isEmpty()) {
+      checkUpsertSettings();
+    }
+  }
+
+  private void checkUpsertSettings() {
+    if (settings.mergeSchema()) {
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_INVALID_SINK_SETTING,
+          "Table "
+              + settings.name()
+              + " has a PRIMARY KEY, so each epoch is a MERGE, which does not evolve the table's"
+              + " schema: remove 'mergeSchema', or add the columns with ALTER TABLE first.");
+    }
+    if (query.outputMode() == OutputMode.COMPLETE) {
+      throw new LakestreamException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_OUTPUT_MODE,
+          "Table "
+              + settings.name()
+              + " has a PRIMARY KEY: its epochs upsert by key, which output mode complete (every"
+              + " epoch replaces the table) contradicts. Use output mode append (the default).");
+    }
   }
 
   private static RowType rowTypeOf(ResolvedSchema declared) {
@@ -72,6 +114,9 @@ final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
 
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+    if (!primaryKey.isEmpty()) {
+      return ChangelogMode.upsert();
+    }
     for (RowKind kind : requestedMode.getContainedKinds()) {
       if (kind != RowKind.INSERT) {
         throw new LakestreamException(
@@ -91,6 +136,42 @@ final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
 
   @Override
   public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+    return primaryKey.isEmpty() ? appendProvider() : upsertProvider();
+  }
+
+  /** Each epoch one MERGE: the writers stage the changes, partitioned by key. */
+  private SinkRuntimeProvider upsertProvider() {
+    DeltaTable table = DeltaTable.forPath(settings.path(), settings.hadoopConf());
+    table.ensureExists(schema); // now, before any task runs, as the append sink does
+    EpochSink<RowData, DeltaWrittenFile> sink =
+        ForeachBatchSinkBuilder.forStaging(
+                stagingPath(), DeltaUpsertFunction.stagingSchema(schema), new ChangeFields(rowType))
+            .function(new DeltaUpsertFunction(table, schema, primaryKey, query.appId()))
+            .query(query)
+            .sinkName(settings.name())
+            .hadoopConf(settings.hadoopConf())
+            .build();
+    int[] keyPositions = primaryKey.stream().mapToInt(schema::indexOf).toArray();
+    return new DataStreamSinkProvider() {
+      @Override
+      public DataStreamSink<?> consumeDataStream(
+          ProviderContext provider, DataStream<RowData> rows) {
+        return rows.keyBy(ChangeFields.byKey(rowType, keyPositions))
+            .sinkTo(sink)
+            .uid(settings.name())
+            .name("DeltaMerge[" + settings.name() + "]");
+      }
+    };
+  }
+
+  /** Below the query's checkpoint location, private to the query. */
+  private String stagingPath() {
+    return query.checkpointLocation().replaceAll("/+$", "")
+        + "/foreach-batch/"
+        + EpochLog.fileName(settings.name());
+  }
+
+  private SinkRuntimeProvider appendProvider() {
     EpochSink<RowData, DeltaWrittenFile> sink =
         DeltaSinkBuilder.forTable(settings.path(), schema, RowDataFields.of(rowType))
             .query(query)
@@ -119,7 +200,7 @@ final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
 
   @Override
   public DynamicTableSink copy() {
-    return new DeltaTableSink(settings, query, schema, rowType);
+    return new DeltaTableSink(settings, query, schema, rowType, primaryKey);
   }
 
   @Override
