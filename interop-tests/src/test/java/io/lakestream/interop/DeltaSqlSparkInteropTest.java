@@ -111,6 +111,70 @@ class DeltaSqlSparkInteropTest {
     assertThat(partitions.get(0).getList(0)).containsExactly("bucket");
   }
 
+  @Test
+  void sparkReadsTheSqlUpsertSinksTableAndItsChangeDataFeed() throws Exception {
+    String in = dir.resolve("orders").toUri().toString();
+    String out = dir.resolve("totals").toUri().toString();
+    spark.sql("CREATE TABLE delta.`" + in + "` (id BIGINT, amount DECIMAL(12,2)) USING delta");
+    spark.sql(
+        "INSERT INTO delta.`"
+            + in
+            + "` SELECT id, CAST(id * 0.5 AS DECIMAL(12,2)) FROM range(0, 90)");
+    spark.sql(
+        "INSERT INTO delta.`"
+            + in
+            + "` SELECT id, CAST(id * 0.5 AS DECIMAL(12,2)) FROM range(90, 150)");
+    String script =
+        """
+        CREATE TABLE orders (id BIGINT, amount DECIMAL(12, 2))
+        WITH ('connector' = 'delta', 'path' = '%s', 'maxFilesPerTrigger' = '1');
+        CREATE TABLE totals (
+          customer STRING NOT NULL, total DECIMAL(38, 2), n BIGINT,
+          PRIMARY KEY (customer) NOT ENFORCED
+        ) WITH ('connector' = 'delta', 'path' = '%s', 'delta.enableChangeDataFeed' = 'true');
+        INSERT INTO totals
+        SELECT * FROM (
+          SELECT CONCAT('c', CAST(id %% 5 AS STRING)) AS customer, SUM(amount) AS total,
+                 COUNT(*) AS n
+          FROM orders GROUP BY CONCAT('c', CAST(id %% 5 AS STRING))
+        ) WHERE n < 25 OR customer <> 'c4';
+        """
+            .formatted(in, out);
+    StreamingQueryBuilder.of(SqlDataflow.of(script))
+        .queryName("sql-interop-totals")
+        .checkpointLocation(dir.resolve("checkpoint-totals").toString())
+        .trigger(Trigger.availableNow())
+        .parallelism(2)
+        .stateBackend(StateBackendSettings.defaults())
+        .start()
+        .awaitTermination();
+
+    Dataset<Row> expected =
+        spark.sql(
+            "SELECT * FROM (SELECT CONCAT('c', CAST(id % 5 AS STRING)) AS customer,"
+                + " CAST(SUM(amount) AS DECIMAL(38,2)) AS total, COUNT(*) AS n FROM delta.`"
+                + in
+                + "` GROUP BY 1) WHERE n < 25 OR customer <> 'c4'");
+    Dataset<Row> written = spark.read().format("delta").load(out);
+    assertThat(rows(written.exceptAll(expected))).isEmpty();
+    assertThat(rows(expected.exceptAll(written))).isEmpty();
+    assertThat(written.count()).isEqualTo(4); // c4 reached 25 orders in the second version
+
+    Dataset<Row> changes = spark.sql("SELECT * FROM table_changes_by_path('" + out + "', 0)");
+    assertThat(rows(changes.select("_change_type").distinct()))
+        .contains("[insert]", "[update_postimage]", "[delete]");
+    Dataset<Row> lastImages =
+        spark.sql(
+            "SELECT customer, total, n FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY customer"
+                + " ORDER BY _commit_version DESC, _change_type DESC) AS r FROM"
+                + " table_changes_by_path('"
+                + out
+                + "', 0) WHERE _change_type <> 'update_preimage') WHERE r = 1 AND _change_type"
+                + " <> 'delete'");
+    assertThat(rows(lastImages.exceptAll(written))).isEmpty();
+    assertThat(rows(written.exceptAll(lastImages))).isEmpty();
+  }
+
   private static List<String> rows(Dataset<Row> rows) {
     return rows.collectAsList().stream().map(Row::toString).toList();
   }
