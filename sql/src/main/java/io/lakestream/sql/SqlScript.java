@@ -115,15 +115,19 @@ public final class SqlScript {
       int end = s.indexOf('\n', i);
       return (end < 0 ? s.length() : end) - i;
     }
-    if (s.startsWith("/*", i)) {
+    if (s.startsWith("/*", i) && !s.startsWith("/*+", i)) { // a hint is part of the statement
       int end = s.indexOf("*/", i + 2);
       return (end < 0 ? s.length() : end + 2) - i;
     }
     return 0;
   }
 
-  /** The length of the quoted literal or identifier starting at {@code i}, else 1. */
+  /** The length of the hint, quoted literal or identifier starting at {@code i}, else 1. */
   private static int quotedLength(String s, int i) {
+    if (s.startsWith("/*+", i)) {
+      int end = s.indexOf("*/", i + 3);
+      return (end < 0 ? s.length() : end + 2) - i;
+    }
     char quote = s.charAt(i);
     if (quote != '\'' && quote != '"' && quote != '`') {
       return 1;

@@ -17,20 +17,23 @@ class SqlScriptTest {
         SELECT "c;d" FROM s -- trailing; comment
         ;
         ;
-        SET 'x' = 'y'""";
+        SET 'x' = 'y';
+        SELECT * FROM t /*+ OPTIONS('a' = ';') */""";
     List<SqlScript.Statement> statements = SqlScript.statements(script);
     assertThat(statements)
         .extracting(SqlScript.Statement::text)
         .containsExactly(
             "CREATE TABLE `a;b` (x STRING) WITH ('k' = 'it''s; fine')",
             "INSERT INTO t\nSELECT \"c;d\" FROM s",
-            "SET 'x' = 'y'");
+            "SET 'x' = 'y'",
+            "SELECT * FROM t /*+ OPTIONS('a' = ';') */");
     assertThat(statements)
         .extracting(SqlScript.Statement::position)
-        .containsExactly("line 2, column 1", "line 4, column 24", "line 8, column 1");
+        .containsExactly(
+            "line 2, column 1", "line 4, column 24", "line 8, column 1", "line 9, column 1");
     assertThat(statements)
         .extracting(SqlScript.Statement::isInsert)
-        .containsExactly(false, true, false);
+        .containsExactly(false, true, false, false);
     assertThat(statements.get(2).firstWord()).isEqualTo("SET");
   }
 

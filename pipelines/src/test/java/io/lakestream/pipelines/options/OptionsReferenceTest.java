@@ -11,6 +11,7 @@ import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
+import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,7 +42,8 @@ class OptionsReferenceTest {
           DeltaSinkOptions.CATALOG,
           AutoLoaderOptions.CATALOG,
           LakebaseSinkOptions.CATALOG,
-          DeltaSqlOptions.CATALOG);
+          DeltaSqlOptions.CATALOG,
+          DeltaCatalogOptions.CATALOG);
 
   private static final String REGENERATE = "lakestream.options.regenerate";
   private static final String HOW =

@@ -33,6 +33,25 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
   /** The connector's name in {@code WITH ('connector' = 'delta')}. */
   public static final String IDENTIFIER = "delta";
 
+  private final Map<String, String> hadoopDefaults;
+
+  /** The factory Flink's SPI finds. */
+  public DeltaTableFactory() {
+    this(Map.of());
+  }
+
+  private DeltaTableFactory(Map<String, String> hadoopDefaults) {
+    this.hadoopDefaults = Map.copyOf(hadoopDefaults);
+  }
+
+  /**
+   * A factory whose tables use these Hadoop settings where their own {@code hadoop.*} options do
+   * not set them: a catalog's (credentials stay out of the tables' options).
+   */
+  public static DeltaTableFactory withHadoopDefaults(Map<String, String> hadoopDefaults) {
+    return new DeltaTableFactory(hadoopDefaults);
+  }
+
   @Override
   public String factoryIdentifier() {
     return IDENTIFIER;
@@ -70,7 +89,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
         context.getCatalogTable().getPartitionKeys());
   }
 
-  private static DeltaTableSettings settings(Context context) {
+  private DeltaTableSettings settings(Context context) {
     String name = context.getObjectIdentifier().asSummaryString();
     Map<String, String> options = new LinkedHashMap<>(context.getCatalogTable().getOptions());
     options.remove(FactoryUtil.CONNECTOR.key());
@@ -88,6 +107,6 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + name
                             + ": add 'path' = '<table location>' to its WITH clause, or create"
                             + " the table in a Delta catalog"));
-    return DeltaTableSettings.of(name, path, options, values);
+    return DeltaTableSettings.of(name, path, options, values, hadoopDefaults);
   }
 }

@@ -29,7 +29,11 @@ record DeltaTableSettings(
     implements Serializable {
 
   static DeltaTableSettings of(
-      String name, String path, Map<String, String> given, OptionValues values) {
+      String name,
+      String path,
+      Map<String, String> given,
+      OptionValues values,
+      Map<String, String> hadoopDefaults) {
     Map<String, String> source = new LinkedHashMap<>();
     given.forEach(
         (key, value) -> {
@@ -42,12 +46,14 @@ record DeltaTableSettings(
         .passThrough(DeltaSqlOptions.DELTA_PROPERTY_PREFIX)
         .forEach(
             (key, value) -> properties.put(DeltaSqlOptions.DELTA_PROPERTY_PREFIX + key, value));
+    Map<String, String> hadoop = new LinkedHashMap<>(hadoopDefaults);
+    hadoop.putAll(values.passThrough(DeltaSqlOptions.HADOOP_PREFIX));
     return new DeltaTableSettings(
         name,
         path,
         Map.copyOf(source),
         values.get(DeltaSinkOptions.MERGE_SCHEMA),
-        Map.copyOf(values.passThrough(DeltaSqlOptions.HADOOP_PREFIX)),
+        Map.copyOf(hadoop),
         Map.copyOf(properties));
   }
 }
