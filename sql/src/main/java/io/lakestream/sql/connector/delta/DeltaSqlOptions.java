@@ -1,6 +1,7 @@
 package io.lakestream.sql.connector.delta;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceOptions;
 import io.lakestream.connectors.delta.sink.DeltaSinkOptions;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
 import io.lakestream.connectors.options.Option;
@@ -62,6 +63,7 @@ public final class DeltaSqlOptions {
     List<Option<?>> all = new ArrayList<>();
     all.add(PATH);
     all.addAll(DeltaSourceOptions.all());
+    all.add(DeltaCdfSourceOptions.READ_CHANGE_FEED);
     all.addAll(DeltaSinkOptions.ALL);
     return List.copyOf(all);
   }

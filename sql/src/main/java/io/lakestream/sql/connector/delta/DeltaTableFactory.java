@@ -70,6 +70,12 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
     DeltaTableSettings settings = settings(context);
+    if (settings.readsChangeFeed()) {
+      return new DeltaChangeFeedTableSource(
+          settings,
+          QueryContextConfig.find(context.getConfiguration()).orElse(null),
+          context.getPhysicalRowDataType());
+    }
     boolean batch =
         context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
     return new DeltaTableSource(

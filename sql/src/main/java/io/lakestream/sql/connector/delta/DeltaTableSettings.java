@@ -1,8 +1,10 @@
 package io.lakestream.sql.connector.delta;
 
+import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceOptions;
 import io.lakestream.connectors.delta.sink.DeltaSinkOptions;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
 import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.connectors.options.OptionsCatalog;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.Map;
  *
  * @param name the table's identifier, e.g. {@code default_catalog.default_database.orders}
  * @param path the table's location
- * @param sourceOptions the Delta source's options, as given
+ * @param sourceOptions the options of the Delta source and of the change data feed source, as given
  * @param mergeSchema the sink's {@code mergeSchema}
  * @param hadoopConf Hadoop settings for the table's file system
  * @param properties table properties ({@code delta.*}) for a table the sink creates
@@ -28,6 +30,36 @@ record DeltaTableSettings(
     Map<String, String> properties)
     implements Serializable {
 
+  /** Whether the table is read as its change data feed ({@code readChangeFeed = true}). */
+  boolean readsChangeFeed() {
+    return sourceOptions.entrySet().stream()
+        .anyMatch(
+            e ->
+                e.getKey().equalsIgnoreCase(DeltaCdfSourceOptions.READ_CHANGE_FEED.key())
+                    && e.getValue().equalsIgnoreCase("true"));
+  }
+
+  /** The options of the plain Delta source (without {@code readChangeFeed}). */
+  Map<String, String> plainSourceOptions() {
+    return only(DeltaSourceOptions.CATALOG);
+  }
+
+  /** The options of the change data feed source. */
+  Map<String, String> changeFeedOptions() {
+    return only(DeltaCdfSourceOptions.CATALOG);
+  }
+
+  private Map<String, String> only(OptionsCatalog catalog) {
+    Map<String, String> options = new LinkedHashMap<>();
+    sourceOptions.forEach(
+        (key, value) -> {
+          if (catalog.find(key).isPresent()) {
+            options.put(key, value);
+          }
+        });
+    return options;
+  }
+
   static DeltaTableSettings of(
       String name,
       String path,
@@ -37,7 +69,8 @@ record DeltaTableSettings(
     Map<String, String> source = new LinkedHashMap<>();
     given.forEach(
         (key, value) -> {
-          if (DeltaSourceOptions.CATALOG.find(key).isPresent()) {
+          if (DeltaSourceOptions.CATALOG.find(key).isPresent()
+              || DeltaCdfSourceOptions.CATALOG.find(key).isPresent()) {
             source.put(key, value);
           }
         });

@@ -83,7 +83,7 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     DeltaTable table = DeltaTable.forPath(settings.path(), settings.hadoopConf());
-    Map<String, String> options = new LinkedHashMap<>(settings.sourceOptions());
+    Map<String, String> options = new LinkedHashMap<>(settings.plainSourceOptions());
     Snapshot snapshot = readSnapshot(table, options);
     if (batch && !isTimeTravel(options)) {
       options.put(DeltaSourceOptions.VERSION_AS_OF.key(), Long.toString(snapshot.getVersion()));

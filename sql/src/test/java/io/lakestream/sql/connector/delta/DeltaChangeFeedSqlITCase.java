@@ -1,0 +1,156 @@
+package io.lakestream.sql.connector.delta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.runtime.StreamingQueryBuilder;
+import io.lakestream.runtime.Trigger;
+import io.lakestream.sql.SqlDataflow;
+import io.lakestream.state.StateBackendSettings;
+import io.lakestream.testkit.delta.DeltaLogTxns;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.table.functions.ScalarFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The changelog round trip in Flink SQL: a table changed by MERGEs (inserts, updates, deletes) read
+ * as its change data feed, aggregated, and upserted by key into another Delta table, through a task
+ * failure and a restart from the savepoint of the first run. Aggregating the feed's changes must
+ * give what aggregating the source table's current rows gives, row for row.
+ */
+class DeltaChangeFeedSqlITCase {
+  private static final DeltaTableSchema ACCOUNTS =
+      DeltaTableSchema.builder()
+          .column("id", ColumnType.LONG, false)
+          .column("status", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .property("delta.enableChangeDataFeed", "true")
+          .build();
+
+  static final AtomicBoolean FAILED = new AtomicBoolean();
+
+  @TempDir Path dir;
+  private long sequence;
+
+  /** One MERGE version: ids upserted with a status and amount, or deleted. */
+  private void change(long version, long from, long to, String status, boolean delete)
+      throws Exception {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("accounts").toUri().toString());
+    DeltaUpsertFunction merge = new DeltaUpsertFunction(table, ACCOUNTS, List.of("id"), "writer");
+    List<Object[]> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(new Object[] {id, status, BigDecimal.valueOf(id * 3, 1), delete, sequence++});
+    }
+    merge.call(version, rows);
+  }
+
+  private StreamingQuery start() throws Exception {
+    String script =
+        """
+        CREATE TABLE accounts (
+          id BIGINT NOT NULL, status STRING, amount DECIMAL(12, 2),
+          _change_type STRING METADATA VIRTUAL, _commit_version BIGINT METADATA VIRTUAL
+        ) WITH ('connector' = 'delta', 'path' = '%s', 'readChangeFeed' = 'true',
+                'maxFilesPerTrigger' = '1');
+        CREATE TABLE by_status (
+          status STRING NOT NULL, accounts BIGINT, total DECIMAL(38, 2),
+          PRIMARY KEY (status) NOT ENFORCED
+        ) WITH ('connector' = 'delta', 'path' = '%s', 'delta.enableChangeDataFeed' = 'true');
+        CREATE TEMPORARY FUNCTION fail_once AS '%s';
+        INSERT INTO by_status
+        SELECT status, COUNT(*), SUM(amount) FROM accounts
+        WHERE fail_once(_commit_version) >= 0 AND _change_type <> ''
+        GROUP BY status;
+        """
+            .formatted(
+                dir.resolve("accounts").toUri(),
+                dir.resolve("by_status").toUri(),
+                FailOnce.class.getName());
+    Configuration flink = new Configuration();
+    flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+    return StreamingQueryBuilder.of(SqlDataflow.of(script))
+        .queryName("by-status")
+        .checkpointLocation(dir.resolve("checkpoint").toString())
+        .trigger(Trigger.availableNow())
+        .parallelism(2)
+        .stateBackend(StateBackendSettings.defaults())
+        .flinkConfiguration(flink)
+        .start();
+  }
+
+  /** Count and total per status of the accounts table's current rows. */
+  private List<List<Object>> model() throws Exception {
+    TreeMap<String, long[]> counts = new TreeMap<>();
+    TreeMap<String, BigDecimal> totals = new TreeMap<>();
+    DeltaTable accounts = DeltaTable.forPath(dir.resolve("accounts").toUri().toString());
+    for (Object[] row : new DeltaTableReader(accounts).readLatest()) {
+      counts.computeIfAbsent((String) row[1], k -> new long[1])[0]++;
+      totals.merge((String) row[1], (BigDecimal) row[2], BigDecimal::add);
+    }
+    List<List<Object>> out = new ArrayList<>();
+    counts.forEach(
+        (status, n) -> out.add(Arrays.asList(status, n[0], totals.get(status).setScale(2))));
+    return out;
+  }
+
+  private List<List<Object>> byStatus() throws Exception {
+    return new DeltaTableReader(DeltaTable.forPath(dir.resolve("by_status").toUri().toString()))
+        .readLatest().stream()
+            .map(Arrays::asList)
+            .sorted((a, b) -> ((String) a.get(0)).compareTo((String) b.get(0)))
+            .toList();
+  }
+
+  @Test
+  void theChangeFeedAggregatedEqualsTheTableAggregatedThroughAFailureAndARestart()
+      throws Exception {
+    change(1, 0, 60, "open", false);
+    change(2, 0, 20, "closed", false); // updates: open -> closed
+    change(3, 40, 50, "open", true); // deletes
+    FAILED.set(false);
+    FailOnce.armed = true;
+    StreamingQuery first = start();
+    first.awaitTermination();
+    assertThat(FAILED).as("the injected task failure happened").isTrue();
+    assertThat(byStatus()).containsExactlyElementsOf(model()).hasSize(2);
+
+    change(4, 0, 20, "open", true); // every closed account goes: its group is deleted
+    change(5, 60, 70, "new", false);
+    change(6, 50, 55, "open", false); // an update that keeps the status, new amount
+    FailOnce.armed = false;
+    StreamingQuery second = start(); // resumes from the first run's savepoint
+    second.awaitTermination();
+    assertThat(model()).extracting(row -> row.get(0)).containsExactly("new", "open");
+    assertThat(byStatus()).containsExactlyElementsOf(model());
+    DeltaLogTxns.read(dir.resolve("by_status")).assertEachEpochOnce();
+  }
+
+  /** Passes its argument through; once armed, fails the task on the 30th row it sees. */
+  public static final class FailOnce extends ScalarFunction {
+    static volatile boolean armed;
+    private int seen;
+
+    public Long eval(Long value) {
+      if (armed && ++seen == 30 && FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected task failure mid-epoch at version " + value);
+      }
+      return value;
+    }
+  }
+}
