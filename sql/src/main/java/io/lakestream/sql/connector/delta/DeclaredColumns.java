@@ -1,6 +1,10 @@
 package io.lakestream.sql.connector.delta;
 
+import io.delta.kernel.Snapshot;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.SqlErrorClass;
@@ -58,6 +62,26 @@ final class DeclaredColumns {
       positions[i] = at;
     }
     return positions;
+  }
+
+  /**
+   * The table's latest snapshot.
+   *
+   * @param name the table's identifier, for the message
+   * @throws DeltaTableException ({@code DELTA_TABLE_NOT_FOUND}) if there is no table
+   */
+  static Snapshot latestSnapshot(DeltaTable table, String name) {
+    return table
+        .latestSnapshot()
+        .orElseThrow(
+            () ->
+                new DeltaTableException(
+                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
+                    "No Delta table at "
+                        + table.path()
+                        + " (table "
+                        + name
+                        + "): a source reads an existing table; write it first, or fix 'path'"));
   }
 
   private static int indexIgnoringCase(RowSchema schema, String name) {

@@ -1,8 +1,6 @@
 package io.lakestream.sql.connector.delta;
 
-import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTypes;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSource;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
@@ -14,14 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
-import org.apache.flink.table.connector.RuntimeConverter;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -30,8 +25,6 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.types.Row;
-import org.apache.flink.types.RowKind;
 
 /**
  * {@code 'readChangeFeed' = 'true'}: a Delta table's change data feed as a Flink changelog (the
@@ -91,19 +84,7 @@ final class DeltaChangeFeedTableSource implements ScanTableSource, SupportsReadi
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     DeltaTable table = DeltaTable.forPath(settings.path(), settings.hadoopConf());
     RowSchema stored =
-        DeltaTypes.fromKernel(
-            table
-                .latestSnapshot()
-                .orElseThrow(
-                    () ->
-                        new DeltaTableException(
-                            DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
-                            "No Delta table at "
-                                + table.path()
-                                + " (table "
-                                + settings.name()
-                                + ")"))
-                .getSchema());
+        DeltaTypes.fromKernel(DeclaredColumns.latestSnapshot(table, settings.name()).getSchema());
     int[] physicalPositions =
         DeclaredColumns.positions(
             FlinkTypes.toRowSchema((RowType) physical.getLogicalType(), settings.name()),
@@ -117,8 +98,8 @@ final class DeltaChangeFeedTableSource implements ScanTableSource, SupportsReadi
     for (String key : metadataKeys) {
       positions.add(stored.size() + METADATA_ORDER.indexOf(key));
     }
-    ToChangelog toChangelog =
-        new ToChangelog(
+    RowConversion toChangelog =
+        RowConversion.changes(
             positions.stream().mapToInt(Integer::intValue).toArray(),
             stored.size(),
             context.createDataStructureConverter(produced));
@@ -162,44 +143,5 @@ final class DeltaChangeFeedTableSource implements ScanTableSource, SupportsReadi
   @Override
   public String asSummaryString() {
     return "DeltaChangeFeed[" + settings.path() + "]";
-  }
-
-  /** Picks the declared columns of a change row and gives the row its kind. */
-  static final class ToChangelog extends RichMapFunction<Row, RowData> {
-    private static final long serialVersionUID = 1L;
-    private final int[] positions;
-    private final int changeType;
-    private final DynamicTableSource.DataStructureConverter converter;
-
-    ToChangelog(
-        int[] positions, int changeType, DynamicTableSource.DataStructureConverter converter) {
-      this.positions = positions;
-      this.changeType = changeType;
-      this.converter = converter;
-    }
-
-    @Override
-    public void open(Configuration parameters) {
-      converter.open(RuntimeConverter.Context.create(getRuntimeContext().getUserCodeClassLoader()));
-    }
-
-    @Override
-    public RowData map(Row change) {
-      Row row = new Row(kindOf((String) change.getField(changeType)), positions.length);
-      for (int i = 0; i < positions.length; i++) {
-        row.setField(i, change.getField(positions[i]));
-      }
-      return (RowData) converter.toInternal(row);
-    }
-
-    private static RowKind kindOf(String changeType) {
-      return switch (changeType) {
-        case "insert" -> RowKind.INSERT;
-        case "update_preimage" -> RowKind.UPDATE_BEFORE;
-        case "update_postimage" -> RowKind.UPDATE_AFTER;
-        case "delete" -> RowKind.DELETE;
-        default -> throw new IllegalStateException("Unknown _change_type '" + changeType + "'");
-      };
-    }
   }
 }

@@ -1,9 +1,7 @@
 package io.lakestream.sql.connector.delta;
 
 import io.delta.kernel.Snapshot;
-import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
-import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTypes;
 import io.lakestream.connectors.delta.source.DeltaSource;
@@ -17,13 +15,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
-import org.apache.flink.table.connector.RuntimeConverter;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -32,7 +27,6 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.types.Row;
 
 /**
  * A Delta table read by Flink SQL: the Delta source ({@link DeltaSourceBuilder}) of the table,
@@ -103,7 +97,8 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
             settings.name(),
             table.path());
     boolean bounded = isTimeTravel(options);
-    ToRowData toRowData = new ToRowData(positions, context.createDataStructureConverter(produced));
+    RowConversion toRowData =
+        RowConversion.inserts(positions, context.createDataStructureConverter(produced));
     return new DataStreamScanProvider() {
       @Override
       public DataStream<RowData> produceDataStream(
@@ -155,17 +150,7 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
       Instant at = Instant.parse(values.get(DeltaSourceOptions.TIMESTAMP_AS_OF));
       return reader.snapshotAtVersion(reader.versionAsOf(at));
     }
-    return table
-        .latestSnapshot()
-        .orElseThrow(
-            () ->
-                new DeltaTableException(
-                    DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
-                    "No Delta table at "
-                        + table.path()
-                        + " (table "
-                        + settings.name()
-                        + "): a source reads an existing table; write it first, or fix 'path'"));
+    return DeclaredColumns.latestSnapshot(table, settings.name());
   }
 
   @Override
@@ -176,31 +161,5 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
   @Override
   public String asSummaryString() {
     return "Delta[" + settings.path() + "]";
-  }
-
-  /** Picks the declared columns of a Delta row and converts them to Flink's internal row. */
-  static final class ToRowData extends RichMapFunction<Row, RowData> {
-    private static final long serialVersionUID = 1L;
-    private final int[] positions;
-    private final DynamicTableSource.DataStructureConverter converter;
-
-    ToRowData(int[] positions, DynamicTableSource.DataStructureConverter converter) {
-      this.positions = positions;
-      this.converter = converter;
-    }
-
-    @Override
-    public void open(Configuration parameters) {
-      converter.open(RuntimeConverter.Context.create(getRuntimeContext().getUserCodeClassLoader()));
-    }
-
-    @Override
-    public RowData map(Row row) {
-      Row picked = new Row(positions.length);
-      for (int i = 0; i < positions.length; i++) {
-        picked.setField(i, row.getField(positions[i]));
-      }
-      return (RowData) converter.toInternal(picked);
-    }
   }
 }

@@ -7,21 +7,15 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.runtime.StreamingQuery;
-import io.lakestream.runtime.StreamingQueryBuilder;
-import io.lakestream.runtime.Trigger;
-import io.lakestream.sql.SqlDataflow;
-import io.lakestream.state.StateBackendSettings;
+import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.table.functions.ScalarFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,18 +74,7 @@ class DeltaChangeFeedSqlITCase {
                 dir.resolve("accounts").toUri(),
                 dir.resolve("by_status").toUri(),
                 FailOnce.class.getName());
-    Configuration flink = new Configuration();
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-    return StreamingQueryBuilder.of(SqlDataflow.of(script))
-        .queryName("by-status")
-        .checkpointLocation(dir.resolve("checkpoint").toString())
-        .trigger(Trigger.availableNow())
-        .parallelism(2)
-        .stateBackend(StateBackendSettings.defaults())
-        .flinkConfiguration(flink)
-        .start();
+    return SqlQueries.availableNow(script, "by-status", dir.resolve("checkpoint"));
   }
 
   /** Count and total per status of the accounts table's current rows. */

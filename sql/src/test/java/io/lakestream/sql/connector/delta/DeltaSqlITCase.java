@@ -9,16 +9,12 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.runtime.StreamingQuery;
-import io.lakestream.runtime.StreamingQueryBuilder;
-import io.lakestream.runtime.Trigger;
-import io.lakestream.sql.SqlDataflow;
-import io.lakestream.state.StateBackendSettings;
+import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -26,8 +22,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.table.functions.ScalarFunction;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -130,18 +124,7 @@ class DeltaSqlITCase {
   }
 
   private StreamingQuery start() throws Exception {
-    Configuration flink = new Configuration();
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-    return StreamingQueryBuilder.of(SqlDataflow.of(script()))
-        .queryName("sql-delta-copy")
-        .checkpointLocation(dir.resolve("checkpoint").toString())
-        .trigger(Trigger.availableNow())
-        .parallelism(2)
-        .stateBackend(StateBackendSettings.defaults())
-        .flinkConfiguration(flink)
-        .start();
+    return SqlQueries.availableNow(script(), "sql-delta-copy", dir.resolve("checkpoint"));
   }
 
   private List<List<Object>> outRows() throws IOException {
@@ -172,14 +155,16 @@ class DeltaSqlITCase {
     first.awaitTermination();
     assertThat(FAILED).as("the injected task failure happened").isTrue();
     assertThat(outRows()).containsExactlyElementsOf(model(5 * ROWS_PER_VERSION));
-    assertThat(first.recentProgress())
-        .as("epochs of at most two versions")
-        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(2 * ROWS_PER_VERSION));
-
     appendVersions(6, 8); // the second run resumes from the first one's savepoint
     StreamingQuery second = start();
     second.awaitTermination();
     assertThat(outRows()).containsExactlyElementsOf(model(8 * ROWS_PER_VERSION));
+    // (checked on the run without a failure: after a failover an epoch's progress also counts
+    // the rows its failed attempt read)
+    assertThat(second.recentProgress())
+        .as("epochs of at most two versions")
+        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(2 * ROWS_PER_VERSION))
+        .anySatisfy(p -> assertThat(p.numInputRows()).isPositive());
 
     DeltaTable out = DeltaTable.forPath(out());
     assertThat(out.latestSnapshot().orElseThrow().getPartitionColumnNames())
@@ -209,18 +194,7 @@ class DeltaSqlITCase {
         ) WHERE orders < 40 OR customer = 'c0';
         """
             .formatted(input.path(), out(), FailOnce.class.getName());
-    Configuration flink = new Configuration();
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-    return StreamingQueryBuilder.of(SqlDataflow.of(script))
-        .queryName("sql-delta-totals")
-        .checkpointLocation(dir.resolve("checkpoint-totals").toString())
-        .trigger(Trigger.availableNow())
-        .parallelism(2)
-        .stateBackend(StateBackendSettings.defaults())
-        .flinkConfiguration(flink)
-        .start();
+    return SqlQueries.availableNow(script, "sql-delta-totals", dir.resolve("checkpoint-totals"));
   }
 
   /** Per customer of the ids below {@code rows}: total amount and count, as the query keeps. */
