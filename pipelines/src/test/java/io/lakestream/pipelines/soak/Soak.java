@@ -140,7 +140,11 @@ final class Soak {
     this.input = new LakehouseInput(broker.bootstrapServers(), TOPIC, PARTITIONS);
   }
 
-  /** Runs the soak for its duration; the outcome is in {@link #rounds} and {@link #injections}. */
+  /**
+   * Runs the soak for its duration, and on a machine too slow to inject every kind of failure in
+   * it, on (up to three times as long) until each was injected once; the outcome is in {@link
+   * #rounds} and {@link #injections}.
+   */
   void run() throws Exception {
     freshDirectory();
     Files.createDirectories(lake.resolve("_soak"));
@@ -150,12 +154,15 @@ final class Soak {
     try {
       start("bronze");
       start("silver");
-      for (int round = 0; millis(t0) < settings.duration().toMillis(); round++) {
+      long duration = settings.duration().toMillis();
+      for (int round = 0;
+          millis(t0) < duration || (!everyFaultInjected() && millis(t0) < 3 * duration);
+          round++) {
         boolean fail =
             round > 0
                 && System.nanoTime() - lastFailure >= settings.failureEvery().toNanos()
-                && millis(t0) + settings.failureEvery().toMillis() / 2
-                    < settings.duration().toMillis();
+                && (!everyFaultInjected()
+                    || millis(t0) + settings.failureEvery().toMillis() / 2 < duration);
         Fault fault = fail ? Fault.values()[injections.size() % Fault.values().length] : null;
         String victim =
             fail ? PIPELINES.get((injections.size() / 3 + injections.size()) % 3) : null;
@@ -215,6 +222,10 @@ final class Soak {
       TempDirectory.deleteRecursively(dir);
     }
     Files.createDirectories(dir);
+  }
+
+  private boolean everyFaultInjected() {
+    return injections.size() >= Fault.values().length;
   }
 
   /** Produces one round, about one second per chunk; returns when the failure was injected. */
