@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every public top-level type in the main sources of the shipped modules (api, state, operators,
- * runtime, every {@code connectors/*} module, pipelines) states its stability with one of the
+ * runtime, every {@code connectors/*} module, sql, pipelines) states its stability with one of the
  * markers of {@code io.lakestream.api.annotation}: {@code @PublicEvolving} (users build on it),
  * {@code @Experimental} (new user API that may still change) or {@code @Internal} (public only so
  * other lakestream modules can use it). And every package of every module's main sources has a
@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class ApiStabilityTest {
   /** The shipped modules besides {@code connectors/*}, which are found in the checkout. */
-  static final List<String> SHIPPED = List.of("api", "state", "operators", "runtime", "pipelines");
+  static final List<String> SHIPPED =
+      List.of("api", "state", "operators", "runtime", "sql", "pipelines");
 
   private static final Pattern MARKER =
       Pattern.compile(
