@@ -6,7 +6,6 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTypes;
 import io.lakestream.connectors.schema.Column;
-import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import io.lakestream.sql.connector.delta.DeltaTableFactory;
 import io.lakestream.sql.types.FlinkTypes;
@@ -292,11 +291,8 @@ public final class DeltaCatalog extends TableOnlyCatalog {
 
   private DeltaTableSchema declaration(ObjectPath tablePath, ResolvedCatalogTable table) {
     String name = getName() + "." + tablePath.getFullName();
-    RowSchema columns = FlinkTypes.toRowSchema(table.getResolvedSchema(), name);
-    DeltaTableSchema.Builder declaration = DeltaTableSchema.builder();
-    for (Column column : columns.columns()) {
-      declaration.column(column.name(), column.type(), column.nullable());
-    }
+    DeltaTableSchema.Builder declaration =
+        DeltaTableSchema.builder().columns(FlinkTypes.toRowSchema(table.getResolvedSchema(), name));
     declaration.partitionedBy(table.getPartitionKeys().toArray(new String[0]));
     String path = table(tablePath).path();
     table.getOptions().forEach((key, value) -> tableOption(name, path, key, value, declaration));

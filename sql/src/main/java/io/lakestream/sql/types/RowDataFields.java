@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
@@ -34,20 +35,24 @@ public final class RowDataFields implements RowFields<RowData> {
   private final RowData.FieldGetter[] getters;
   private final ValueConverter[] converters;
 
-  private RowDataFields(RowType rowType) {
-    int n = rowType.getFieldCount();
-    getters = new RowData.FieldGetter[n];
-    converters = new ValueConverter[n];
-    for (int i = 0; i < n; i++) {
-      LogicalType type = rowType.getTypeAt(i);
-      getters[i] = RowData.createFieldGetter(type, i);
+  private RowDataFields(RowType rowType, int[] positions) {
+    getters = new RowData.FieldGetter[positions.length];
+    converters = new ValueConverter[positions.length];
+    for (int i = 0; i < positions.length; i++) {
+      LogicalType type = rowType.getTypeAt(positions[i]);
+      getters[i] = RowData.createFieldGetter(type, positions[i]);
       converters[i] = converterOf(type);
     }
   }
 
   /** The fields of rows of {@code rowType}, in its order. */
   public static RowDataFields of(RowType rowType) {
-    return new RowDataFields(rowType);
+    return new RowDataFields(rowType, IntStream.range(0, rowType.getFieldCount()).toArray());
+  }
+
+  /** Only the fields at {@code positions} of rows of {@code rowType}, in that order. */
+  public static RowDataFields of(RowType rowType, int[] positions) {
+    return new RowDataFields(rowType, positions.clone());
   }
 
   @Override
@@ -116,7 +121,7 @@ public final class RowDataFields implements RowFields<RowData> {
   }
 
   private static ValueConverter rowConverter(RowType type) {
-    RowDataFields fields = new RowDataFields(type);
+    RowDataFields fields = of(type);
     return value -> fields.toRow((RowData) value);
   }
 }

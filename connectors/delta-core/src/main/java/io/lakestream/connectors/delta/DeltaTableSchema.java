@@ -167,6 +167,12 @@ public final class DeltaTableSchema implements Serializable {
       return this;
     }
 
+    /** Adds these columns, in order (see {@link #column(String, ColumnType, boolean)}). */
+    public Builder columns(RowSchema columns) {
+      columns.columns().forEach(c -> column(c.name(), c.type(), c.nullable()));
+      return this;
+    }
+
     /** Sets the partition columns (replacing earlier ones). */
     public Builder partitionedBy(String... names) {
       partitionColumns.clear();

@@ -35,14 +35,7 @@ final class ChangeFields implements RowFields<RowData> {
 
   /** Partitions rows by the hash of their key columns' values. */
   static KeySelector<RowData, Integer> byKey(RowType rowType, int[] keyPositions) {
-    RowDataFields all = RowDataFields.of(rowType);
-    return row -> {
-      Object[] values = all.toRow(row);
-      Object[] key = new Object[keyPositions.length];
-      for (int i = 0; i < keyPositions.length; i++) {
-        key[i] = values[keyPositions[i]];
-      }
-      return Arrays.hashCode(key);
-    };
+    RowDataFields key = RowDataFields.of(rowType, keyPositions); // converts the key columns only
+    return row -> Arrays.hashCode(key.toRow(row));
   }
 }

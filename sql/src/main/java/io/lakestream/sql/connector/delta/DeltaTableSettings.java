@@ -41,20 +41,24 @@ record DeltaTableSettings(
 
   /** The options of the plain Delta source (without {@code readChangeFeed}). */
   Map<String, String> plainSourceOptions() {
-    return only(DeltaSourceOptions.CATALOG);
+    return only(sourceOptions, DeltaSourceOptions.CATALOG);
   }
 
   /** The options of the change data feed source. */
   Map<String, String> changeFeedOptions() {
-    return only(DeltaCdfSourceOptions.CATALOG);
+    return only(sourceOptions, DeltaCdfSourceOptions.CATALOG);
   }
 
-  private Map<String, String> only(OptionsCatalog catalog) {
+  /** The options any of {@code catalogs} knows, as given. */
+  private static Map<String, String> only(Map<String, String> given, OptionsCatalog... catalogs) {
     Map<String, String> options = new LinkedHashMap<>();
-    sourceOptions.forEach(
+    given.forEach(
         (key, value) -> {
-          if (catalog.find(key).isPresent()) {
-            options.put(key, value);
+          for (OptionsCatalog catalog : catalogs) {
+            if (catalog.find(key).isPresent()) {
+              options.put(key, value);
+              return;
+            }
           }
         });
     return options;
@@ -66,14 +70,8 @@ record DeltaTableSettings(
       Map<String, String> given,
       OptionValues values,
       Map<String, String> hadoopDefaults) {
-    Map<String, String> source = new LinkedHashMap<>();
-    given.forEach(
-        (key, value) -> {
-          if (DeltaSourceOptions.CATALOG.find(key).isPresent()
-              || DeltaCdfSourceOptions.CATALOG.find(key).isPresent()) {
-            source.put(key, value);
-          }
-        });
+    Map<String, String> source =
+        only(given, DeltaSourceOptions.CATALOG, DeltaCdfSourceOptions.CATALOG);
     Map<String, String> properties = new LinkedHashMap<>();
     values
         .passThrough(DeltaSqlOptions.DELTA_PROPERTY_PREFIX)

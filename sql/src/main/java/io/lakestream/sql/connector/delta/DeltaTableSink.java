@@ -7,8 +7,6 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
-import io.lakestream.connectors.schema.Column;
-import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.connectors.sink.EpochSink;
 import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.types.FlinkTypes;
@@ -102,11 +100,8 @@ final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
 
   private static DeltaTableSchema tableSchema(
       DeltaTableSettings settings, ResolvedSchema declared, List<String> partitionKeys) {
-    RowSchema columns = FlinkTypes.toRowSchema(declared, settings.name());
-    DeltaTableSchema.Builder builder = DeltaTableSchema.builder();
-    for (Column column : columns.columns()) {
-      builder.column(column.name(), column.type(), column.nullable());
-    }
+    DeltaTableSchema.Builder builder =
+        DeltaTableSchema.builder().columns(FlinkTypes.toRowSchema(declared, settings.name()));
     builder.partitionedBy(partitionKeys.toArray(new String[0]));
     settings.properties().forEach(builder::property);
     return builder.build();

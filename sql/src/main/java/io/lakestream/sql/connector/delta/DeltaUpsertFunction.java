@@ -56,9 +56,8 @@ final class DeltaUpsertFunction implements EpochFunction {
 
   /** The staging table's schema: the table's columns (unpartitioned), the flag, the number. */
   static DeltaTableSchema stagingSchema(DeltaTableSchema schema) {
-    DeltaTableSchema.Builder staging = DeltaTableSchema.builder();
-    schema.columns().forEach(c -> staging.column(c.name(), c.type(), c.nullable()));
-    return staging
+    return DeltaTableSchema.builder()
+        .columns(schema.rowSchema())
         .column(DELETE_COLUMN, io.lakestream.connectors.schema.ColumnType.BOOLEAN, false)
         .column(SEQUENCE_COLUMN, io.lakestream.connectors.schema.ColumnType.LONG, false)
         .build();
