@@ -21,6 +21,8 @@ final class InteropSpark {
               .config("spark.driver.host", "127.0.0.1")
               .config("spark.driver.bindAddress", "127.0.0.1")
               .config("spark.sql.shuffle.partitions", "1")
+              .config("spark.default.parallelism", "1")
+              .config("spark.databricks.delta.snapshotPartitions", "1")
               .config("spark.sql.session.timeZone", "UTC")
               .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
               .config(
