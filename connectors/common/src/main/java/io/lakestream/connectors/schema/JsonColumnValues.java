@@ -1,8 +1,8 @@
-package io.lakestream.connectors.autoloader.schema;
+package io.lakestream.connectors.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.value.TimestampRange;
-import io.lakestream.connectors.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -21,20 +21,25 @@ import java.time.format.DateTimeParseException;
  * fit (also {@code 1e999999999}, refused before any rescaling could allocate its digits), a date or
  * timestamp outside years 0001-9999 (Spark's and Delta's range; beyond it a Delta writer would fail
  * the task), an integer out of the column's range.
+ *
+ * <p>Shared by the JSON readers: Auto Loader's JSON files and the SQL Kafka source's {@code format
+ * = 'json'}.
  */
-final class JsonValues {
+@Internal
+public final class JsonColumnValues {
 
   /** Jackson's own limit on a number's text (StreamReadConstraints), applied to text values too. */
   private static final int MAX_NUMBER_LENGTH = 1000;
 
-  private JsonValues() {}
+  private JsonColumnValues() {}
 
   /**
    * The value of {@code node} in {@code type}; null for a JSON null.
    *
-   * @throws IllegalArgumentException if the value does not fit the type (it is then rescued)
+   * @throws IllegalArgumentException if the value does not fit the type (Auto Loader then rescues
+   *     it)
    */
-  static Object convert(ColumnType type, JsonNode node) {
+  public static Object convert(ColumnType type, JsonNode node) {
     if (node == null || node.isNull() || node.isMissingNode()) {
       return null;
     }

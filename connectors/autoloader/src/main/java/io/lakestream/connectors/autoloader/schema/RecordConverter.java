@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.Column;
+import io.lakestream.connectors.schema.JsonColumnValues;
 import java.io.Serializable;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +93,7 @@ public final class RecordConverter implements Serializable {
       for (Column column : schema.columns()) {
         JsonNode node = record.get(column.name());
         try {
-          values[i] = JsonValues.convert(column.type(), node);
+          values[i] = JsonColumnValues.convert(column.type(), node);
         } catch (IllegalArgumentException e) {
           rescued = rescue(rescued, column.name(), node, filePath, lineNumber, e.getMessage());
         }
