@@ -52,6 +52,11 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions;
 public final class SqlDataflow implements Dataflow {
   private static final Pattern PLANNER_UID = Pattern.compile("(\\d+)_(.+)");
 
+  /** {@code SET 'key' = 'value'} (quotes optional, {@code ''} inside quotes), as the SQL client. */
+  private static final Pattern SET =
+      Pattern.compile(
+          "(?is)SET\\s+(?:'((?:[^']|'')*)'|([\\w.\\-]+))\\s*=\\s*(?:'((?:[^']|'')*)'|(\\S+))\\s*");
+
   private final List<SqlScript.Statement> statements;
   private final Map<String, String> settings;
 
@@ -103,6 +108,8 @@ public final class SqlDataflow implements Dataflow {
                 + statement.position()
                 + " has no sink: a streaming query writes somewhere. Write it as INSERT INTO"
                 + " <table> SELECT ...");
+      } else if (statement.firstWord().equals("SET")) {
+        run(statement, () -> set(config, statement));
       } else {
         run(statement, () -> tables.executeSql(statement.text()));
       }
@@ -114,7 +121,9 @@ public final class SqlDataflow implements Dataflow {
               + " INTO <table> SELECT ...");
     }
     int before = env.getTransformations().size();
-    run(statements.get(statements.size() - 1), inserts::attachAsDataStream);
+    run(
+        statements.get(statements.size() - 1),
+        () -> SideSinks.collect(env, inserts::attachAsDataStream));
     renumberPlannerUids(env.getTransformations().subList(before, env.getTransformations().size()));
   }
 
@@ -137,6 +146,27 @@ public final class SqlDataflow implements Dataflow {
         t.setUid(node + "_" + uid.group(2));
       }
     }
+  }
+
+  /**
+   * Applies a {@code SET} statement to the table settings, which the planner reads when the inserts
+   * are planned (a TableEnvironment runs {@code SET} only in the SQL client).
+   */
+  private static void set(TableConfig config, SqlScript.Statement statement) {
+    String text = statement.text().strip(); // the script splitter drops comments
+    Matcher set = SET.matcher(text);
+    if (!set.matches()) {
+      throw new LakestreamException(
+          SqlErrorClass.SQL_UNSUPPORTED_STATEMENT,
+          "The SET statement at "
+              + statement.position()
+              + " is not SET 'key' = 'value': write one setting per statement, e.g. SET"
+              + " 'table.exec.state.ttl' = '1 h' (listing or resetting settings is not a part of a"
+              + " query).");
+    }
+    String key = set.group(1) != null ? set.group(1).replace("''", "'") : set.group(2);
+    String value = set.group(3) != null ? set.group(3).replace("''", "'") : set.group(4);
+    config.getConfiguration().setString(key, value);
   }
 
   private static void run(SqlScript.Statement statement, Runnable action) {

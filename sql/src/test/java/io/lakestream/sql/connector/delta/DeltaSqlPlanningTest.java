@@ -104,6 +104,37 @@ class DeltaSqlPlanningTest {
   }
 
   @Test
+  void setStatementsApplyToThePlanningOfTheInserts() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    SqlDataflow.of(
+            "SET 'table.exec.resource.default-parallelism' = '1';\n"
+                + "SET table.exec.state.ttl = '1 h';\n"
+                + source("")
+                + sink("id BIGINT", "")
+                + "INSERT INTO dst SELECT id + 1 FROM src")
+        .build(env, query());
+    assertThat(env.getStreamGraph().getStreamNodes())
+        .filteredOn(n -> n.getOperatorName().startsWith("Calc"))
+        .isNotEmpty()
+        .allSatisfy(n -> assertThat(n.getParallelism()).isEqualTo(1));
+  }
+
+  @Test
+  void aSetStatementThatIsNoSettingNamesTheForm() {
+    assertFails(
+        () ->
+            plan(
+                "SET;\n"
+                    + source("")
+                    + sink("id BIGINT", "")
+                    + "INSERT INTO dst SELECT id FROM src"),
+        "SQL_UNSUPPORTED_STATEMENT",
+        "SET 'key' = 'value'",
+        "line 1, column 1");
+  }
+
+  @Test
   void anUnknownOptionNamesTheClosestValidOneAndTheStatement() {
     assertFails(
         () ->
