@@ -13,6 +13,7 @@ import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
 import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
+import io.lakestream.sql.connector.kafka.KafkaSqlOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,7 @@ class OptionsReferenceTest {
           AutoLoaderOptions.CATALOG,
           LakebaseSinkOptions.CATALOG,
           DeltaSqlOptions.CATALOG,
+          KafkaSqlOptions.CATALOG,
           DeltaCatalogOptions.CATALOG);
 
   private static final String REGENERATE = "lakestream.options.regenerate";

@@ -1,0 +1,161 @@
+package io.lakestream.sql.connector.kafka;
+
+import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.schema.SchemaErrorClass;
+import io.lakestream.sql.QueryContextConfig;
+import io.lakestream.sql.SqlErrorClass;
+import io.lakestream.sql.types.FlinkTypes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * {@code 'connector' = 'spark-kafka'}: a Kafka topic as a Flink SQL source with Spark Structured
+ * Streaming's options and columns (Flink's own {@code kafka} connector keeps its name and options).
+ *
+ * <p>With {@code format = 'raw'} (the default) the declared columns are Spark's Kafka columns by
+ * name ({@code key}, {@code value}, {@code topic}, {@code partition}, {@code offset}, {@code
+ * timestamp}, {@code timestampType}, {@code headers}). With {@code format = 'json'} they are the
+ * fields of the value's JSON object, the Kafka columns are {@code METADATA} columns, and {@code
+ * deadLetterTable} is required. Options, column names and types are checked when the planner
+ * creates the table, before any job runs; each failure names the option or column to change.
+ */
+@PublicEvolving
+public final class KafkaTableFactory implements DynamicTableSourceFactory {
+  /** The connector's name in {@code WITH ('connector' = 'spark-kafka')}. */
+  public static final String IDENTIFIER = "spark-kafka";
+
+  private static final Set<ColumnType.Kind> JSON_KINDS =
+      EnumSet.of(
+          ColumnType.Kind.STRING,
+          ColumnType.Kind.BOOLEAN,
+          ColumnType.Kind.INT,
+          ColumnType.Kind.LONG,
+          ColumnType.Kind.DOUBLE,
+          ColumnType.Kind.DECIMAL,
+          ColumnType.Kind.DATE,
+          ColumnType.Kind.TIMESTAMP);
+
+  @Override
+  public String factoryIdentifier() {
+    return IDENTIFIER;
+  }
+
+  @Override
+  public Set<ConfigOption<?>> requiredOptions() {
+    return Set.of(); // checked by KafkaSqlOptions.CATALOG, which ignores case as Spark does
+  }
+
+  @Override
+  public Set<ConfigOption<?>> optionalOptions() {
+    return Set.of();
+  }
+
+  @Override
+  public DynamicTableSource createDynamicTableSource(Context context) {
+    String name = context.getObjectIdentifier().asSummaryString();
+    Map<String, String> options = new LinkedHashMap<>(context.getCatalogTable().getOptions());
+    options.remove(FactoryUtil.CONNECTOR.key());
+    OptionValues values = KafkaSqlOptions.CATALOG.validate(options, "for table " + name);
+    KafkaTableSettings settings = KafkaTableSettings.of(name, options, values);
+    if (settings.json() && settings.deadLetterTable().isEmpty()) {
+      throw KafkaSqlOptions.CATALOG.failure(
+          OptionErrorClass.MISSING_OPTION,
+          KafkaSqlOptions.DEAD_LETTER_TABLE.key(),
+          "option 'deadLetterTable' is missing for "
+              + name
+              + ": with 'format' = 'json' a record that is not a JSON object of the declared"
+              + " columns goes to a dead-letter Delta table, never dropped. Add"
+              + " 'deadLetterTable' = '<table location>' to its WITH clause.");
+    }
+    RowType row = (RowType) context.getPhysicalRowDataType().getLogicalType();
+    List<OutputColumn> physical =
+        settings.json() ? jsonColumns(row, name) : kafkaColumns(row, name);
+    return new KafkaTableSource(
+        settings,
+        QueryContextConfig.read(context.getConfiguration(), name),
+        physical,
+        context.getPhysicalRowDataType());
+  }
+
+  private static List<OutputColumn> kafkaColumns(RowType row, String table) {
+    List<OutputColumn> columns = new ArrayList<>();
+    for (RowType.RowField field : row.getFields()) {
+      KafkaRecordColumn kafka =
+          KafkaRecordColumn.named(field.getName())
+              .orElseThrow(() -> notAKafkaColumn(field.getName(), table));
+      if (!kafka.accepts(field.getType())) {
+        throw new LakestreamException(
+            SqlErrorClass.SQL_SCHEMA_MISMATCH,
+            "Column '"
+                + field.getName()
+                + "' of "
+                + table
+                + " is "
+                + field.getType().asSummaryString()
+                + ", but Kafka's "
+                + kafka.column()
+                + " column is "
+                + kafka.acceptedTypes()
+                + ": declare it so.");
+      }
+      boolean asText = field.getType().getTypeRoot() == LogicalTypeRoot.VARCHAR;
+      columns.add(OutputColumn.kafka(field.getName(), kafka, asText));
+    }
+    return columns;
+  }
+
+  private static LakestreamException notAKafkaColumn(String column, String table) {
+    String kafka =
+        Stream.of(KafkaRecordColumn.values())
+            .map(KafkaRecordColumn::column)
+            .collect(Collectors.joining(", "));
+    return new LakestreamException(
+        SqlErrorClass.SQL_SCHEMA_MISMATCH,
+        "Column '"
+            + column
+            + "' of "
+            + table
+            + " is not a Kafka column: with 'format' = 'raw' (the default) the columns are "
+            + kafka
+            + ". To read the fields of JSON values, set 'format' = 'json'"
+            + " (the Kafka columns are then METADATA columns).");
+  }
+
+  private static List<OutputColumn> jsonColumns(RowType row, String table) {
+    List<OutputColumn> columns = new ArrayList<>();
+    for (RowType.RowField field : row.getFields()) {
+      ColumnType type = FlinkTypes.toColumnType(field.getType(), field.getName(), table);
+      if (!JSON_KINDS.contains(type.kind())) {
+        throw new LakestreamException(
+            SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
+            "Column '"
+                + field.getName()
+                + "' of "
+                + table
+                + " is "
+                + field.getType().asSummaryString()
+                + ", which format 'json' does not decode. Use one of STRING, BOOLEAN, INT,"
+                + " BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP_LTZ(p) (a nested value can be"
+                + " read as STRING, its JSON text).");
+      }
+      columns.add(OutputColumn.json(field.getName(), type));
+    }
+    return columns;
+  }
+}

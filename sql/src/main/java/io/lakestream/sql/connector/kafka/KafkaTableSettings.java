@@ -1,0 +1,49 @@
+package io.lakestream.sql.connector.kafka;
+
+import io.lakestream.connectors.options.OptionValues;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Kafka table's settings from its SQL options, checked by {@link KafkaSqlOptions#CATALOG}.
+ *
+ * @param name the table's identifier, also the source's name and uid
+ * @param kafkaOptions the Kafka source's options, as given (the source checks them again)
+ * @param json whether the value is decoded as JSON ({@code format = 'json'})
+ * @param deadLetter the dead-letter table's location, or null
+ * @param hadoopConf Hadoop settings of the dead-letter table's file system
+ */
+record KafkaTableSettings(
+    String name,
+    Map<String, String> kafkaOptions,
+    boolean json,
+    String deadLetter,
+    Map<String, String> hadoopConf)
+    implements Serializable {
+
+  Optional<String> deadLetterTable() {
+    return Optional.ofNullable(deadLetter);
+  }
+
+  static KafkaTableSettings of(String name, Map<String, String> given, OptionValues values) {
+    Map<String, String> kafka = new LinkedHashMap<>();
+    given.forEach(
+        (key, value) -> {
+          boolean own =
+              KafkaSqlOptions.own().stream().anyMatch(o -> o.key().equalsIgnoreCase(key))
+                  || key.toLowerCase(Locale.ROOT).startsWith(KafkaSqlOptions.HADOOP_PREFIX);
+          if (!own) {
+            kafka.put(key, value);
+          }
+        });
+    return new KafkaTableSettings(
+        name,
+        Map.copyOf(kafka),
+        values.get(KafkaSqlOptions.FORMAT).equalsIgnoreCase("json"),
+        values.getOptional(KafkaSqlOptions.DEAD_LETTER_TABLE).orElse(null),
+        Map.copyOf(values.passThrough(KafkaSqlOptions.HADOOP_PREFIX)));
+  }
+}

@@ -1,0 +1,152 @@
+package io.lakestream.sql.connector.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.sql.SqlDataflow;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import java.nio.file.Path;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the Kafka table factory checks while a statement is planned, before any job runs and before
+ * any broker is asked: options (names, values, rules), the format's needs and the declared columns.
+ */
+class KafkaSqlPlanningTest {
+  @TempDir Path dir;
+
+  private static QueryContext query() {
+    return new QueryContext(
+        "q", "planning", "run", "planning-q", "file:///unused", false, false, OutputMode.APPEND);
+  }
+
+  private StreamExecutionEnvironment plan(String columns, String options) {
+    String script =
+        "CREATE TABLE src ("
+            + columns
+            + ") WITH ('connector' = 'spark-kafka', 'kafka.bootstrap.servers' = '127.0.0.1:1',"
+            + " 'subscribe' = 'orders'"
+            + options
+            + ");\n"
+            + "CREATE TABLE dst (x STRING) WITH ('connector' = 'delta', 'path' = '"
+            + dir.resolve("out").toUri()
+            + "');\n"
+            + "INSERT INTO dst SELECT CAST(topic AS STRING) FROM src";
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    SqlDataflow.of(script).build(env, query());
+    return env;
+  }
+
+  private static void assertFails(ThrowingCallable call, String errorClass, String... texts) {
+    assertThatThrownBy(call)
+        .isInstanceOf(LakestreamException.class)
+        .satisfies(e -> assertThat(((LakestreamException) e).errorClass()).isEqualTo(errorClass))
+        .hasMessageContainingAll(texts);
+  }
+
+  @Test
+  void theSparkColumnsPlanWithRateLimitsInAnyCase() {
+    plan(
+        "key STRING, `value` BYTES, topic STRING, `partition` INT, `offset` BIGINT,"
+            + " `timestamp` TIMESTAMP_LTZ(3), timestampType INT, headers MAP<STRING, BYTES>",
+        ", 'STARTINGOFFSETS' = 'earliest', 'maxOffsetsPerTrigger' = '100'");
+  }
+
+  @Test
+  void anUnknownOptionNamesTheClosestValidOne() {
+    assertFails(
+        () -> plan("topic STRING", ", 'maxOffsetPerTrigger' = '10'"),
+        "UNKNOWN_OPTION",
+        "maxOffsetPerTrigger",
+        "maxOffsetsPerTrigger");
+  }
+
+  @Test
+  void aBadValueNamesTheOption() {
+    assertFails(
+        () -> plan("topic STRING", ", 'maxOffsetsPerTrigger' = 'lots'"),
+        "INVALID_OPTION_VALUE",
+        "maxOffsetsPerTrigger",
+        "lots");
+  }
+
+  @Test
+  void theSourcesRulesHold() {
+    assertFails(
+        () -> plan("topic STRING", ", 'minOffsetsPerTrigger' = '10', 'maxOffsetsPerTrigger' = '5'"),
+        "CONFLICTING_OPTIONS",
+        "minOffsetsPerTrigger",
+        "maxOffsetsPerTrigger");
+  }
+
+  @Test
+  void aConsumerSettingTheSourceOwnsIsRefusedNamingTheOptionToUse() {
+    assertFails(
+        () -> plan("topic STRING", ", 'kafka.auto.offset.reset' = 'latest'"),
+        "UNSUPPORTED_OPTION",
+        "startingOffsets");
+  }
+
+  @Test
+  void theHeadersColumnWithIncludeHeadersOffIsAConflict() {
+    assertFails(
+        () -> plan("topic STRING, headers MAP<STRING, BYTES>", ", 'includeHeaders' = 'false'"),
+        "CONFLICTING_OPTIONS",
+        "includeHeaders",
+        "headers");
+  }
+
+  @Test
+  void jsonWithoutADeadLetterTableIsRefused() {
+    assertFails(
+        () -> plan("topic STRING METADATA, id BIGINT", ", 'format' = 'json'"),
+        "MISSING_OPTION",
+        "deadLetterTable",
+        "never dropped");
+  }
+
+  @Test
+  void aColumnThatIsNoKafkaColumnNamesTheFormatOption() {
+    assertFails(
+        () -> plan("topic STRING, id BIGINT", ""),
+        "SQL_SCHEMA_MISMATCH",
+        "'id'",
+        "key, value, topic, partition, offset, timestamp, timestampType, headers",
+        "'format' = 'json'");
+  }
+
+  @Test
+  void aKafkaColumnOfTheWrongTypeNamesItsType() {
+    assertFails(
+        () -> plan("topic STRING, `offset` INT", ""), "SQL_SCHEMA_MISMATCH", "'offset'", "BIGINT");
+  }
+
+  @Test
+  void aJsonColumnOfATypeJsonCannotDecodeIsRefused() {
+    assertFails(
+        () ->
+            plan(
+                "topic STRING METADATA, tags ARRAY<STRING>",
+                ", 'format' = 'json', 'deadLetterTable' = '" + dir.resolve("dead").toUri() + "'"),
+        "UNSUPPORTED_DATA_TYPE",
+        "'tags'",
+        "STRING");
+  }
+
+  @Test
+  void aJsonTableReadsFieldsAndMetadataAndWritesItsDeadLetters() {
+    StreamExecutionEnvironment env =
+        plan(
+            "topic STRING METADATA, kafka_ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,"
+                + " id BIGINT, amount DECIMAL(12, 2), ts TIMESTAMP_LTZ(3)",
+            ", 'format' = 'json', 'deadLetterTable' = '" + dir.resolve("dead").toUri() + "'");
+    assertThat(env.getStreamGraph().getStreamNodes())
+        .extracting(n -> n.getOperatorName())
+        .anyMatch(name -> name.contains("DeadLetters[default_catalog.default_database.src]"));
+  }
+}
