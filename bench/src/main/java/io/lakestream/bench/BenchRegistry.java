@@ -4,6 +4,7 @@ import io.lakestream.bench.autoloader.AutoLoaderDiscoveryBench;
 import io.lakestream.bench.dedup.DedupStateBench;
 import io.lakestream.bench.delta.DeltaSinkBench;
 import io.lakestream.bench.e2.E2BronzeBench;
+import io.lakestream.bench.e2.E2BronzeSqlBench;
 import io.lakestream.bench.lakebase.LakebaseLatencyBench;
 import io.lakestream.bench.lakebase.LakebaseUpsertBench;
 import io.lakestream.bench.merge.MergeBench;
@@ -32,6 +33,7 @@ public final class BenchRegistry {
     return new BenchRegistry(
         List.of(
             new E2BronzeBench(),
+            new E2BronzeSqlBench(),
             new DeltaSinkBench(),
             new MergeBench(),
             new DedupStateBench(),

@@ -66,26 +66,8 @@ public final class E2BronzeBench implements Bench {
     int p = options.parallelism();
 
     try (KafkaBroker broker = KafkaBroker.start()) {
-      broker.createTopic(TOPIC, PARTITIONS);
-      System.err.printf(
-          Locale.ROOT,
-          "e2-bronze: producing %,d records (%,d distinct events) to %d partitions...%n",
-          input.records(),
-          input.distinct(),
-          PARTITIONS);
-      long produced = input.produce(broker.bootstrapServers(), TOPIC);
-      long inTopic = broker.endOffsets(TOPIC).values().stream().mapToLong(Long::longValue).sum();
-      if (produced != input.records() || inTopic != produced) {
-        throw new IllegalStateException(
-            "produced " + produced + " records but the topic holds " + inTopic);
-      }
-      List<String> common =
-          List.of(
-              "bootstrap=" + broker.bootstrapServers(),
-              "topic=" + TOPIC,
-              "parallelism=" + p,
-              "records=" + produced,
-              "distinct=" + input.distinct());
+      List<String> common = produce(broker, input, p, id());
+      long produced = input.records();
 
       System.err.println("e2-bronze: raw KafkaConsumer loop...");
       Measurement raw =
@@ -167,6 +149,35 @@ public final class E2BronzeBench implements Bench {
                   100 * ours.rowsPerSecond() / raw.rowsPerSecond(),
                   100 * spark.rowsPerSecond() / raw.rowsPerSecond())));
     }
+  }
+
+  /**
+   * Creates the topic on {@code broker} and produces {@code input} to it once (not timed); returns
+   * the arguments every child JVM takes: bootstrap, topic, parallelism, records, distinct.
+   *
+   * @throws IllegalStateException if the topic does not hold every record produced
+   */
+  static List<String> produce(KafkaBroker broker, OrderRecords input, int parallelism, String id) {
+    broker.createTopic(TOPIC, PARTITIONS);
+    System.err.printf(
+        Locale.ROOT,
+        "%s: producing %,d records (%,d distinct events) to %d partitions...%n",
+        id,
+        input.records(),
+        input.distinct(),
+        PARTITIONS);
+    long produced = input.produce(broker.bootstrapServers(), TOPIC);
+    long inTopic = broker.endOffsets(TOPIC).values().stream().mapToLong(Long::longValue).sum();
+    if (produced != input.records() || inTopic != produced) {
+      throw new IllegalStateException(
+          "produced " + produced + " records but the topic holds " + inTopic);
+    }
+    return List.of(
+        "bootstrap=" + broker.bootstrapServers(),
+        "topic=" + TOPIC,
+        "parallelism=" + parallelism,
+        "records=" + produced,
+        "distinct=" + input.distinct());
   }
 
   /** The Spark side's classpath, built by bin/bench with {@code -Pspark-bench}. */

@@ -4,6 +4,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.bronze.OrdersBronze;
+import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.QueryProgress;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
@@ -30,6 +31,9 @@ import java.util.stream.Stream;
  * deploying the job) to the end of {@code awaitTermination()}. Afterwards the bronze table must
  * hold exactly {@code distinct} rows, the dead-letter table none, and the query must report {@code
  * records} input rows, else the process exits 1.
+ *
+ * <p>{@code variant=sql} runs the same pipeline written in Flink SQL ({@link OrdersBronzeSql})
+ * instead of the DataStream one, into the same tables.
  */
 public final class LakestreamBronzeMain {
   private LakestreamBronzeMain() {}
@@ -58,8 +62,13 @@ public final class LakestreamBronzeMain {
 
     long cpu0 = ChildReport.processCpuNanos();
     long t0 = System.nanoTime();
+    boolean sql = a.getOrDefault("variant", "datastream").equals("sql");
+    Dataflow dataflow =
+        sql
+            ? OrdersBronzeSql.dataflow(lake, source)
+            : OrdersBronze.dataflow(options, UnaryOperator.identity());
     StreamingQuery query =
-        StreamingQueryBuilder.of(OrdersBronze.dataflow(options, UnaryOperator.identity()))
+        StreamingQueryBuilder.of(dataflow)
             .queryName("bronze")
             .checkpointLocation(lake.resolve("_checkpoints/bronze").toString())
             .trigger(Trigger.availableNow())
@@ -105,9 +114,10 @@ public final class LakestreamBronzeMain {
         peakHeap,
         String.format(
             Locale.ROOT,
-            "OrdersBronze via StreamingQueryBuilder, availableNow, p=%d, %s state;"
+            "%s via StreamingQueryBuilder, availableNow, p=%d, %s state;"
                 + " %d epoch(s) with input, Delta version %d; table %,d rows = distinct events;"
                 + " source options %s",
+            sql ? "OrdersBronze in Flink SQL" : "OrdersBronze",
             parallelism,
             state.backend(),
             epochs,
@@ -120,9 +130,13 @@ public final class LakestreamBronzeMain {
     System.exit(0);
   }
 
+  /** The rows of the dead-letter table: a Delta table (the SQL variant) or JSON lines. */
   private static long deadLetters(Path table) throws Exception {
     if (!Files.exists(table)) {
       return 0;
+    }
+    if (Files.isDirectory(table.resolve("_delta_log"))) {
+      return new DeltaTableReader(DeltaTable.forPath(table.toUri().toString())).count();
     }
     long n = 0;
     try (Stream<Path> files = Files.walk(table)) {
