@@ -38,7 +38,9 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions;
  * runtime: their commits carry its app id and their sources follow its trigger. Every operator the
  * planner creates gets a uid ({@code table.exec.uid.generation = ALWAYS}), which the runtime
  * requires, numbered per query so the same statements get the same uids in any JVM; the tables'
- * sources and sinks take their table's name as uid.
+ * sources and sinks take their table's name as uid. The job runs with Flink's object reuse on, as
+ * Flink's planner is built for: a user-defined function must not keep its arguments after it
+ * returns.
  *
  * <p>Failures, raised by {@link #build} before anything runs: a statement Flink cannot parse or
  * validate ({@link SqlErrorClass#SQL_INVALID_STATEMENT}, with its line and column in the script), a
@@ -85,6 +87,10 @@ public final class SqlDataflow implements Dataflow {
 
   @Override
   public void build(StreamExecutionEnvironment env, QueryContext query) {
+    // The planner's operators and lakestream's table connectors keep no reference to a row after
+    // passing it on, so chained operators may hand rows over without a serializer copy (a copy
+    // of every string per operator otherwise), as the DataStream pipelines run.
+    env.getConfig().enableObjectReuse();
     StreamTableEnvironment tables =
         StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
     TableConfig config = tables.getConfig();

@@ -1,14 +1,18 @@
 package io.lakestream.sql.connector.kafka;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.schema.JsonColumnValues;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
-import java.util.Iterator;
+import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -35,6 +39,8 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
 
   private final List<OutputColumn> columns;
   private final boolean json;
+  private final Map<String, Integer> byName = new HashMap<>();
+  private final Map<String, Integer> byLowerName = new HashMap<>();
   private final DynamicTableSource.DataStructureConverter converter;
   private transient Counter parsed;
   private transient Counter rejected;
@@ -43,6 +49,12 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
     this.columns = List.copyOf(columns);
     this.json = columns.stream().anyMatch(OutputColumn::isJsonField);
     this.converter = converter;
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).isJsonField()) {
+        byName.putIfAbsent(columns.get(i).name(), i);
+        byLowerName.putIfAbsent(columns.get(i).name().toLowerCase(Locale.ROOT), i);
+      }
+    }
   }
 
   @Override
@@ -56,9 +68,9 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
   public void processElement(KafkaRecord record, Context ctx, Collector<RowData> out) {
     Row row = new Row(columns.size());
     try {
-      JsonNode value = json ? jsonObject(record) : null;
+      JsonNode[] fields = json ? jsonFields(record) : null;
       for (int i = 0; i < columns.size(); i++) {
-        row.setField(i, valueOf(columns.get(i), record, value));
+        row.setField(i, valueOf(columns.get(i), record, fields == null ? null : fields[i]));
       }
     } catch (MalformedValue e) {
       rejected.inc();
@@ -75,11 +87,10 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
     out.collect((RowData) converter.toInternal(row));
   }
 
-  private static Object valueOf(OutputColumn column, KafkaRecord record, JsonNode value) {
+  private static Object valueOf(OutputColumn column, KafkaRecord record, JsonNode field) {
     if (!column.isJsonField()) {
       return column.kafka().valueOf(record, column.asText());
     }
-    JsonNode field = field(value, column.name());
     try {
       return JsonColumnValues.convert(column.jsonType(), field);
     } catch (IllegalArgumentException e) {
@@ -87,40 +98,55 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
     }
   }
 
-  /** The field named {@code name}, or else the first whose name equals it ignoring case. */
-  private static JsonNode field(JsonNode object, String name) {
-    JsonNode exact = object.get(name);
-    if (exact != null) {
-      return exact;
-    }
-    for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
-      if (field.getKey().equalsIgnoreCase(name)) {
-        return field.getValue();
-      }
-    }
-    return null;
-  }
-
-  private static JsonNode jsonObject(KafkaRecord record) {
+  /**
+   * The value's fields of the declared columns, by column position (null where the object has
+   * none): a field named as the column, or else one whose name equals it ignoring case. Read as a
+   * stream of tokens: the fields no column declares are skipped, not built into a tree.
+   */
+  private JsonNode[] jsonFields(KafkaRecord record) {
     if (record.value == null) {
       throw new MalformedValue("the record has no value (a tombstone), so no JSON object");
     }
-    JsonNode node;
-    try {
-      node = MAPPER.readTree(record.value);
+    JsonNode[] fields = new JsonNode[columns.size()];
+    boolean[] exact = new boolean[columns.size()];
+    try (JsonParser parser = MAPPER.createParser(record.value)) {
+      JsonToken first = parser.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        throw new MalformedValue(
+            "the value is a JSON " + (first == null ? "nothing" : kind(first)) + ", not an object");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        parser.nextToken();
+        Integer column = byName.get(name);
+        boolean named = column != null;
+        if (column == null) {
+          column = byLowerName.get(name.toLowerCase(Locale.ROOT));
+        }
+        if (column == null || (!named && exact[column])) {
+          parser.skipChildren();
+          continue;
+        }
+        fields[column] = parser.readValueAsTree();
+        exact[column] |= named;
+      }
     } catch (JsonProcessingException e) {
       throw new MalformedValue("the value is not JSON: " + e.getOriginalMessage());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new MalformedValue("the value is unreadable: " + e.getMessage());
     }
-    if (node == null || !node.isObject()) {
-      throw new MalformedValue(
-          "the value is a JSON "
-              + (node == null ? "nothing" : node.getNodeType())
-              + ", not an object");
-    }
-    return node;
+    return fields;
+  }
+
+  private static String kind(JsonToken token) {
+    return switch (token) {
+      case START_ARRAY -> "ARRAY";
+      case VALUE_STRING -> "STRING";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "NUMBER";
+      case VALUE_TRUE, VALUE_FALSE -> "BOOLEAN";
+      case VALUE_NULL -> "NULL";
+      default -> token.name();
+    };
   }
 
   /** A record this table cannot decode; its message is the dead letter's reason. */
