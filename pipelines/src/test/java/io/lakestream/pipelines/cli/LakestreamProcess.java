@@ -140,9 +140,15 @@ public final class LakestreamProcess implements AutoCloseable {
 
   /** Sends signal {@code name} ({@code TERM}, {@code INT}, {@code KILL}) to the process. */
   public LakestreamProcess signal(String name) throws Exception {
+    send(name);
+    Thread.sleep(200);
+    return this;
+  }
+
+  /** {@link #signal} without the pause after it. */
+  public LakestreamProcess send(String name) throws Exception {
     Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
     assertThat(kill.waitFor()).isZero();
-    Thread.sleep(200);
     return this;
   }
 
