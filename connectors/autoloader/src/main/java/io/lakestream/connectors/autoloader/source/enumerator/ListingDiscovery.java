@@ -15,7 +15,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>availableNow: only files modified up to the run's start are taken, the input path is listed
  * once (the cursor does not move past a later file, which the next run will find), and then
- * discovery is {@link #exhausted}.
+ * discovery is {@link #exhausted}. Unless listings are incremental only ({@code
+ * incrementalListingsPerBackfill} 0, {@code useIncrementalListing = true}), a run that continues
+ * from a cursor first lists the input path up to it, as candidates: a file that arrived below the
+ * cursor since the last run (a new {@code region=...} directory sorting before the newest file) is
+ * read by this run, not missed by every run after it.
  */
 final class ListingDiscovery implements FileDiscovery {
   private static final Logger LOG = LoggerFactory.getLogger(ListingDiscovery.class);
@@ -29,6 +33,7 @@ final class ListingDiscovery implements FileDiscovery {
   private String scanCursor;
   private boolean cursorFrozen;
   private boolean listedAll;
+  private boolean listedBelowCursor;
 
   /** Listings continuing from {@code state}'s cursor. */
   ListingDiscovery(
@@ -54,7 +59,7 @@ final class ListingDiscovery implements FileDiscovery {
   @Override
   public void next(Done done) {
     if (settings.availableNow()) {
-      incremental(scanCursor, done);
+      availableNow(done);
       return;
     }
     if (listing.backfillRunning()) {
@@ -69,6 +74,21 @@ final class ListingDiscovery implements FileDiscovery {
       return;
     }
     incremental(cursor, done);
+  }
+
+  private void availableNow(Done done) {
+    if (listing.backfillRunning()) {
+      full(listing.backfillCursor(), done);
+      return;
+    }
+    if (!listedBelowCursor && settings.incrementalListingsPerBackfill() > 0 && !cursor.isEmpty()) {
+      listedBelowCursor = true;
+      listing.startBackfill(clock.getAsLong());
+      full("", done);
+      return;
+    }
+    listedBelowCursor = true;
+    incremental(scanCursor, done);
   }
 
   private boolean backfillDue(long now) {

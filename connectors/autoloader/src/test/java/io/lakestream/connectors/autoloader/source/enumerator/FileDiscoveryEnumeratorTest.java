@@ -167,4 +167,36 @@ class FileDiscoveryEnumeratorTest {
     assertThat(state.filesAdmitted()).as("candidates are not new admissions").isEqualTo(2);
     assertThat(state.backfillCursor()).isNull();
   }
+
+  @Test
+  void anAvailableNowRunReadsAFileThatArrivedBelowTheCursor() throws Throwable {
+    file("region=eu/a.json", 10, NOW - 10_000);
+    file("region=us/b.json", 10, NOW - 10_000);
+    MockSplitEnumeratorContext<FileBatchSplit> first = context();
+    FileDiscoveryEnumerator run = enumerator(first, DiscoveryState.initial(Long.MIN_VALUE), now(7));
+    run.handleSplitRequest(0, "localhost");
+    assertThat(assigned(first)).containsExactly("region=eu/a.json", "region=us/b.json");
+    DiscoveryState end = run.snapshotState(1);
+    assertThat(end.cursor()).isEqualTo("region=us/b.json");
+
+    file("region=eu/late.json", 10, NOW - 5_000); // below the cursor
+    for (int perBackfill : new int[] {7, 1}) { // useIncrementalListing auto, false
+      MockSplitEnumeratorContext<FileBatchSplit> next = context();
+      FileDiscoveryEnumerator again = enumerator(next, end, now(perBackfill));
+      again.handleSplitRequest(0, "localhost");
+      assertThat(assigned(next))
+          .as("the next availableNow run lists below the cursor (every %d)", perBackfill)
+          .contains("region=eu/late.json");
+    }
+    MockSplitEnumeratorContext<FileBatchSplit> incrementalOnly = context();
+    enumerator(incrementalOnly, end, now(0)).handleSplitRequest(0, "localhost");
+    assertThat(assigned(incrementalOnly))
+        .as("useIncrementalListing = true: only after the cursor, as documented")
+        .isEmpty();
+  }
+
+  /** availableNow settings of a run starting now. */
+  private static DiscoverySettings now(int perBackfill) {
+    return new DiscoverySettings(100, 0, false, perBackfill, 0, 0, NOW, 1_000);
+  }
 }
