@@ -12,6 +12,7 @@ import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
 import io.lakestream.sql.catalog.DeltaCatalogOptions;
+import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import io.lakestream.sql.connector.kafka.KafkaSqlOptions;
 import java.io.IOException;
@@ -45,6 +46,7 @@ class OptionsReferenceTest {
           LakebaseSinkOptions.CATALOG,
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
+          AutoLoaderSqlOptions.CATALOG,
           DeltaCatalogOptions.CATALOG);
 
   private static final String REGENERATE = "lakestream.options.regenerate";

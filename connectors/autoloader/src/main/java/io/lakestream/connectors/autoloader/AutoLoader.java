@@ -5,9 +5,13 @@ import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
 import io.lakestream.connectors.autoloader.ledger.FileLedgerFunction;
+import io.lakestream.connectors.autoloader.ledger.FileMetadata;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
@@ -46,10 +50,25 @@ public final class AutoLoader {
 
   /** Adds the source and the ledger to {@code env}; the returned stream carries the rows. */
   public DataStream<Row> stream(StreamExecutionEnvironment env) {
+    return stream(env, false);
+  }
+
+  /**
+   * {@link #stream}, each row followed by the {@link FileMetadata} fields of its file (typed by
+   * {@link #rowTypeWithFileMetadata()}). The state is the same as {@link #stream}'s: a query can
+   * switch between the two across a restart.
+   */
+  public DataStream<Row> streamWithFileMetadata(StreamExecutionEnvironment env) {
+    return stream(env, true);
+  }
+
+  private DataStream<Row> stream(StreamExecutionEnvironment env, boolean withFileMetadata) {
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
         .uid(name)
         .keyBy(new FileKey(), Types.STRING)
-        .process(new FileLedgerFunction(reader, cleaner), schema.rowType())
+        .process(
+            new FileLedgerFunction(reader, cleaner, withFileMetadata),
+            withFileMetadata ? rowTypeWithFileMetadata() : rowType())
         .uid(name + "-ledger")
         .name(name + " file ledger");
   }
@@ -75,6 +94,21 @@ public final class AutoLoader {
 
   public RowTypeInfo rowType() {
     return schema.rowType();
+  }
+
+  /**
+   * {@link #rowType()} followed by the {@link FileMetadata} fields, named {@code
+   * _metadata_file_path} and so on.
+   */
+  public RowTypeInfo rowTypeWithFileMetadata() {
+    RowTypeInfo data = rowType();
+    List<TypeInformation<?>> types = new ArrayList<>(List.of(data.getFieldTypes()));
+    List<String> names = new ArrayList<>(List.of(data.getFieldNames()));
+    for (FileMetadata field : FileMetadata.FIELDS) {
+      types.add(field.type());
+      names.add("_metadata_" + field.field());
+    }
+    return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
   }
 
   /** Keys files by their key (path relative to the input directory). */

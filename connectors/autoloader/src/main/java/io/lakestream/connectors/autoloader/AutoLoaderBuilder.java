@@ -23,12 +23,10 @@ import io.lakestream.state.Locations;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Builds an {@link AutoLoader} stream from Databricks-compatible {@code cloudFiles.*} options
@@ -239,12 +237,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     List<String> partitions =
         options
             .getOptional(AutoLoaderOptions.PARTITION_COLUMNS)
-            .map(
-                p ->
-                    Arrays.stream(p.split(","))
-                        .map(String::trim)
-                        .filter(s -> !s.isEmpty())
-                        .collect(Collectors.toList()))
+            .map(AutoLoaderOptions::partitionColumns)
             .orElse(null);
     boolean rescued = mode != SchemaEvolutionMode.NONE;
     AutoLoaderSchema schema;

@@ -5,7 +5,9 @@ import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
 import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Auto Loader options, named as in Databricks ({@code
@@ -71,7 +73,8 @@ public final class AutoLoaderOptions {
           .withDescription(
               "auto: list after the last seen key, with a full listing after every 7 incremental"
                   + " ones; true: only incremental listings (plus cloudFiles.backfillInterval);"
-                  + " false: every listing is a full listing.");
+                  + " false: every listing is a full listing. With auto and false an availableNow run"
+                  + " lists the whole input path once; with true only after the last seen key.");
 
   public static final Option<Duration> BACKFILL_INTERVAL =
       Option.key("cloudFiles.backfillInterval")
@@ -237,6 +240,14 @@ public final class AutoLoaderOptions {
                   CLEAN_SOURCE_MOVE_DESTINATION))
           .rule(OptionRule.requiredWhen(CLEAN_SOURCE, "MOVE", CLEAN_SOURCE_MOVE_DESTINATION))
           .build();
+
+  /** The columns of a {@link #PARTITION_COLUMNS} value, e.g. {@code "region, day"}, in order. */
+  public static List<String> partitionColumns(String value) {
+    return Arrays.stream(value.split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .collect(Collectors.toList());
+  }
 
   /** Every option, in the reference's order. */
   public static List<Option<?>> all() {

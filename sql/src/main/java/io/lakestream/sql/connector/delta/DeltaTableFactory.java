@@ -1,21 +1,16 @@
 package io.lakestream.sql.connector.delta;
 
 import io.lakestream.api.annotation.PublicEvolving;
-import io.lakestream.connectors.options.OptionErrorClass;
-import io.lakestream.connectors.options.OptionValues;
-import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.sql.QueryContextConfig;
-import java.util.LinkedHashMap;
+import io.lakestream.sql.connector.CatalogCheckedTableFactory;
+import io.lakestream.sql.connector.TableOptions;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 
 /**
  * {@code 'connector' = 'delta'}: a Delta table as a Flink SQL source and sink, on the DataStream
@@ -29,7 +24,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * become the created table's (a sink) before any job runs.
  */
 @PublicEvolving
-public final class DeltaTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+public final class DeltaTableFactory extends CatalogCheckedTableFactory
+    implements DynamicTableSourceFactory, DynamicTableSinkFactory {
   /** The connector's name in {@code WITH ('connector' = 'delta')}. */
   public static final String IDENTIFIER = "delta";
 
@@ -55,16 +51,6 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
   @Override
   public String factoryIdentifier() {
     return IDENTIFIER;
-  }
-
-  @Override
-  public Set<ConfigOption<?>> requiredOptions() {
-    return Set.of(); // checked by DeltaSqlOptions.CATALOG, which ignores case as Spark does
-  }
-
-  @Override
-  public Set<ConfigOption<?>> optionalOptions() {
-    return Set.of();
   }
 
   @Override
@@ -96,23 +82,13 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
   }
 
   private DeltaTableSettings settings(Context context) {
-    String name = context.getObjectIdentifier().asSummaryString();
-    Map<String, String> options = new LinkedHashMap<>(context.getCatalogTable().getOptions());
-    options.remove(FactoryUtil.CONNECTOR.key());
-    OptionsCatalog catalog = DeltaSqlOptions.CATALOG;
-    OptionValues values = catalog.validate(options, "for table " + name);
+    TableOptions options = options(context, DeltaSqlOptions.CATALOG);
     String path =
-        values
-            .getOptional(DeltaSqlOptions.PATH)
-            .orElseThrow(
-                () ->
-                    catalog.failure(
-                        OptionErrorClass.MISSING_OPTION,
-                        DeltaSqlOptions.PATH.key(),
-                        "option 'path' is missing for "
-                            + name
-                            + ": add 'path' = '<table location>' to its WITH clause, or create"
-                            + " the table in a Delta catalog"));
-    return DeltaTableSettings.of(name, path, options, values, hadoopDefaults);
+        options.required(
+            DeltaSqlOptions.PATH,
+            "add 'path' = '<table location>' to its WITH clause, or create the table in a Delta"
+                + " catalog");
+    return DeltaTableSettings.of(
+        options.table(), path, options.given(), options.values(), hadoopDefaults);
   }
 }

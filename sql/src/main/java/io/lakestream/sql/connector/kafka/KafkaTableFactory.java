@@ -3,24 +3,21 @@ package io.lakestream.sql.connector.kafka;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.options.OptionErrorClass;
-import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.sql.QueryContextConfig;
 import io.lakestream.sql.SqlErrorClass;
+import io.lakestream.sql.connector.CatalogCheckedTableFactory;
+import io.lakestream.sql.connector.TableOptions;
 import io.lakestream.sql.types.FlinkTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -36,7 +33,8 @@ import org.apache.flink.table.types.logical.RowType;
  * creates the table, before any job runs; each failure names the option or column to change.
  */
 @PublicEvolving
-public final class KafkaTableFactory implements DynamicTableSourceFactory {
+public final class KafkaTableFactory extends CatalogCheckedTableFactory
+    implements DynamicTableSourceFactory {
   /** The connector's name in {@code WITH ('connector' = 'spark-kafka')}. */
   public static final String IDENTIFIER = "spark-kafka";
 
@@ -57,22 +55,10 @@ public final class KafkaTableFactory implements DynamicTableSourceFactory {
   }
 
   @Override
-  public Set<ConfigOption<?>> requiredOptions() {
-    return Set.of(); // checked by KafkaSqlOptions.CATALOG, which ignores case as Spark does
-  }
-
-  @Override
-  public Set<ConfigOption<?>> optionalOptions() {
-    return Set.of();
-  }
-
-  @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
-    String name = context.getObjectIdentifier().asSummaryString();
-    Map<String, String> options = new LinkedHashMap<>(context.getCatalogTable().getOptions());
-    options.remove(FactoryUtil.CONNECTOR.key());
-    OptionValues values = KafkaSqlOptions.CATALOG.validate(options, "for table " + name);
-    KafkaTableSettings settings = KafkaTableSettings.of(name, options, values);
+    TableOptions options = options(context, KafkaSqlOptions.CATALOG);
+    String name = options.table();
+    KafkaTableSettings settings = KafkaTableSettings.of(name, options.given(), options.values());
     if (settings.json() && settings.deadLetterTable().isEmpty()) {
       throw KafkaSqlOptions.CATALOG.failure(
           OptionErrorClass.MISSING_OPTION,

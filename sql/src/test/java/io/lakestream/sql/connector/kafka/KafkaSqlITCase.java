@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.sql.FailOnce;
 import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kafka.KafkaBroker;
@@ -18,9 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import org.apache.flink.table.functions.ScalarFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,11 +40,6 @@ class KafkaSqlITCase {
 
   private static final Instant T0 = Instant.parse("2026-05-01T00:00:00Z");
 
-  /** Fails the task once, mid-epoch, when armed. */
-  static final AtomicBoolean FAIL_ARMED = new AtomicBoolean();
-
-  static final AtomicBoolean FAILED = new AtomicBoolean();
-
   @TempDir Path dir;
   private String topic;
   private final long[] nextOffset = new long[2];
@@ -54,8 +48,7 @@ class KafkaSqlITCase {
 
   @BeforeEach
   void createTopic() {
-    FAIL_ARMED.set(false);
-    FAILED.set(false);
+    FailOnce.arm(false);
     topic = "orders-" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9]", "");
     KAFKA.broker().createTopic(topic, 2);
   }
@@ -187,10 +180,10 @@ class KafkaSqlITCase {
   void jsonRecordsReachTheTableAndMalformedOnesTheDeadLettersExactlyOnceThroughAFailure()
       throws Exception {
     send(0, 140);
-    FAIL_ARMED.set(true);
+    FailOnce.arm(true);
     StreamingQuery first = startJson();
     first.awaitTermination();
-    assertThat(FAILED).as("the injected task failure happened").isTrue();
+    assertThat(FailOnce.failed()).as("the injected task failure happened").isTrue();
     assertThat(sorted(rows(bronze()))).containsExactlyElementsOf(sorted(goodModel));
     assertThat(deadLetterRows()).containsExactlyInAnyOrderElementsOf(deadModel);
     assertThat(rows(deadLetters()))
@@ -261,17 +254,5 @@ class KafkaSqlITCase {
               "h" + i));
     }
     assertThat(rows(bronze())).containsExactlyInAnyOrderElementsOf(expected);
-  }
-
-  /** Passes its argument through; once armed, fails the task on the 50th row it sees. */
-  public static final class FailOnce extends ScalarFunction {
-    private int seen;
-
-    public Long eval(Long id) {
-      if (FAIL_ARMED.get() && ++seen == 50 && FAILED.compareAndSet(false, true)) {
-        throw new IllegalStateException("injected task failure mid-epoch at id " + id);
-      }
-      return id;
-    }
   }
 }

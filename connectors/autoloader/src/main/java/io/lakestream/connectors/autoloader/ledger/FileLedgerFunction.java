@@ -75,6 +75,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
 
   private final FileRowReader reader;
   private final SourceCleaner cleaner;
+  private final boolean withFileMetadata;
   private transient ListState<CleanupEntry> cleanState;
   private transient List<String> readThisEpoch;
   private transient List<CleanupEntry> toClean;
@@ -94,8 +95,16 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
    *     cleanSource OFF
    */
   public FileLedgerFunction(FileRowReader reader, SourceCleaner cleaner) {
+    this(reader, cleaner, false);
+  }
+
+  /**
+   * @param withFileMetadata whether each row ends with its file's {@link FileMetadata} fields
+   */
+  public FileLedgerFunction(FileRowReader reader, SourceCleaner cleaner, boolean withFileMetadata) {
     this.reader = reader;
     this.cleaner = cleaner;
+    this.withFileMetadata = withFileMetadata;
   }
 
   @Override
@@ -198,11 +207,12 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       return;
     }
     long[] rows = {0};
+    Row metadata = withFileMetadata ? FileMetadata.of(file, reader.pathOf(file)) : null;
     try {
       reader.read(
           file,
           row -> {
-            out.collect(row);
+            out.collect(metadata == null ? row : Row.join(row, metadata));
             rows[0]++;
           });
     } catch (UnknownFieldException | MalformedRecordException e) {
