@@ -175,6 +175,40 @@ public final class DeltaTableReader {
     return snapshotAsOf(timestamp).getVersion();
   }
 
+  /**
+   * The first version committed at or after {@code timestamp}, as Spark's Delta source resolves
+   * {@code startingTimestamp}: the earliest available version when {@code timestamp} precedes it.
+   *
+   * @param option the option the timestamp comes from, for the message
+   * @throws DeltaTableException ({@code DELTA_INVALID_VERSION_RANGE}) if {@code timestamp} is after
+   *     the latest commit, ({@code DELTA_TABLE_NOT_FOUND}) if there is no table
+   */
+  public long firstVersionAtOrAfter(Instant timestamp, String option) {
+    Snapshot latest = latest();
+    Instant last = Instant.ofEpochMilli(latest.getTimestamp(table.engine()));
+    if (timestamp.isAfter(last)) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_INVALID_VERSION_RANGE,
+          option
+              + " "
+              + timestamp
+              + " is after the latest commit of the Delta table at "
+              + table.path()
+              + " (version "
+              + latest.getVersion()
+              + " at "
+              + last
+              + "): no version was committed at or after it. Use an earlier timestamp, or"
+              + " startingVersion 'latest' to read only versions committed from now on.");
+    }
+    long earliest = earliestVersion(latest.getVersion());
+    if (!commitTime(earliest).isBefore(timestamp)) {
+      return earliest;
+    }
+    long atOrBefore = versionAsOf(timestamp);
+    return commitTime(atOrBefore).equals(timestamp) ? atOrBefore : atOrBefore + 1;
+  }
+
   // ---------------------------------------------------------------- snapshots
 
   private Snapshot latest() {

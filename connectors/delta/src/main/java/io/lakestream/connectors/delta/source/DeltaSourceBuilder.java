@@ -69,7 +69,9 @@ public final class DeltaSourceBuilder extends DeltaStreamSourceBuilder<DeltaSour
     } else {
       snapshot = latestSnapshot(table);
     }
-    long startingVersion = startingVersion(DeltaSourceOptions.STARTING_VERSION);
+    long startingVersion =
+        startingVersion(
+            DeltaSourceOptions.STARTING_VERSION, DeltaSourceOptions.STARTING_TIMESTAMP, table);
     checkStartingVersion(table, startingVersion, snapshot.getVersion());
     return new DeltaSource(
         settings(table, snapshot, tableRowType(table, snapshot)),

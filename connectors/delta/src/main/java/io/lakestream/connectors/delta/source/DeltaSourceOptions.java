@@ -25,6 +25,9 @@ public final class DeltaSourceOptions {
               + " committed after the query starts. Without it, the table's current snapshot"
               + " is read first, then every later version. Applies to a new query only.");
 
+  public static final Option<String> STARTING_TIMESTAMP =
+      DeltaStreamOptions.startingTimestamp("the files each version adds");
+
   public static final Option<Integer> MAX_FILES_PER_TRIGGER =
       DeltaStreamOptions.maxFilesPerTrigger("data files");
 
@@ -75,18 +78,19 @@ public final class DeltaSourceOptions {
                   + " streaming source (`spark.readStream.format(\"delta\").option(...)`).")
           .options(all())
           .rule(OptionRule.atMostOneOf(VERSION_AS_OF, TIMESTAMP_AS_OF))
+          .rule(OptionRule.atMostOneOf(STARTING_VERSION, STARTING_TIMESTAMP))
           .rule(
               OptionRule.of(
-                  "`startingVersion` is for streaming reads: not with `versionAsOf` or"
-                      + " `timestampAsOf`.",
+                  "`startingVersion` and `startingTimestamp` are for streaming reads: not with"
+                      + " `versionAsOf` or `timestampAsOf`.",
                   values -> {
-                    if (values.contains(STARTING_VERSION)
+                    if ((values.contains(STARTING_VERSION) || values.contains(STARTING_TIMESTAMP))
                         && (values.contains(VERSION_AS_OF) || values.contains(TIMESTAMP_AS_OF))) {
                       throw values
                           .catalog()
                           .conflict(
-                              "option startingVersion is for streaming reads;"
-                                  + " versionAsOf/timestampAsOf make a bounded read of one"
+                              "options startingVersion and startingTimestamp are for streaming"
+                                  + " reads; versionAsOf/timestampAsOf make a bounded read of one"
                                   + " version. Set only one of them.");
                     }
                   }))
@@ -96,6 +100,7 @@ public final class DeltaSourceOptions {
   public static List<Option<?>> all() {
     return List.of(
         STARTING_VERSION,
+        STARTING_TIMESTAMP,
         MAX_FILES_PER_TRIGGER,
         MAX_BYTES_PER_TRIGGER,
         SKIP_CHANGE_COMMITS,

@@ -3,6 +3,10 @@ package io.lakestream.connectors.delta.source;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.options.Option;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 
 /**
  * The options the Delta source and the Delta change data feed source declare alike (the same keys,
@@ -20,6 +24,46 @@ public final class DeltaStreamOptions {
         .noDefaultValue()
         .check(DeltaStreamOptions::isVersionOrLatest, "be a version number >= 0 or 'latest'")
         .withDescription(description);
+  }
+
+  /** {@code startingTimestamp}: an ISO-8601 instant, or a date (its start in UTC). */
+  public static Option<String> startingTimestamp(String what) {
+    return Option.key("startingTimestamp")
+        .stringType()
+        .noDefaultValue()
+        .check(
+            DeltaStreamOptions::isTimestamp,
+            "be an ISO-8601 instant such as 2024-05-01T10:00:00Z or a date such as 2024-05-01")
+        .withDescription(
+            "Read "
+                + what
+                + " from the first version committed at or after this instant (ISO-8601, e.g."
+                + " 2024-05-01T10:00:00Z; a date such as 2024-05-01 is its start in UTC), with no"
+                + " initial snapshot. Before the first available commit: from that commit; after"
+                + " the latest one: an error (use startingVersion 'latest'). Not with"
+                + " startingVersion. Applies to a new query only.");
+  }
+
+  /**
+   * The instant of a {@code startingTimestamp} value (checked by the option).
+   *
+   * @throws java.time.format.DateTimeParseException for text that is neither an instant nor a date
+   */
+  public static Instant parseTimestamp(String text) {
+    String trimmed = text.trim();
+    if (trimmed.length() == 10) {
+      return LocalDate.parse(trimmed).atStartOfDay(ZoneOffset.UTC).toInstant();
+    }
+    return Instant.parse(trimmed);
+  }
+
+  private static boolean isTimestamp(String text) {
+    try {
+      parseTimestamp(text);
+      return true;
+    } catch (DateTimeParseException e) {
+      return false;
+    }
   }
 
   /** {@code maxFilesPerTrigger}, 1000 by default, at least 1. */

@@ -20,6 +20,7 @@ import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.time.Duration;
@@ -91,6 +92,24 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
             + " option startingVersion must be a version number >= 0 or 'latest', was '"
             + starting
             + "'");
+  }
+
+  /**
+   * The version a stream starts at: the first committed at or after {@code startingTimestamp} if
+   * set, else {@link #startingVersion(Option)}'s.
+   *
+   * @throws DeltaTableException if the timestamp is after the latest commit
+   */
+  protected final long startingVersion(
+      Option<String> startingVersion, Option<String> startingTimestamp, DeltaTable table) {
+    return options
+        .getOptional(startingTimestamp)
+        .map(
+            text ->
+                new DeltaTableReader(table)
+                    .firstVersionAtOrAfter(
+                        DeltaStreamOptions.parseTimestamp(text), "startingTimestamp"))
+        .orElseGet(() -> startingVersion(startingVersion));
   }
 
   /**

@@ -54,7 +54,18 @@ class DeltaSourceBuilderTest {
         .isEqualTo("INVALID_OPTION_VALUE");
     assertThatThrownBy(
             () -> builder(Map.of("versionAsOf", "1", "startingVersion", "1")).sanityCheck())
-        .hasMessageContaining("startingVersion is for streaming reads")
+        .hasMessageContaining("startingVersion and startingTimestamp are for streaming reads")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONFLICTING_OPTIONS");
+    assertThatThrownBy(() -> builder(Map.of("startingTimestamp", "yesterday")).sanityCheck())
+        .hasMessageContaining("startingTimestamp must be an ISO-8601 instant")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
+    assertThatThrownBy(
+            () ->
+                builder(Map.of("startingVersion", "1", "startingTimestamp", "2024-05-01"))
+                    .sanityCheck())
+        .hasMessageContainingAll("startingVersion", "startingTimestamp")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("CONFLICTING_OPTIONS");
     assertThatThrownBy(() -> DeltaSourceBuilder.forTable(dir.toString()).sanityCheck())

@@ -313,6 +313,42 @@ class DeltaSourceITCase {
         .isEqualTo("DELTA_VERSION_NOT_FOUND");
   }
 
+  @Test
+  void startingTimestampReadsFromTheFirstVersionCommittedAtOrAfterIt() throws Exception {
+    append(1, 0, 10, id -> "p");
+    long v2 = append(2, 10, 25, id -> "p");
+    append(3, 25, 40, id -> "q");
+    DeltaTableReader reader = new DeltaTableReader(table);
+    Instant v1Time = commitTime(reader, v2 - 1);
+    Instant v2Time = commitTime(reader, v2);
+    Instant v3Time = commitTime(reader, v2 + 1);
+    assertThat(reader.firstVersionAtOrAfter(v2Time, "t")).isEqualTo(v2);
+    assertThat(reader.firstVersionAtOrAfter(v1Time.plusMillis(1), "t"))
+        .as("between two commits: the later one")
+        .isEqualTo(v1Time.plusMillis(1).isAfter(v2Time) ? v2 + 1 : v2);
+    assertThat(reader.firstVersionAtOrAfter(Instant.parse("2001-01-01T00:00:00Z"), "t"))
+        .as("before every commit: the earliest")
+        .isZero();
+    assertThatThrownBy(
+            () -> source(Map.of("startingTimestamp", v3Time.plusSeconds(60).toString())).build())
+        .hasMessageContainingAll("startingTimestamp", "after the latest commit", "'latest'")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("DELTA_INVALID_VERSION_RANGE");
+
+    JobClient job =
+        collect(env(150), source(Map.of("startingTimestamp", v2Time.toString())).build());
+    await(() -> COLLECTED.size() >= 30, "the rows of versions 2 and 3");
+    awaitMoreCheckpoints();
+    job.cancel().get();
+    assertThat(collectedIds())
+        .as("no initial snapshot: from version 2 on")
+        .isEqualTo(range(10, 40));
+  }
+
+  private Instant commitTime(DeltaTableReader reader, long version) {
+    return Instant.ofEpochMilli(reader.snapshotAtVersion(version).getTimestamp(table.engine()));
+  }
+
   private List<Long> readBounded(Map<String, String> options) throws Exception {
     StreamExecutionEnvironment env = env(10_000);
     List<Long> ids = new ArrayList<>();

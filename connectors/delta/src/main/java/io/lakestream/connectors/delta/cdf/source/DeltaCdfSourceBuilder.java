@@ -77,7 +77,11 @@ public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaC
     // typed as the Delta source types the table's columns (refusing column mapping)
     RowTypeInfo tableType = tableRowType(table, snapshot);
     long latest = snapshot.getVersion();
-    long starting = startingVersion(DeltaCdfSourceOptions.STARTING_VERSION);
+    long starting =
+        startingVersion(
+            DeltaCdfSourceOptions.STARTING_VERSION,
+            DeltaCdfSourceOptions.STARTING_TIMESTAMP,
+            table);
     checkStartingVersion(table, starting, latest);
     long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
     new DeltaChangeLog(table, snapshot.getSchema().toJson()).changeFiles(check, check);

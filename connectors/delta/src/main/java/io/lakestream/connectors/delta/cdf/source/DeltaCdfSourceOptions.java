@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.cdf.source;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.source.DeltaStreamOptions;
 import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionRule;
 import io.lakestream.connectors.options.OptionsCatalog;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +33,9 @@ public final class DeltaCdfSourceOptions {
               + " then the changes of every later version. Applies to a new query only: a"
               + " restored query continues from its checkpoint.");
 
+  public static final Option<String> STARTING_TIMESTAMP =
+      DeltaStreamOptions.startingTimestamp("the changes of each version");
+
   public static final Option<Integer> MAX_FILES_PER_TRIGGER =
       DeltaStreamOptions.maxFilesPerTrigger("change files");
 
@@ -48,6 +52,7 @@ public final class DeltaCdfSourceOptions {
                   + " data feed read (`spark.readStream.format(\"delta\")"
                   + ".option(\"readChangeFeed\", \"true\")`).")
           .options(all())
+          .rule(OptionRule.atMostOneOf(STARTING_VERSION, STARTING_TIMESTAMP))
           .build();
 
   /** Every option, in the reference's order. */
@@ -55,6 +60,7 @@ public final class DeltaCdfSourceOptions {
     return List.of(
         READ_CHANGE_FEED,
         STARTING_VERSION,
+        STARTING_TIMESTAMP,
         MAX_FILES_PER_TRIGGER,
         MAX_BYTES_PER_TRIGGER,
         POLL_INTERVAL);

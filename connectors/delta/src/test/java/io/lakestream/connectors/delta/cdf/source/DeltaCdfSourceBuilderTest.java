@@ -50,7 +50,7 @@ class DeltaCdfSourceBuilderTest {
         .hasMessageContaining("Unknown Delta CDF source option 'startingVersoin'")
         .hasMessageContaining(
             "[maxBytesPerTrigger, maxFilesPerTrigger, pollInterval, readChangeFeed,"
-                + " startingVersion]");
+                + " startingTimestamp, startingVersion]");
   }
 
   @Test
