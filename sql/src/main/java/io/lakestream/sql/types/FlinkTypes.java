@@ -6,6 +6,7 @@ import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.connectors.schema.SchemaErrorClass;
+import io.lakestream.connectors.schema.TypeSupport;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.DataTypes;
@@ -183,6 +184,34 @@ public final class FlinkTypes {
       case ROW -> ColumnType.struct(toRowSchema((RowType) type, table + " column " + column));
       default -> throw unsupported(type, column, table);
     };
+  }
+
+  /**
+   * The schema model type of a column whose values a reader of the core types decodes ({@link
+   * TypeSupport#CORE}: text formats such as JSON and CSV).
+   *
+   * @param reader what decodes the values, for the message, e.g. {@code "format 'json'"}
+   * @throws LakestreamException ({@link SchemaErrorClass#UNSUPPORTED_DATA_TYPE}) naming the core
+   *     types, for another type
+   */
+  public static ColumnType toCoreColumnType(RowType.RowField field, String table, String reader) {
+    ColumnType type = toColumnType(field.getType(), field.getName(), table);
+    if (!TypeSupport.CORE.supports(type)) {
+      throw new LakestreamException(
+          SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
+          "Column '"
+              + field.getName()
+              + "' of "
+              + table
+              + " is "
+              + field.getType().asSummaryString()
+              + ", which "
+              + reader
+              + " does not decode. Use one of STRING, BOOLEAN, INT, BIGINT, DOUBLE,"
+              + " DECIMAL(p,s), DATE, TIMESTAMP_LTZ(p) (a nested value can be read as STRING, its"
+              + " JSON text).");
+    }
+    return type;
   }
 
   private static void requireMicros(int precision, LogicalType type, String column, String table) {

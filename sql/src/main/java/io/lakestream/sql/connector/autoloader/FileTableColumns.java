@@ -3,10 +3,8 @@ package io.lakestream.sql.connector.autoloader;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.AutoLoader;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
-import io.lakestream.connectors.autoloader.schema.AutoLoaderTypes;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
-import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.types.FlinkTypes;
 import java.util.ArrayList;
@@ -52,27 +50,10 @@ final class FileTableColumns {
                 + ": an Auto Loader column name holds no spaces, commas, backticks, '=' or"
                 + " brackets. Rename the column.");
       }
-      columns.add("`" + name + "` " + supported(field, table).sql());
+      columns.add(
+          "`" + name + "` " + FlinkTypes.toCoreColumnType(field, table, "Auto Loader").sql());
     }
     return String.join(", ", columns);
-  }
-
-  private static ColumnType supported(RowType.RowField field, String table) {
-    ColumnType type = FlinkTypes.toColumnType(field.getType(), field.getName(), table);
-    if (!AutoLoaderTypes.SUPPORTED.supports(type)) {
-      throw new LakestreamException(
-          SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
-          "Column '"
-              + field.getName()
-              + "' of "
-              + table
-              + " is "
-              + field.getType().asSummaryString()
-              + ", which Auto Loader does not read. Use one of STRING, BOOLEAN, INT, BIGINT,"
-              + " DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP_LTZ(p) (a nested value can be read as"
-              + " STRING, its JSON text).");
-    }
-    return type;
   }
 
   /**

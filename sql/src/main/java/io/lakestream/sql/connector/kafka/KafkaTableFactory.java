@@ -4,16 +4,13 @@ import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.schema.ColumnType;
-import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.sql.QueryContextConfig;
 import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
 import io.lakestream.sql.types.FlinkTypes;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -37,17 +34,6 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
     implements DynamicTableSourceFactory {
   /** The connector's name in {@code WITH ('connector' = 'spark-kafka')}. */
   public static final String IDENTIFIER = "spark-kafka";
-
-  private static final Set<ColumnType.Kind> JSON_KINDS =
-      EnumSet.of(
-          ColumnType.Kind.STRING,
-          ColumnType.Kind.BOOLEAN,
-          ColumnType.Kind.INT,
-          ColumnType.Kind.LONG,
-          ColumnType.Kind.DOUBLE,
-          ColumnType.Kind.DECIMAL,
-          ColumnType.Kind.DATE,
-          ColumnType.Kind.TIMESTAMP);
 
   @Override
   public String factoryIdentifier() {
@@ -126,20 +112,7 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
   private static List<OutputColumn> jsonColumns(RowType row, String table) {
     List<OutputColumn> columns = new ArrayList<>();
     for (RowType.RowField field : row.getFields()) {
-      ColumnType type = FlinkTypes.toColumnType(field.getType(), field.getName(), table);
-      if (!JSON_KINDS.contains(type.kind())) {
-        throw new LakestreamException(
-            SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
-            "Column '"
-                + field.getName()
-                + "' of "
-                + table
-                + " is "
-                + field.getType().asSummaryString()
-                + ", which format 'json' does not decode. Use one of STRING, BOOLEAN, INT,"
-                + " BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP_LTZ(p) (a nested value can be"
-                + " read as STRING, its JSON text).");
-      }
+      ColumnType type = FlinkTypes.toCoreColumnType(field, table, "format 'json'");
       columns.add(OutputColumn.json(field.getName(), type));
     }
     return columns;
