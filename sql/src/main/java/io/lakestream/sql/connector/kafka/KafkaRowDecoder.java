@@ -17,10 +17,8 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.table.connector.RuntimeConverter;
-import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
 
 /**
@@ -41,14 +39,12 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
   private final boolean json;
   private final Map<String, Integer> byName = new HashMap<>();
   private final Map<String, Integer> byLowerName = new HashMap<>();
-  private final DynamicTableSource.DataStructureConverter converter;
   private transient Counter parsed;
   private transient Counter rejected;
 
-  KafkaRowDecoder(List<OutputColumn> columns, DynamicTableSource.DataStructureConverter converter) {
+  KafkaRowDecoder(List<OutputColumn> columns) {
     this.columns = List.copyOf(columns);
     this.json = columns.stream().anyMatch(OutputColumn::isJsonField);
-    this.converter = converter;
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).isJsonField()) {
         byName.putIfAbsent(columns.get(i).name(), i);
@@ -59,18 +55,19 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
 
   @Override
   public void open(OpenContext openContext) {
-    converter.open(RuntimeConverter.Context.create(getRuntimeContext().getUserCodeClassLoader()));
     parsed = getRuntimeContext().getMetricGroup().counter("numRowsParsed");
     rejected = getRuntimeContext().getMetricGroup().counter("numDeadLetters");
   }
 
   @Override
   public void processElement(KafkaRecord record, Context ctx, Collector<RowData> out) {
-    Row row = new Row(columns.size());
+    GenericRowData row = new GenericRowData(columns.size());
     try {
       JsonNode[] fields = json ? jsonFields(record) : null;
       for (int i = 0; i < columns.size(); i++) {
-        row.setField(i, valueOf(columns.get(i), record, fields == null ? null : fields[i]));
+        OutputColumn column = columns.get(i);
+        Object external = column.isJsonField() ? jsonValue(column, fields[i]) : null;
+        row.setField(i, column.internalValue(record, external));
       }
     } catch (MalformedValue e) {
       rejected.inc();
@@ -84,13 +81,10 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
       return;
     }
     parsed.inc();
-    out.collect((RowData) converter.toInternal(row));
+    out.collect(row);
   }
 
-  private static Object valueOf(OutputColumn column, KafkaRecord record, JsonNode field) {
-    if (!column.isJsonField()) {
-      return column.kafka().valueOf(record, column.asText());
-    }
+  private static Object jsonValue(OutputColumn column, JsonNode field) {
     try {
       return JsonColumnValues.convert(column.jsonType(), field);
     } catch (IllegalArgumentException e) {

@@ -92,8 +92,7 @@ final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata
             .options(withHeadersIfRead(columns))
             .query(query)
             .build();
-    KafkaRowDecoder decoder =
-        new KafkaRowDecoder(columns, context.createDataStructureConverter(produced));
+    KafkaRowDecoder decoder = new KafkaRowDecoder(columns);
     RowType rowType = (RowType) produced.getLogicalType();
     return new DataStreamScanProvider() {
       @Override
