@@ -1,11 +1,13 @@
 package io.lakestream.sql.connector.kafka;
 
 import io.lakestream.connectors.kafka.KafkaRecord;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericMapData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -13,8 +15,8 @@ import org.apache.flink.table.types.logical.VarCharType;
 
 /**
  * Spark's fixed Kafka columns, as a table's physical columns ({@code format = 'raw'}) or as its
- * {@code METADATA} columns: their Flink types and their values of a record, as the external Java
- * values Flink's default conversion classes name.
+ * {@code METADATA} columns: their Flink types and their values of a record, as the planner's
+ * internal data structures.
  */
 enum KafkaRecordColumn {
   KEY("key", DataTypes.BYTES()),
@@ -81,25 +83,31 @@ enum KafkaRecordColumn {
     return this == KEY || this == VALUE ? own + " or STRING" : own;
   }
 
-  /** The record's value of this column; {@code asText} decodes key or value as UTF-8. */
-  Object valueOf(KafkaRecord record, boolean asText) {
+  /**
+   * The record's value of this column as the planner's internal data structure: {@link StringData}
+   * for text ({@code asText}: key or value as UTF-8, without decoding them here), {@link
+   * TimestampData}, {@link GenericMapData} for the headers, numbers as themselves.
+   */
+  Object internalValueOf(KafkaRecord record, boolean asText) {
     return switch (this) {
-      case KEY -> asText ? record.keyAsString() : record.key;
-      case VALUE -> asText ? record.valueAsString() : record.value;
-      case TOPIC -> record.topic;
+      case KEY -> asText && record.key != null ? StringData.fromBytes(record.key) : record.key;
+      case VALUE ->
+          asText && record.value != null ? StringData.fromBytes(record.value) : record.value;
+      case TOPIC -> StringData.fromString(record.topic);
       case PARTITION -> record.partition;
       case OFFSET -> record.offset;
-      case TIMESTAMP -> Instant.ofEpochMilli(record.timestamp);
+      case TIMESTAMP -> TimestampData.fromEpochMillis(record.timestamp);
       case TIMESTAMP_TYPE -> record.timestampType;
       case HEADERS -> headers(record);
     };
   }
 
-  private static Map<String, byte[]> headers(KafkaRecord record) {
-    Map<String, byte[]> headers = new LinkedHashMap<>();
+  private static GenericMapData headers(KafkaRecord record) {
+    Map<StringData, byte[]> headers = new LinkedHashMap<>();
     for (int i = 0; i < record.headerKeys.length; i++) {
-      headers.put(record.headerKeys[i], record.headerValues[i]); // the last of a name wins
+      // the last header of a name wins
+      headers.put(StringData.fromString(record.headerKeys[i]), record.headerValues[i]);
     }
-    return headers;
+    return new GenericMapData(headers);
   }
 }

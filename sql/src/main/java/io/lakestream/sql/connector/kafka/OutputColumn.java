@@ -6,10 +6,7 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 
@@ -41,10 +38,10 @@ record OutputColumn(String name, KafkaRecordColumn kafka, boolean asText, Column
    * This column's value of {@code record}, or of its JSON field's value {@code external} (as {@link
    * io.lakestream.connectors.schema.JsonColumnValues} decodes it), as the planner's internal data
    * structure: {@link StringData} for text, {@link DecimalData}, days for a date, {@link
-   * TimestampData}, {@link GenericMapData} for the headers.
+   * TimestampData} (a Kafka column's: {@link KafkaRecordColumn#internalValueOf}).
    */
   Object internalValue(KafkaRecord record, Object external) {
-    return isJsonField() ? internalJson(external) : internalKafka(record);
+    return isJsonField() ? internalJson(external) : kafka.internalValueOf(record, asText);
   }
 
   private Object internalJson(Object value) {
@@ -61,26 +58,5 @@ record OutputColumn(String name, KafkaRecordColumn kafka, boolean asText, Column
       case TIMESTAMP -> TimestampData.fromInstant((Instant) value);
       default -> value; // Boolean, Integer, Long, Double are their own internal values
     };
-  }
-
-  private Object internalKafka(KafkaRecord record) {
-    return switch (kafka) {
-      case KEY -> asText && record.key != null ? StringData.fromBytes(record.key) : record.key;
-      case VALUE ->
-          asText && record.value != null ? StringData.fromBytes(record.value) : record.value;
-      case TOPIC -> StringData.fromString(record.topic);
-      case TIMESTAMP -> TimestampData.fromEpochMillis(record.timestamp);
-      case HEADERS -> headers(record);
-      default -> kafka.valueOf(record, false); // partition, offset, timestampType: numbers
-    };
-  }
-
-  private static GenericMapData headers(KafkaRecord record) {
-    Map<StringData, byte[]> headers = new LinkedHashMap<>();
-    for (int i = 0; i < record.headerKeys.length; i++) {
-      // the last header of a name wins, as in the external map
-      headers.put(StringData.fromString(record.headerKeys[i]), record.headerValues[i]);
-    }
-    return new GenericMapData(headers);
   }
 }
