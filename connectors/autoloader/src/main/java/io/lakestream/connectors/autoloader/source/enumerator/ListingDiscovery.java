@@ -33,7 +33,7 @@ final class ListingDiscovery implements FileDiscovery {
   private String scanCursor;
   private boolean cursorFrozen;
   private boolean listedAll;
-  private boolean listedBelowCursor;
+  private boolean listBelowCursorFirst;
 
   /** Listings continuing from {@code state}'s cursor. */
   ListingDiscovery(
@@ -49,6 +49,10 @@ final class ListingDiscovery implements FileDiscovery {
     this.cursor = state.cursor();
     this.incrementalListings = state.incrementalListings();
     this.scanCursor = cursor;
+    this.listBelowCursorFirst =
+        settings.availableNow()
+            && settings.incrementalListingsPerBackfill() > 0
+            && !cursor.isEmpty();
   }
 
   @Override
@@ -81,13 +85,12 @@ final class ListingDiscovery implements FileDiscovery {
       full(listing.backfillCursor(), done);
       return;
     }
-    if (!listedBelowCursor && settings.incrementalListingsPerBackfill() > 0 && !cursor.isEmpty()) {
-      listedBelowCursor = true;
+    if (listBelowCursorFirst) {
+      listBelowCursorFirst = false;
       listing.startBackfill(clock.getAsLong());
       full("", done);
       return;
     }
-    listedBelowCursor = true;
     incremental(scanCursor, done);
   }
 
