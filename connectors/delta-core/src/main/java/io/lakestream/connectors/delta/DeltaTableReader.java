@@ -205,8 +205,10 @@ public final class DeltaTableReader {
     if (!commitTime(earliest).isBefore(timestamp)) {
       return earliest;
     }
-    long atOrBefore = versionAsOf(timestamp);
-    return commitTime(atOrBefore).equals(timestamp) ? atOrBefore : atOrBefore + 1;
+    Snapshot atOrBefore = snapshotAsOf(timestamp);
+    return atOrBefore.getTimestamp(table.engine()) == timestamp.toEpochMilli()
+        ? atOrBefore.getVersion()
+        : atOrBefore.getVersion() + 1;
   }
 
   // ---------------------------------------------------------------- snapshots

@@ -108,7 +108,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
             text ->
                 new DeltaTableReader(table)
                     .firstVersionAtOrAfter(
-                        DeltaStreamOptions.parseTimestamp(text), "startingTimestamp"))
+                        DeltaStreamOptions.parseTimestamp(text), startingTimestamp.key()))
         .orElseGet(() -> startingVersion(startingVersion));
   }
 
