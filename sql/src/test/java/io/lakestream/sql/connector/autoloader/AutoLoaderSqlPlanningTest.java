@@ -1,17 +1,14 @@
 package io.lakestream.sql.connector.autoloader;
 
+import static io.lakestream.sql.SqlPlanning.assertFails;
+import static io.lakestream.sql.SqlPlanning.query;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakestream.api.error.LakestreamException;
 import io.lakestream.sql.SqlDataflow;
-import io.lakestream.state.query.OutputMode;
-import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,11 +25,6 @@ class AutoLoaderSqlPlanningTest {
   void oneFile() throws IOException {
     input = Files.createDirectories(dir.resolve("landing"));
     Files.writeString(input.resolve("a.json"), "{\"id\": 1, \"name\": \"a\"}\n");
-  }
-
-  private static QueryContext query() {
-    return new QueryContext(
-        "q", "planning", "run", "planning-q", "file:///unused", false, false, OutputMode.APPEND);
   }
 
   private void plan(String columns, String options) {
@@ -57,13 +49,6 @@ class AutoLoaderSqlPlanningTest {
 
   private String schemaLocation(String name) {
     return ", 'cloudFiles.schemaLocation' = '" + dir.resolve(name).toUri() + "'";
-  }
-
-  private static void assertFails(ThrowingCallable call, String errorClass, String... texts) {
-    assertThatThrownBy(call)
-        .isInstanceOf(LakestreamException.class)
-        .satisfies(e -> assertThat(((LakestreamException) e).errorClass()).isEqualTo(errorClass))
-        .hasMessageContainingAll(texts);
   }
 
   @Test

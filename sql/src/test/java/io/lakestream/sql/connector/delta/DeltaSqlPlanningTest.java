@@ -1,5 +1,7 @@
 package io.lakestream.sql.connector.delta;
 
+import static io.lakestream.sql.SqlPlanning.assertFails;
+import static io.lakestream.sql.SqlPlanning.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,8 +12,6 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.sql.SqlDataflow;
-import io.lakestream.state.query.OutputMode;
-import io.lakestream.state.query.QueryContext;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -23,7 +23,6 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,11 +67,6 @@ class DeltaSqlPlanningTest {
     in = table.path();
   }
 
-  private static QueryContext query() {
-    return new QueryContext(
-        "q", "planning", "run", "planning-q", "file:///unused", false, false, OutputMode.APPEND);
-  }
-
   private static void plan(String script) {
     SqlDataflow.of(script).build(StreamExecutionEnvironment.getExecutionEnvironment(), query());
   }
@@ -94,13 +88,6 @@ class DeltaSqlPlanningTest {
         + "'"
         + options
         + ");\n";
-  }
-
-  private static void assertFails(ThrowingCallable call, String errorClass, String... texts) {
-    assertThatThrownBy(call)
-        .isInstanceOf(LakestreamException.class)
-        .satisfies(e -> assertThat(((LakestreamException) e).errorClass()).isEqualTo(errorClass))
-        .hasMessageContainingAll(texts);
   }
 
   @Test

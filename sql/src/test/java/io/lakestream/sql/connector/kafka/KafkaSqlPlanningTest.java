@@ -1,15 +1,12 @@
 package io.lakestream.sql.connector.kafka;
 
+import static io.lakestream.sql.SqlPlanning.assertFails;
+import static io.lakestream.sql.SqlPlanning.query;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakestream.api.error.LakestreamException;
 import io.lakestream.sql.SqlDataflow;
-import io.lakestream.state.query.OutputMode;
-import io.lakestream.state.query.QueryContext;
 import java.nio.file.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,11 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KafkaSqlPlanningTest {
   @TempDir Path dir;
-
-  private static QueryContext query() {
-    return new QueryContext(
-        "q", "planning", "run", "planning-q", "file:///unused", false, false, OutputMode.APPEND);
-  }
 
   private StreamExecutionEnvironment plan(String columns, String options) {
     String script =
@@ -40,13 +32,6 @@ class KafkaSqlPlanningTest {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     SqlDataflow.of(script).build(env, query());
     return env;
-  }
-
-  private static void assertFails(ThrowingCallable call, String errorClass, String... texts) {
-    assertThatThrownBy(call)
-        .isInstanceOf(LakestreamException.class)
-        .satisfies(e -> assertThat(((LakestreamException) e).errorClass()).isEqualTo(errorClass))
-        .hasMessageContainingAll(texts);
   }
 
   @Test
