@@ -46,7 +46,7 @@ import java.util.stream.Collectors;
  *
  * <p>Not every connector takes every type: each one's converter refuses the others with a {@link
  * LakestreamException} of class {@link SchemaErrorClass#UNSUPPORTED_DATA_TYPE} naming the column
- * and the types it supports (today no connector writes nested types). A connector's own
+ * and the types it supports (the Delta writer takes every type but JSON). A connector's own
  * documentation says where it takes more Java values (the Lakebase sink takes any integral {@link
  * Number} for LONG and INT) or fewer.
  *

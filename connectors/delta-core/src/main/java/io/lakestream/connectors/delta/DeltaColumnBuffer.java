@@ -5,17 +5,18 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructType;
 import io.lakestream.connectors.delta.kernel.KernelColumnarBatch;
+import io.lakestream.connectors.delta.kernel.KernelValueVector;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
-import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Rows of one partition held column by column, the way Kernel's Parquet writer reads them: longs,
- * ints, doubles and booleans in primitive arrays (no boxed value per cell is kept), strings and
- * decimals as references. {@link #append} validates and converts a row as {@link
- * DeltaValues#toKernelValue} does; a row that fails leaves the buffer unchanged.
+ * Rows of one partition held column by column, the way Kernel's Parquet writer reads them: numbers,
+ * dates, timestamps and booleans in primitive arrays (no boxed value per cell is kept; bytes and
+ * shorts in int arrays, as Parquet stores them), strings, decimals, binaries and nested values as
+ * references. {@link #append} validates and converts a row as {@link DeltaValues#toKernelValue}
+ * does; a row that fails leaves the buffer unchanged.
  *
  * <p>Not thread-safe.
  */
@@ -24,7 +25,7 @@ final class DeltaColumnBuffer {
 
   private final List<Column> columns;
   private final ColumnType.Kind[] kinds;
-  private final Object[] data; // per column: long[], int[], double[], boolean[] or Object[]
+  private final Object[] data; // per column: long[], int[], double[], float[], boolean[], Object[]
   private final boolean[][] nulls; // per column; null for NOT NULL columns
   private int capacity = INITIAL_CAPACITY;
   private int size;
@@ -49,8 +50,9 @@ final class DeltaColumnBuffer {
   }
 
   /**
-   * Column {@code c}'s values: a {@code long[]}, {@code int[]}, {@code double[]}, {@code boolean[]}
-   * or {@code Object[]} (strings, decimals) with at least {@link #size()} entries.
+   * Column {@code c}'s values: a {@code long[]}, {@code int[]}, {@code double[]}, {@code float[]},
+   * {@code boolean[]} or {@code Object[]} (strings, decimals, binaries, nested values) with at
+   * least {@link #size()} entries.
    */
   Object values(int c) {
     return data[c];
@@ -87,43 +89,49 @@ final class DeltaColumnBuffer {
       if (nulls[c] != null) {
         nulls[c][size] = false;
       }
-      switch (kinds[c]) {
-        case LONG, TIMESTAMP ->
-            ((long[]) data[c])[size] =
-                value instanceof Long l
-                    ? l
-                    : (Long) DeltaValues.toKernelValue(columns.get(c), value);
-        case INT, DATE ->
-            ((int[]) data[c])[size] =
-                value instanceof Integer i
-                    ? i
-                    : (Integer) DeltaValues.toKernelValue(columns.get(c), value);
-        case DOUBLE ->
-            ((double[]) data[c])[size] =
-                value instanceof Double d
-                    ? d
-                    : (Double) DeltaValues.toKernelValue(columns.get(c), value);
-        case BOOLEAN ->
-            ((boolean[]) data[c])[size] =
-                (Boolean) DeltaValues.toKernelValue(columns.get(c), value);
-        case STRING -> {
-          String s =
-              value instanceof String str
-                  ? str
-                  : (String) DeltaValues.toKernelValue(columns.get(c), value);
-          ((Object[]) data[c])[size] = s;
-          added += s.length();
-        }
-        case DECIMAL -> {
-          BigDecimal d = (BigDecimal) DeltaValues.toKernelValue(columns.get(c), value);
-          ((Object[]) data[c])[size] = d;
-          added += 16;
-        }
-        default -> throw new IllegalStateException("unknown kind " + kinds[c]);
-      }
+      added += store(c, value);
     }
     variableBytes += added;
     size++;
+  }
+
+  /**
+   * Stores a non-null value in row {@code size} of column {@code c}; returns its variable bytes.
+   */
+  private long store(int c, Object value) {
+    switch (kinds[c]) {
+      case LONG, TIMESTAMP, TIMESTAMP_NTZ ->
+          ((long[]) data[c])[size] = value instanceof Long l ? l : (Long) kernelValue(c, value);
+      case INT, DATE ->
+          ((int[]) data[c])[size] =
+              value instanceof Integer i ? i : (Integer) kernelValue(c, value);
+      case SHORT -> ((int[]) data[c])[size] = (Short) kernelValue(c, value);
+      case BYTE -> ((int[]) data[c])[size] = (Byte) kernelValue(c, value);
+      case DOUBLE ->
+          ((double[]) data[c])[size] =
+              value instanceof Double d ? d : (Double) kernelValue(c, value);
+      case FLOAT -> ((float[]) data[c])[size] = (Float) kernelValue(c, value);
+      case BOOLEAN -> ((boolean[]) data[c])[size] = (Boolean) kernelValue(c, value);
+      case STRING -> {
+        String s = value instanceof String str ? str : (String) kernelValue(c, value);
+        ((Object[]) data[c])[size] = s;
+        return s.length();
+      }
+      case BINARY -> {
+        byte[] bytes = (byte[]) kernelValue(c, value);
+        ((Object[]) data[c])[size] = bytes;
+        return bytes.length;
+      }
+      default -> {
+        ((Object[]) data[c])[size] = kernelValue(c, value); // decimals and nested values
+        return 16;
+      }
+    }
+    return 0;
+  }
+
+  private Object kernelValue(int c, Object value) {
+    return DeltaValues.toKernelValue(columns.get(c), value);
   }
 
   /**
@@ -133,7 +141,11 @@ final class DeltaColumnBuffer {
   ColumnarBatch toBatch(StructType schema) {
     ColumnVector[] vectors = new ColumnVector[kinds.length];
     for (int c = 0; c < vectors.length; c++) {
-      vectors[c] = new Vector(schema.at(c).getDataType(), size, data[c], nulls[c]);
+      DataType type = schema.at(c).getDataType();
+      vectors[c] =
+          data[c] instanceof Object[] refs
+              ? new KernelValueVector(type, size, refs) // a null row holds a null reference
+              : new Vector(type, size, data[c], nulls[c]);
     }
     return KernelColumnarBatch.of(size, schema, vectors);
   }
@@ -165,16 +177,17 @@ final class DeltaColumnBuffer {
 
   private static Object newArray(ColumnType.Kind kind, int capacity) {
     return switch (kind) {
-      case LONG, TIMESTAMP -> new long[capacity];
-      case INT, DATE -> new int[capacity];
+      case LONG, TIMESTAMP, TIMESTAMP_NTZ -> new long[capacity];
+      case INT, DATE, SHORT, BYTE -> new int[capacity];
       case DOUBLE -> new double[capacity];
+      case FLOAT -> new float[capacity];
       case BOOLEAN -> new boolean[capacity];
-      case STRING, DECIMAL -> new Object[capacity];
-      default -> throw new IllegalStateException("the Delta writer has no buffer for " + kind);
+      case JSON -> throw new IllegalStateException("the Delta writer has no buffer for " + kind);
+      default -> new Object[capacity]; // strings, decimals, binaries, nested values
     };
   }
 
-  /** A read-only view of one column's first {@code size} values. */
+  /** A read-only view of the first {@code size} values of a column in a primitive array. */
   private static final class Vector implements ColumnVector {
     private final DataType type;
     private final int size;
@@ -224,13 +237,18 @@ final class DeltaColumnBuffer {
     }
 
     @Override
-    public String getString(int rowId) {
-      return (String) ((Object[]) values)[rowId];
+    public short getShort(int rowId) {
+      return (short) ((int[]) values)[rowId];
     }
 
     @Override
-    public BigDecimal getDecimal(int rowId) {
-      return (BigDecimal) ((Object[]) values)[rowId];
+    public byte getByte(int rowId) {
+      return (byte) ((int[]) values)[rowId];
+    }
+
+    @Override
+    public float getFloat(int rowId) {
+      return ((float[]) values)[rowId];
     }
 
     @Override

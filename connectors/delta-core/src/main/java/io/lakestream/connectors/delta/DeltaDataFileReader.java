@@ -58,7 +58,7 @@ public final class DeltaDataFileReader {
    * @param schemaJson the table schema ({@link StructType#toJson()})
    * @param partitionColumns the table's partition columns
    * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) if a column has a type rows
-   *     cannot carry (nested types)
+   *     cannot carry (variant, geospatial)
    */
   public DeltaDataFileReader(DeltaTable table, String schemaJson, List<String> partitionColumns) {
     this.table = table;
@@ -75,7 +75,8 @@ public final class DeltaDataFileReader {
                 + table.path()
                 + " is "
                 + field.getDataType()
-                + ", which the Delta source does not read (only primitive columns)");
+                + ", which the Delta source does not read (variant and geospatial columns are not"
+                + " read)");
       }
       if (!this.partitionColumns.contains(field.getName())) {
         data.add(field);

@@ -12,6 +12,7 @@ import io.lakestream.connectors.delta.kernel.KernelParquetStatistics;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,9 +41,10 @@ import org.apache.parquet.schema.Types;
 
 /**
  * Writes one partition's buffered rows as Parquet data files of a Delta table without column
- * mapping: the files Kernel's default Parquet writer would write (same Parquet types, the {@code
- * parquet.*} settings it honours, a new file at the target size, the same Delta statistics, read
- * back with Kernel's own statistics reader), faster in two ways:
+ * mapping and without nested columns (Kernel's writer writes those tables): the files Kernel's
+ * default Parquet writer would write (same Parquet types, the {@code parquet.*} settings it
+ * honours, a new file at the target size, the same Delta statistics, read back with Kernel's own
+ * statistics reader), faster in two ways:
  *
  * <ul>
  *   <li>values come straight from the {@link DeltaColumnBuffer}'s primitive arrays;
@@ -116,10 +118,14 @@ final class DeltaParquetFileWriter {
     switch (type.kind()) {
       case LONG:
         return Types.primitive(PrimitiveTypeName.INT64, repetition).named(name);
-      case INT:
+      case INT, SHORT, BYTE:
         return Types.primitive(PrimitiveTypeName.INT32, repetition).named(name);
       case DOUBLE:
         return Types.primitive(PrimitiveTypeName.DOUBLE, repetition).named(name);
+      case FLOAT:
+        return Types.primitive(PrimitiveTypeName.FLOAT, repetition).named(name);
+      case BINARY:
+        return Types.primitive(PrimitiveTypeName.BINARY, repetition).named(name);
       case BOOLEAN:
         return Types.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(name);
       case STRING:
@@ -133,6 +139,10 @@ final class DeltaParquetFileWriter {
       case TIMESTAMP:
         return Types.primitive(PrimitiveTypeName.INT64, repetition)
             .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
+            .named(name);
+      case TIMESTAMP_NTZ:
+        return Types.primitive(PrimitiveTypeName.INT64, repetition)
+            .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS))
             .named(name);
       case DECIMAL:
         return decimalType(name, (ColumnType.Decimal) type, repetition);
@@ -263,7 +273,11 @@ final class DeltaParquetFileWriter {
     if (values instanceof double[] doubles) {
       return doubles[row];
     }
-    return ((Object[]) values)[row];
+    if (values instanceof float[] floats) {
+      return floats[row];
+    }
+    Object value = ((Object[]) values)[row];
+    return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value; // compare by content
   }
 
   private DataFileStatus status(String path, long rowCount, List<Column> statsColumns)
@@ -333,9 +347,12 @@ final class DeltaParquetFileWriter {
     private void writeValue(int i, int row) {
       Object column = values[i];
       switch (types[i].kind()) {
-        case LONG, TIMESTAMP -> out.addLong(((long[]) column)[row]);
-        case INT, DATE -> out.addInteger(((int[]) column)[row]);
+        case LONG, TIMESTAMP, TIMESTAMP_NTZ -> out.addLong(((long[]) column)[row]);
+        case INT, DATE, SHORT, BYTE -> out.addInteger(((int[]) column)[row]);
         case DOUBLE -> out.addDouble(((double[]) column)[row]);
+        case FLOAT -> out.addFloat(((float[]) column)[row]);
+        case BINARY ->
+            out.addBinary(Binary.fromConstantByteArray((byte[]) ((Object[]) column)[row]));
         case BOOLEAN -> out.addBoolean(((boolean[]) column)[row]);
         case STRING -> out.addBinary(utf8((String) ((Object[]) column)[row]));
         case DECIMAL ->

@@ -4,15 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.MapValue;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
@@ -23,6 +26,7 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
@@ -344,7 +348,8 @@ public final class DeltaTableReader {
                 + table.path()
                 + " is "
                 + field.getDataType()
-                + ", which DeltaTableReader does not convert (only primitive columns)");
+                + ", which DeltaTableReader does not convert (variant and geospatial columns are not"
+                + " read)");
       }
     }
     List<Object[]> rows = new ArrayList<>();
@@ -411,17 +416,62 @@ public final class DeltaTableReader {
     }
   }
 
-  /** Whether the reader reads columns of {@code type}: the primitive types and decimals. */
+  /**
+   * Whether the reader reads columns of {@code type}: the primitive types, decimals, and arrays,
+   * maps and structs of those (not variant or the geospatial types).
+   */
   static boolean isSupported(DataType type) {
+    if (type instanceof ArrayType a) {
+      return isSupported(a.getElementType());
+    } else if (type instanceof MapType m) {
+      return isSupported(m.getKeyType()) && isSupported(m.getValueType());
+    } else if (type instanceof StructType s) {
+      return s.fields().stream().allMatch(f -> isSupported(f.getDataType()));
+    }
     return type instanceof DecimalType || DeltaTypes.primitiveFromKernel(type) != null;
   }
 
-  /** The Java value at {@code row} of a vector of a {@link #isSupported supported} type. */
+  /**
+   * The Java value at {@code row} of a vector of a {@link #isSupported supported} type: the values
+   * {@link io.lakestream.connectors.schema.ColumnType} lists (a {@link List} for an array, a {@link
+   * java.util.Map} in the file's entry order for a map, an {@code Object[]} for a struct).
+   */
   static Object value(ColumnVector vector, int row) {
     if (vector.isNullAt(row)) {
       return null;
     }
     DataType type = vector.getDataType();
+    if (type instanceof ArrayType) {
+      ArrayValue array = vector.getArray(row);
+      return values(array.getElements(), array.getSize());
+    } else if (type instanceof MapType) {
+      MapValue map = vector.getMap(row);
+      List<Object> keys = values(map.getKeys(), map.getSize());
+      List<Object> mapValues = values(map.getValues(), map.getSize());
+      java.util.Map<Object, Object> entries = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        entries.put(keys.get(i), mapValues.get(i));
+      }
+      return entries;
+    } else if (type instanceof StructType struct) {
+      Object[] fields = new Object[struct.length()];
+      for (int f = 0; f < fields.length; f++) {
+        fields[f] = value(vector.getChild(f), row);
+      }
+      return fields;
+    }
+    return primitiveValue(vector, row, type);
+  }
+
+  private static List<Object> values(ColumnVector vector, int size) {
+    List<Object> values = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      values.add(value(vector, i));
+    }
+    return values;
+  }
+
+  private static Object primitiveValue(ColumnVector vector, int row, DataType type) {
     if (type instanceof StringType) {
       return vector.getString(row);
     } else if (type instanceof LongType) {

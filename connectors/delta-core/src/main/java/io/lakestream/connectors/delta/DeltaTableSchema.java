@@ -6,6 +6,7 @@ import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
+import io.lakestream.connectors.schema.TypeSupport;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,6 +37,14 @@ import java.util.Set;
 @PublicEvolving
 public final class DeltaTableSchema implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The types a partition column may have: the primitive ones but binary. */
+  private static final TypeSupport PARTITIONABLE =
+      TypeSupport.CORE.plus(
+          ColumnType.Kind.BYTE,
+          ColumnType.Kind.SHORT,
+          ColumnType.Kind.FLOAT,
+          ColumnType.Kind.TIMESTAMP_NTZ);
 
   private final RowSchema columns;
   private final List<String> partitionColumns;
@@ -73,13 +82,29 @@ public final class DeltaTableSchema implements Serializable {
       DeltaTypes.checkWritable(c);
     }
     for (String p : partitionColumns) {
-      if (columns.stream().noneMatch(c -> c.name().equals(p))) {
+      Column column =
+          columns.stream()
+              .filter(c -> c.name().equals(p))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new LakestreamException(
+                          DeltaErrorClass.DELTA_INVALID_SCHEMA,
+                          "Partition column '"
+                              + p
+                              + "' is not a declared column; columns are "
+                              + columns.stream().map(Column::name).toList()));
+      if (!PARTITIONABLE.supports(column.type())) {
         throw new LakestreamException(
             DeltaErrorClass.DELTA_INVALID_SCHEMA,
             "Partition column '"
                 + p
-                + "' is not a declared column; columns are "
-                + columns.stream().map(Column::name).toList());
+                + "' is "
+                + column.type()
+                + ", which Delta and Spark do not partition by (a partition value is a directory"
+                + " name); partition by a column of type "
+                + PARTITIONABLE
+                + ", e.g. one derived from it");
       }
     }
     if (new HashSet<>(partitionColumns).size() == columns.size()) {

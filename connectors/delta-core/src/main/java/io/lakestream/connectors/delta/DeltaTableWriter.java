@@ -63,6 +63,7 @@ public final class DeltaTableWriter {
   private Row transactionState;
   private StructType physicalSchema;
   private boolean columnMapped;
+  private final boolean nested; // a nested column: Kernel's Parquet writer writes the files
 
   /** A writer for {@code table} declared as {@code schema}; does no I/O until first used. */
   public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema) {
@@ -79,6 +80,7 @@ public final class DeltaTableWriter {
     this.structType = schema.toStructType();
     this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
     this.mergeSchema = mergeSchema;
+    this.nested = schema.columns().stream().anyMatch(c -> c.type().kind().isNested());
   }
 
   /**
@@ -261,7 +263,7 @@ public final class DeltaTableWriter {
       literals.put(name, DeltaValues.toPartitionLiteral(type, partitionText.get(i)));
     }
     List<DeltaWrittenFile> written = new ArrayList<>();
-    if (!columnMapped) {
+    if (!columnMapped && !nested) {
       try {
         DataWriteContext context = Transaction.getWriteContext(engine, transactionState, literals);
         for (DataFileStatus file :
@@ -320,7 +322,10 @@ public final class DeltaTableWriter {
         e);
   }
 
-  /** Writes the data files of tables without column mapping (Kernel's writer does the others). */
+  /**
+   * Writes the data files of tables without column mapping and nested columns (Kernel's writer does
+   * the others).
+   */
   private DeltaParquetFileWriter parquetWriter() {
     if (parquetWriter == null) {
       parquetWriter = new DeltaParquetFileWriter(table.hadoopConfiguration(), schema, structType);

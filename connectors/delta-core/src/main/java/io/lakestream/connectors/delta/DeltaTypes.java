@@ -33,15 +33,24 @@ import java.util.List;
  * types, which Delta writes as the table's schema JSON ({@code string}, {@code long}, {@code
  * integer}, {@code decimal(12,2)}, {@code timestamp}, ...).
  *
- * <p>Every model type but JSON has a Delta type, nested ones included. The Delta writer writes
- * string, long, int, double, boolean, decimal, timestamp and date columns ({@link #checkWritable});
- * Kernel reads all of them. Both directions fail with a {@link LakestreamException} of class {@link
- * SchemaErrorClass#UNSUPPORTED_DATA_TYPE} for a type the other side lacks.
+ * <p>Every model type but JSON has a Delta type, nested ones included, and the Delta writer writes
+ * and reads all of them ({@link #checkWritable}). Both directions fail with a {@link
+ * LakestreamException} of class {@link SchemaErrorClass#UNSUPPORTED_DATA_TYPE} for a type the other
+ * side lacks (JSON; variant and the geospatial types).
  */
 @Internal
 public final class DeltaTypes {
-  /** The types the Delta writer writes: {@link TypeSupport#CORE}. */
-  public static final TypeSupport WRITABLE = TypeSupport.CORE;
+  /** The types the Delta writer writes: every model type but JSON. */
+  public static final TypeSupport WRITABLE =
+      TypeSupport.CORE.plus(
+          ColumnType.Kind.BYTE,
+          ColumnType.Kind.SHORT,
+          ColumnType.Kind.FLOAT,
+          ColumnType.Kind.TIMESTAMP_NTZ,
+          ColumnType.Kind.BINARY,
+          ColumnType.Kind.ARRAY,
+          ColumnType.Kind.MAP,
+          ColumnType.Kind.STRUCT);
 
   private DeltaTypes() {}
 
@@ -206,6 +215,23 @@ public final class DeltaTypes {
    *     and the types it writes
    */
   public static void checkWritable(Column column) {
-    WRITABLE.check(column, "the Delta writer");
+    checkWritable(column.name(), column.type());
+  }
+
+  private static void checkWritable(String path, ColumnType type) {
+    WRITABLE.check(new Column(path, type), "the Delta writer");
+    switch (type.kind()) {
+      case ARRAY -> checkWritable(path + ".element", ((ColumnType.Array) type).elementType());
+      case MAP -> {
+        checkWritable(path + ".key", ((ColumnType.Map) type).keyType());
+        checkWritable(path + ".value", ((ColumnType.Map) type).valueType());
+      }
+      case STRUCT -> {
+        for (Column field : ((ColumnType.Struct) type).fields().columns()) {
+          checkWritable(path + "." + field.name(), field.type());
+        }
+      }
+      default -> {}
+    }
   }
 }

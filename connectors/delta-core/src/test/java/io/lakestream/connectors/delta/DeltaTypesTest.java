@@ -101,18 +101,13 @@ class DeltaTypesTest {
   }
 
   @Test
-  void theWriterRefusesTypesItDoesNotWriteWhenTheTableIsDeclared() {
+  void theWriterRefusesJsonAlsoInsideANestedTypeNamingThePath() {
     for (ColumnType type :
         List.of(
-            ColumnType.BYTE,
-            ColumnType.SHORT,
-            ColumnType.FLOAT,
-            ColumnType.TIMESTAMP_NTZ,
-            ColumnType.BINARY,
             ColumnType.JSON,
-            ColumnType.array(ColumnType.INT),
-            ColumnType.map(ColumnType.STRING, ColumnType.STRING),
-            ColumnType.struct(RowSchema.builder().column("x", ColumnType.INT).build()))) {
+            ColumnType.array(ColumnType.JSON),
+            ColumnType.map(ColumnType.STRING, ColumnType.JSON),
+            ColumnType.struct(RowSchema.builder().column("x", ColumnType.JSON).build()))) {
       assertThatThrownBy(
               () ->
                   DeltaTableSchema.builder()
@@ -121,11 +116,8 @@ class DeltaTypesTest {
                       .build())
           .as(type.toString())
           .isInstanceOf(LakestreamException.class)
-          .hasMessage(
-              "[UNSUPPORTED_DATA_TYPE] Column 'v' is "
-                  + type
-                  + ", which the Delta writer does not write; declare it as one of string,"
-                  + " boolean, int, long, double, decimal(p,s), date or timestamp");
+          .hasMessageStartingWith("[UNSUPPORTED_DATA_TYPE] Column 'v")
+          .hasMessageContaining("is json, which the Delta writer does not write");
     }
   }
 }

@@ -5,6 +5,7 @@ import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.schema.ColumnType;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -233,14 +234,14 @@ public final class DeltaMerge implements Serializable {
       }
       Set<String> seen = new HashSet<>();
       for (String key : keyColumns) {
-        requireColumn(key, "Key column");
+        requireComparable(key, "Key column");
         if (!seen.add(key)) {
           throw new LakestreamException(
               DeltaErrorClass.DELTA_INVALID_MERGE, "Key column '" + key + "' is named twice");
         }
       }
       if (orderingColumn != null) {
-        requireColumn(orderingColumn, "Ordering column (lastByOrderingColumn)");
+        requireComparable(orderingColumn, "Ordering column (lastByOrderingColumn)");
       }
       if (matched.isEmpty() && !hasInsert) {
         throw new LakestreamException(
@@ -257,6 +258,23 @@ public final class DeltaMerge implements Serializable {
                   + " has no condition, so the later whenMatched clauses could never apply: give"
                   + " it a condition or make it the last whenMatched clause");
         }
+      }
+    }
+
+    /** A column whose values compare by value: not binary, array, map or struct. */
+    private void requireComparable(String name, String what) {
+      requireColumn(name, what);
+      ColumnType type = schema.columns().get(schema.indexOf(name)).type();
+      if (type.kind().isNested() || type.kind() == ColumnType.Kind.BINARY) {
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MERGE,
+            what
+                + " '"
+                + name
+                + "' is "
+                + type
+                + ", whose values a MERGE cannot match or order; use a column of a primitive type"
+                + " (a string, number, date or timestamp)");
       }
     }
 
