@@ -1,27 +1,16 @@
 package io.lakestream.operators.parse;
 
 import io.lakestream.api.annotation.PublicEvolving;
-import io.lakestream.api.value.TimestampRange;
-import java.time.DateTimeException;
+import io.lakestream.api.value.IsoInstants;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 
 /**
  * Parses ISO-8601 instants ({@code 2026-03-01T10:00:00Z}, {@code 2026-03-01T10:00:00.123Z}) into
- * epoch milliseconds, as {@link Instant#parse} does, several times faster for the common UTC form.
- * Event-time columns are parsed once per record, and {@code Instant.parse} (a general {@code
- * DateTimeFormatter}) was a visible share of a JSON pipeline's CPU.
- *
- * <p>The fast path takes only {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z} with valid field ranges;
- * anything else (offsets such as {@code +02:00}, leap seconds, odd years) goes to {@code
- * Instant.parse}, so results and errors are exactly {@code Instant.parse}'s. Fractions below a
- * millisecond are truncated, like {@link Instant#toEpochMilli()}.
- *
- * <p>Instants outside years 0001-9999 are refused as {@code Instant.parse} refuses text: that is
- * Spark's and Delta's timestamp range, and beyond it a value such as {@code
- * +1000000000-01-01T00:00:00Z} would overflow epoch milliseconds (an {@link ArithmeticException}
- * that no caller expects from bad input).
+ * epoch milliseconds, exactly as {@link Instant#parse} and {@link Instant#toEpochMilli()} do
+ * (fractions below a millisecond truncated), several times faster for the common UTC form: the
+ * parsing is {@link IsoInstants}', which the JSON column readers share. Instants outside years
+ * 0001-9999, Spark's and Delta's range, are refused as bad text.
  */
 @PublicEvolving
 public final class IsoInstantParser {
@@ -32,89 +21,6 @@ public final class IsoInstantParser {
    * @throws DateTimeParseException when the text is not an ISO-8601 instant in years 0001-9999
    */
   public static long toEpochMillis(CharSequence text) {
-    long fast = fastMillis(text);
-    if (fast != Long.MIN_VALUE) {
-      return fast;
-    }
-    Instant instant = Instant.parse(text);
-    if (!TimestampRange.contains(instant)) {
-      throw new DateTimeParseException(
-          "Text '" + text + "' is outside the timestamp range " + TimestampRange.DESCRIPTION,
-          text,
-          0);
-    }
-    return instant.toEpochMilli();
-  }
-
-  /** The instant in milliseconds, or {@code Long.MIN_VALUE} when the fast path does not apply. */
-  private static long fastMillis(CharSequence s) {
-    int n = s.length();
-    if (n < 20
-        || n > 30
-        || s.charAt(4) != '-'
-        || s.charAt(7) != '-'
-        || s.charAt(10) != 'T'
-        || s.charAt(13) != ':'
-        || s.charAt(16) != ':'
-        || s.charAt(n - 1) != 'Z') {
-      return Long.MIN_VALUE;
-    }
-    int year = digits(s, 0, 4);
-    int month = digits(s, 5, 2);
-    int day = digits(s, 8, 2);
-    int hour = digits(s, 11, 2);
-    int minute = digits(s, 14, 2);
-    int second = digits(s, 17, 2);
-    if (year < 1000
-        || month < 1
-        || day < 1
-        || hour < 0
-        || hour > 23
-        || minute < 0
-        || minute > 59
-        || second < 0
-        || second > 59) {
-      return Long.MIN_VALUE; // also catches non-digits (-1)
-    }
-    int millis = 0;
-    if (n > 20) {
-      int fractionDigits = n - 21;
-      if (s.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9) {
-        return Long.MIN_VALUE;
-      }
-      int fraction = digits(s, 20, fractionDigits);
-      if (fraction < 0) {
-        return Long.MIN_VALUE;
-      }
-      for (int i = fractionDigits; i < 3; i++) {
-        fraction *= 10;
-      }
-      for (int i = 3; i < fractionDigits; i++) {
-        fraction /= 10;
-      }
-      millis = fraction;
-    } else if (s.charAt(19) != 'Z') {
-      return Long.MIN_VALUE;
-    }
-    long epochDay;
-    try {
-      epochDay = LocalDate.of(year, month, day).toEpochDay();
-    } catch (DateTimeException e) {
-      return Long.MIN_VALUE; // e.g. February 30: Instant.parse gives the error
-    }
-    return ((epochDay * 24 + hour) * 60 + minute) * 60_000L + second * 1000L + millis;
-  }
-
-  /** The non-negative number in {@code s[from, from+count)}, or -1 if a character is no digit. */
-  private static int digits(CharSequence s, int from, int count) {
-    int value = 0;
-    for (int i = from; i < from + count; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      value = value * 10 + (c - '0');
-    }
-    return value;
+    return IsoInstants.toEpochMillis(text);
   }
 }

@@ -2,6 +2,7 @@ package io.lakestream.connectors.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.api.value.IsoInstants;
 import io.lakestream.api.value.TimestampRange;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -128,7 +129,7 @@ public final class JsonColumnValues {
 
   private static Instant timestamp(String text) {
     try {
-      return Instant.parse(text);
+      return IsoInstants.parse(text);
     } catch (DateTimeParseException e) {
       return LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
     }

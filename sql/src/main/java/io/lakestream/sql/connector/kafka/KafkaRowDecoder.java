@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.schema.JsonColumnValues;
 import io.lakestream.operators.parse.DeadLetter;
@@ -34,6 +35,9 @@ import org.apache.flink.util.Collector;
 final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Reads a JSON value as a tree with its deserializer found once, not looked up per value. */
+  private static final ObjectReader TREES = MAPPER.readerFor(JsonNode.class);
 
   private final List<OutputColumn> columns;
   private final boolean json;
@@ -121,7 +125,7 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
           parser.skipChildren();
           continue;
         }
-        fields[column] = parser.readValueAsTree();
+        fields[column] = TREES.readValue(parser);
         exact[column] |= named;
       }
     } catch (JsonProcessingException e) {
