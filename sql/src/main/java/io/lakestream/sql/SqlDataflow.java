@@ -116,6 +116,10 @@ public final class SqlDataflow implements Dataflow {
                 + " <table> SELECT ...");
       } else if (statement.firstWord().equals("SET")) {
         run(statement, () -> set(config, statement));
+      } else if (DropDuplicatesView.isNamedIn(statement)) {
+        run(
+            statement,
+            () -> SideSinks.collect(env, () -> DropDuplicatesView.of(statement).register(tables)));
       } else {
         run(statement, () -> tables.executeSql(statement.text()));
       }

@@ -20,5 +20,11 @@ public enum SqlErrorClass implements ErrorClass {
   /** A script has no INSERT INTO, so the query would have no sink. */
   SQL_NO_INSERT,
   /** A statement failed to parse or validate; the message names its line and column. */
-  SQL_INVALID_STATEMENT
+  SQL_INVALID_STATEMENT,
+  /**
+   * A {@code DROP_DUPLICATES_WITHIN_WATERMARK} view cannot be planned: its input has no watermark
+   * or one whose delay is not {@code ts - INTERVAL ...}, a key column is missing or cannot key
+   * state, or the statement is not {@code CREATE TEMPORARY VIEW v AS SELECT * FROM TABLE(...)}.
+   */
+  SQL_INVALID_DEDUPLICATION
 }

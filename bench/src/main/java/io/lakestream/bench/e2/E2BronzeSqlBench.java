@@ -13,8 +13,8 @@ import java.util.Locale;
 
 /**
  * Issue 18: pipeline E2 written in Flink SQL ({@link OrdersBronzeSql}: the {@code spark-kafka}
- * table with JSON decoding and dead letters, a watermark, {@code ROW_NUMBER} deduplication, the
- * Delta sink) against the same pipeline in the DataStream API ({@link
+ * table with JSON decoding and dead letters, a watermark, {@code DROP_DUPLICATES_WITHIN_WATERMARK},
+ * the Delta sink) against the same pipeline in the DataStream API ({@link
  * io.lakestream.pipelines.bronze.OrdersBronze}), on the same topic, each in its own child JVM
  * ({@link LakestreamBronzeMain}, one after the other) with availableNow and RocksDB state. The
  * target is a ratio of at least 0.8: SQL may cost a little, not more. Both sides check their own
@@ -28,7 +28,8 @@ public final class E2BronzeSqlBench implements Bench {
 
   @Override
   public String description() {
-    return "pipeline E2 in Flink SQL (spark-kafka json -> watermark -> ROW_NUMBER dedup -> delta)"
+    return "pipeline E2 in Flink SQL (spark-kafka json -> watermark ->"
+        + " DROP_DUPLICATES_WITHIN_WATERMARK -> delta)"
         + " vs the same pipeline in the DataStream API, availableNow, own JVMs";
   }
 
@@ -75,10 +76,9 @@ public final class E2BronzeSqlBench implements Bench {
                   + String.join(" ", javaOptions)
                   + "), DataStream first; wall s = the query's start (embedded cluster included)"
                   + " to the end of awaitTermination; RocksDB state on both sides",
-              "dedup: the DataStream side drops duplicates within the watermark"
-                  + " (dropDuplicatesWithinWatermark); Flink SQL has no such operator, so the SQL"
-                  + " side keeps the first row per event_id with ROW_NUMBER and frees keys by"
-                  + " table.exec.state.ttl = 1 h (the watermark delay, in processing time)"));
+              "dedup: both sides drop duplicates within the 1 h watermark with the same operator"
+                  + " (dropDuplicatesWithinWatermark; in SQL a DROP_DUPLICATES_WITHIN_WATERMARK"
+                  + " view)"));
     }
   }
 

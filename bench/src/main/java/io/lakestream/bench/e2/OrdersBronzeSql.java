@@ -8,15 +8,10 @@ import java.util.stream.Collectors;
 /**
  * Pipeline E2 written in Flink SQL, for {@code bin/bench e2-bronze-sql}: the Kafka topic as a
  * {@code spark-kafka} table with {@code format = 'json'} (malformed records to a dead-letter Delta
- * table), a 1 h watermark on {@code order_ts}, the first row per {@code event_id} kept ({@code
- * ROW_NUMBER() ... = 1}, Flink SQL's deduplication, its state bounded by {@code
- * table.exec.state.ttl} = the watermark delay), appended to the {@code orders_bronze} Delta table
- * partitioned by currency, the same table {@link io.lakestream.pipelines.bronze.OrdersBronze}
- * writes.
- *
- * <p>Flink SQL has no {@code dropDuplicatesWithinWatermark}: the state TTL frees a key an hour of
- * processing time after it was last seen, where the DataStream query frees it when the watermark
- * passes; with every duplicate within the hour (the bench's input) both keep the same rows.
+ * table), a 1 h watermark on {@code order_ts}, duplicates of an {@code event_id} within it dropped
+ * (a {@code DROP_DUPLICATES_WITHIN_WATERMARK} view: the DataStream query's operator), appended to
+ * the {@code orders_bronze} Delta table partitioned by currency, the same table {@link
+ * io.lakestream.pipelines.bronze.OrdersBronze} writes.
  */
 final class OrdersBronzeSql {
   private OrdersBronzeSql() {}
@@ -28,10 +23,9 @@ final class OrdersBronzeSql {
             .collect(Collectors.joining(",\n    "));
     return SqlDataflow.of(
         """
-        SET 'table.exec.state.ttl' = '1 h';
         CREATE TABLE orders (
           event_id STRING, order_id STRING, customer_id STRING, amount DECIMAL(12, 2),
-          currency STRING, order_ts TIMESTAMP_LTZ(3), seen AS PROCTIME(),
+          currency STRING, order_ts TIMESTAMP_LTZ(3),
           WATERMARK FOR order_ts AS order_ts - INTERVAL '1' HOUR
         ) WITH (
             'connector' = 'spark-kafka', 'format' = 'json',
@@ -41,12 +35,11 @@ final class OrdersBronzeSql {
           event_id STRING, order_id STRING, customer_id STRING, amount DECIMAL(12, 2),
           currency STRING, order_ts TIMESTAMP_LTZ(6)
         ) PARTITIONED BY (currency) WITH ('connector' = 'delta', 'path' = %s);
+        CREATE TEMPORARY VIEW unique_orders AS
+        SELECT * FROM TABLE(DROP_DUPLICATES_WITHIN_WATERMARK(TABLE orders, DESCRIPTOR(event_id)));
         INSERT INTO orders_bronze
         SELECT event_id, order_id, customer_id, amount, currency, CAST(order_ts AS TIMESTAMP_LTZ(6))
-        FROM (
-          SELECT *, ROW_NUMBER() OVER (PARTITION BY event_id ORDER BY seen) AS first_seen
-          FROM orders)
-        WHERE first_seen = 1;
+        FROM unique_orders;
         """
             .formatted(
                 quote(lake.resolve("orders_bronze_dead_letters").toUri().toString()),
