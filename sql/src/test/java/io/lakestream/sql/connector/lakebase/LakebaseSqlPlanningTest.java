@@ -365,7 +365,7 @@ class LakebaseSqlPlanningTest {
   }
 
   @Test
-  void aPlainTableEnvironmentWritesWithOptionCheckpointLocationAndAsksForItWithout()
+  void aPlainTableEnvironmentWritesEveryTypeWithOptionCheckpointLocationAndAsksForItWithout()
       throws Exception {
     TableEnvironment tables = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
     tables.executeSql(
@@ -382,12 +382,30 @@ class LakebaseSqlPlanningTest {
                   .contains("checkpointLocation is required")
                   .doesNotContain(SECRET);
             });
+    // every type the sink writes, through a running count (updates)
     tables.executeSql(
         sink(
-            "label STRING NOT NULL, n BIGINT, PRIMARY KEY (label) NOT ENFORCED",
+            "label STRING NOT NULL, n BIGINT, since DATE, seen_at TIMESTAMP_LTZ(3),"
+                + " local_at TIMESTAMP(6), amount DECIMAL(10, 2), ok BOOLEAN, payload BYTES,"
+                + " score DOUBLE, small INT, PRIMARY KEY (label) NOT ENFORCED",
             ", 'dbtable' = 'plain', 'checkpointLocation' = '" + dir.toUri() + "'"));
-    tables.executeSql(COUNTS).await();
-    assertThat(rows("SELECT label, n FROM plain ORDER BY label")).containsExactly("a=2", "b=2");
+    tables
+        .executeSql(
+            "INSERT INTO dst SELECT label, COUNT(*), MAX(DATE '2026-03-01'),"
+                + " MAX(TO_TIMESTAMP_LTZ(1772359200123, 3)),"
+                + " MAX(TIMESTAMP '2026-03-01 10:00:00.123456'), CAST(SUM(id) AS DECIMAL(10, 2)),"
+                + " label = 'a', CAST(label AS BYTES), CAST(MAX(id) AS DOUBLE) / 2, MAX(id) FROM "
+                + VALUES
+                + " GROUP BY label")
+        .await();
+    assertThat(
+            rows(
+                "SELECT label, concat_ws('|', n, since, seen_at AT TIME ZONE 'UTC', local_at,"
+                    + " amount, ok, convert_from(payload, 'UTF8'), score, small) FROM plain"
+                    + " ORDER BY label"))
+        .containsExactly(
+            "a=2|2026-03-01|2026-03-01 10:00:00.123|2026-03-01 10:00:00.123456|4.00|t|a|1.5|3",
+            "b=2|2026-03-01|2026-03-01 10:00:00.123|2026-03-01 10:00:00.123456|6.00|f|b|2|4");
   }
 
   /** The Lakebase sink the statements were planned into. */
