@@ -317,13 +317,14 @@ public final class PostgresBatchWriter implements AutoCloseable {
 
   /** Writes one row of a failed batch on its own: an upsert, or a delete of its key. */
   private void replay(Object[] row, boolean delete) throws SQLException, LakebaseWriteException {
-    PreparedStatement single = delete ? deleteStatement() : statement;
     if (delete) {
+      PreparedStatement single = deleteStatement();
       upsert.bindKey(single, row);
+      single.executeUpdate();
     } else {
-      upsert.bind(single, row);
+      upsert.bind(statement, row);
+      statement.executeUpdate();
     }
-    single.executeUpdate();
   }
 
   private LakebaseWriteException rowFailure(
