@@ -19,7 +19,9 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
  * with the declared columns and the key. With a key the sink takes a changelog: inserts and updates
  * upsert, deletes delete by key, the rows of one key go to one writer. Without any key it inserts,
  * and a query that produces updates or deletes is refused ({@code
- * SQL_UPDATES_INTO_APPEND_ONLY_TABLE}).
+ * SQL_UPDATES_INTO_APPEND_ONLY_TABLE}). Declare the key in the DDL where you can: only then does
+ * Flink's planner know it, and reconcile a query whose own key differs (a key from option upsertkey
+ * or the PostgreSQL table is applied as given).
  *
  * <p>Checked when the planner creates the table, before any job runs, each failure naming what to
  * change: options (unknown, wrong type, missing), the keys, the output mode (complete is refused),
