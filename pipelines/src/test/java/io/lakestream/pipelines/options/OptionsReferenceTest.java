@@ -15,6 +15,7 @@ import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import io.lakestream.sql.connector.kafka.KafkaSqlOptions;
+import io.lakestream.sql.connector.lakebase.LakebaseSqlOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +48,7 @@ class OptionsReferenceTest {
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
           AutoLoaderSqlOptions.CATALOG,
+          LakebaseSqlOptions.CATALOG,
           DeltaCatalogOptions.CATALOG);
 
   private static final String REGENERATE = "lakestream.options.regenerate";

@@ -11,7 +11,10 @@ import io.lakestream.api.error.ErrorClass;
 public enum LakebaseErrorClass implements ErrorClass {
   /** An unknown option, a missing required one, or a value that cannot be used. */
   JDBC_STREAMING_SINK_INVALID_OPTIONS,
-  /** The upsert key does not fit the stream or the table's primary key. */
+  /**
+   * The upsert key does not fit the stream, the declared key or the table's primary key, or a
+   * stream that deletes has no key.
+   */
   JDBC_STREAMING_SINK_INVALID_UPSERT_KEY,
   /** The target table exists but cannot take the stream's rows. */
   JDBC_STREAMING_SINK_TABLE_MISMATCH,

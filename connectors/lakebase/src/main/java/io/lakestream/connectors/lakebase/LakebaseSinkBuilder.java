@@ -8,6 +8,7 @@ import io.lakestream.state.query.QueryContext;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,11 @@ import java.util.Objects;
  * key ({@link PostgresTable#prepare}). Failures are {@link LakebaseSinkException}s whose error
  * class and message say what to change; none contains a password.
  *
+ * <p>A changelog stream (Flink SQL's {@code -D} rows, a CDC feed) also gives {@link #deletes}: the
+ * elements it selects delete their key. Deletes need a key: a declared one ({@link #declaredKey}),
+ * option upsertkey, or the existing table's primary key; without one {@link #build()} fails before
+ * it creates anything.
+ *
  * @param <T> the stream's element type
  */
 @PublicEvolving
@@ -44,6 +50,9 @@ public final class LakebaseSinkBuilder<T> {
   private PasswordProvider passwordProvider;
   private QueryContext query;
   private OutputMode outputMode;
+  private List<String> declaredKey = List.of();
+  private String declaredKeyOrigin;
+  private DeleteSelector<T> deletes;
 
   private LakebaseSinkBuilder(LakebaseSchema schema, RowFields<T> fields) {
     this.schema = Objects.requireNonNull(schema, "schema");
@@ -86,8 +95,30 @@ public final class LakebaseSinkBuilder<T> {
   }
 
   /**
+   * The key the stream declares (in Flink SQL, the table's {@code PRIMARY KEY ... NOT ENFORCED}):
+   * the upsert key, which must name the same columns as option upsertkey when both are given, and
+   * the primary key of the table (a missing table is created with it).
+   *
+   * @param origin where it is declared, for messages, e.g. {@code the PRIMARY KEY of orders}
+   */
+  public LakebaseSinkBuilder<T> declaredKey(List<String> columns, String origin) {
+    this.declaredKey = List.copyOf(columns);
+    this.declaredKeyOrigin = Objects.requireNonNull(origin, "origin");
+    return this;
+  }
+
+  /**
+   * The elements that delete their key (a changelog stream's deletes); the others upsert. Per key
+   * the last change of a batch wins. The sink must have a key.
+   */
+  public LakebaseSinkBuilder<T> deletes(DeleteSelector<T> selector) {
+    this.deletes = Objects.requireNonNull(selector, "selector");
+    return this;
+  }
+
+  /**
    * Checks everything that needs no connection: options, identifiers, the upsert key against the
-   * stream's columns, the output mode.
+   * stream's columns and the declared key, the output mode.
    *
    * @return the validated options
    * @throws LakebaseSinkException naming the option or mode to change
@@ -119,32 +150,109 @@ public final class LakebaseSinkBuilder<T> {
                 + schema.columnNames());
       }
     }
+    checkDeclaredKey(config.upsertKey());
     return config;
+  }
+
+  private void checkDeclaredKey(List<String> upsertKey) {
+    if (!declaredKey.isEmpty()
+        && !upsertKey.isEmpty()
+        && !new HashSet<>(declaredKey).equals(new HashSet<>(upsertKey))) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.INVALID_UPSERT_KEY,
+          "option upsertkey "
+              + upsertKey
+              + " differs from "
+              + declaredKeyOrigin
+              + " "
+              + declaredKey
+              + "; they must name the same columns. Remove option upsertkey (the declared key is"
+              + " used) or make it the same columns.");
+    }
+  }
+
+  /**
+   * The upsert key the sink will have, found without creating or changing anything: the declared
+   * key, else option upsertkey, else the existing table's primary key (a connection is opened only
+   * for this last case); empty when there is none (then the sink inserts). {@link #build()} checks
+   * it against the table.
+   *
+   * @throws LakebaseSinkException as {@link #sanityCheck()}, or if the table cannot be inspected
+   */
+  public List<String> upsertKey() {
+    LakebaseSinkConfig config = sanityCheck();
+    List<String> given = givenKey(config);
+    if (!given.isEmpty()) {
+      return given;
+    }
+    try (Connection connection = config.endpoint().connect()) {
+      return PostgresTable.describe(connection, config.table())
+          .map(PostgresTable::primaryKey)
+          .orElse(List.of());
+    } catch (SQLException | IOException e) {
+      throw setupFailed(config, e);
+    }
+  }
+
+  private List<String> givenKey(LakebaseSinkConfig config) {
+    return declaredKey.isEmpty() ? config.upsertKey() : declaredKey;
+  }
+
+  private String givenKeyOrigin() {
+    return declaredKey.isEmpty() ? "option upsertkey" : declaredKeyOrigin;
   }
 
   /**
    * Validates, then connects once to create the table if missing and settle the upsert key.
    *
-   * @throws LakebaseSinkException if an option, the key or the table does not fit, or the table
-   *     cannot be inspected or created (cause attached)
+   * @throws LakebaseSinkException if an option, the key or the table does not fit, if there are
+   *     deletes but no key (raised before the table is created), or the table cannot be inspected
+   *     or created (cause attached)
    */
   public LakebaseSink<T> build() {
     LakebaseSinkConfig config = sanityCheck();
     List<String> key;
     try (Connection connection = config.endpoint().connect()) {
       connection.setAutoCommit(true);
-      key = PostgresTable.prepare(connection, config.table(), schema, config.upsertKey());
+      List<String> given = givenKey(config);
+      if (deletes != null && given.isEmpty()) {
+        requireTableKey(connection, config);
+      }
+      key = PostgresTable.prepare(connection, config.table(), schema, given, givenKeyOrigin());
     } catch (SQLException | IOException e) {
-      throw new LakebaseSinkException(
-          LakebaseSinkException.TABLE_SETUP_FAILED,
-          "cannot inspect or create table "
-              + config.table()
-              + " at "
-              + config.endpoint()
-              + ": "
-              + e.getMessage(),
-          e);
+      throw setupFailed(config, e);
     }
-    return new LakebaseSink<>(config, UpsertStatement.of(config.table(), schema, key), fields);
+    return new LakebaseSink<>(
+        config, UpsertStatement.of(config.table(), schema, key), fields, deletes);
+  }
+
+  /** Deletes without a given key need the existing table's primary key. */
+  private static void requireTableKey(Connection connection, LakebaseSinkConfig config)
+      throws SQLException {
+    boolean keyed =
+        PostgresTable.describe(connection, config.table())
+            .map(table -> !table.primaryKey().isEmpty())
+            .orElse(false);
+    if (!keyed) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.INVALID_UPSERT_KEY,
+          "the stream deletes rows by key, but the sink has no key: table "
+              + config.table()
+              + " has no primary key (or does not exist) and option upsertkey is not given."
+              + " Give option upsertkey (created tables get it as their primary key), or write to a"
+              + " table with a primary key.");
+    }
+  }
+
+  private static LakebaseSinkException setupFailed(LakebaseSinkConfig config, Exception e) {
+    return new LakebaseSinkException(
+        LakebaseSinkException.TABLE_SETUP_FAILED,
+        "cannot inspect or create table "
+            + config.table()
+            + " at "
+            + config.endpoint()
+            + ": "
+            + e.getMessage(),
+        e);
   }
 }

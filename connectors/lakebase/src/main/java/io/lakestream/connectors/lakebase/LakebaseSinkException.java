@@ -19,7 +19,10 @@ public class LakebaseSinkException extends LakestreamException {
   public static final String INVALID_OPTIONS =
       LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_OPTIONS.name();
 
-  /** The upsert key does not fit the stream or the table's primary key. */
+  /**
+   * The upsert key does not fit the stream, the declared key or the table's primary key, or a
+   * stream that deletes has no key.
+   */
   public static final String INVALID_UPSERT_KEY =
       LakebaseErrorClass.JDBC_STREAMING_SINK_INVALID_UPSERT_KEY.name();
 

@@ -87,7 +87,26 @@ public record PostgresTable(
   public static List<String> prepare(
       Connection connection, PostgresTableName name, LakebaseSchema schema, List<String> upsertKey)
       throws SQLException {
-    checkKeyColumns(schema, upsertKey, "option upsertkey");
+    return prepare(connection, name, schema, upsertKey, "option upsertkey");
+  }
+
+  /**
+   * Creates the table if missing and returns the upsert key (empty: plain inserts).
+   *
+   * @param upsertKey the key given for the stream, empty if none (then the table's primary key)
+   * @param origin where the key was given, for messages, e.g. {@code option upsertkey}
+   * @throws LakebaseSinkException if the key or the table does not fit the stream, or the table
+   *     cannot be created
+   * @throws SQLException if PostgreSQL cannot be queried
+   */
+  public static List<String> prepare(
+      Connection connection,
+      PostgresTableName name,
+      LakebaseSchema schema,
+      List<String> upsertKey,
+      String origin)
+      throws SQLException {
+    checkKeyColumns(schema, upsertKey, origin);
     Optional<PostgresTable> existing = describe(connection, name);
     if (existing.isEmpty()) {
       create(connection, name, schema, upsertKey);
@@ -141,13 +160,19 @@ public record PostgresTable(
     if (!new HashSet<>(upsertKey).equals(new HashSet<>(table.primaryKey()))) {
       throw new LakebaseSinkException(
           LakebaseSinkException.INVALID_UPSERT_KEY,
-          "option upsertkey "
+          origin
+              + " "
               + upsertKey
               + " must equal the primary key of table "
               + name
               + ", which is "
               + (table.primaryKey().isEmpty() ? "not defined" : table.primaryKey())
-              + ". Set upsertkey to the primary key columns, or leave it out to use them.");
+              + ". Make it the primary key columns, or leave it out to use them"
+              + (table.primaryKey().isEmpty()
+                  ? " (or add the primary key to the table: ALTER TABLE "
+                      + name
+                      + " ADD PRIMARY KEY (...))."
+                  : "."));
     }
     return upsertKey;
   }

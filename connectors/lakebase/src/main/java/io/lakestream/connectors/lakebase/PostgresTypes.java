@@ -23,10 +23,12 @@ import java.util.Locale;
  *   <tr><td>BOOLEAN</td><td>{@link Boolean}</td><td>BOOLEAN</td><td>yes</td></tr>
  *   <tr><td>DECIMAL(p,s)</td><td>{@link java.math.BigDecimal}</td><td>NUMERIC(p,s)</td>
  *       <td>yes</td></tr>
- *   <tr><td>TIMESTAMP</td><td>{@link java.time.Instant}</td><td>TIMESTAMPTZ</td><td>yes</td></tr>
+ *   <tr><td>TIMESTAMP</td><td>{@link java.time.Instant}, {@link Long} microseconds since the
+ *       epoch</td><td>TIMESTAMPTZ</td><td>yes</td></tr>
  *   <tr><td>TIMESTAMP_NTZ</td><td>{@link java.time.LocalDateTime}</td><td>TIMESTAMP</td>
  *       <td>yes</td></tr>
- *   <tr><td>DATE</td><td>{@link java.time.LocalDate}</td><td>DATE</td><td>yes</td></tr>
+ *   <tr><td>DATE</td><td>{@link java.time.LocalDate}, {@link Integer} days since the epoch</td>
+ *       <td>DATE</td><td>yes</td></tr>
  *   <tr><td>BINARY</td><td>{@code byte[]}</td><td>BYTEA</td><td>no</td></tr>
  *   <tr><td>JSON</td><td>{@link CharSequence} (a JSON document)</td><td>JSONB</td><td>no</td></tr>
  * </table>

@@ -10,14 +10,15 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 
 /**
  * Binds row values to statement parameters by column type, taking the Java values {@link
- * PostgresTypes} lists. A value of another Java class fails with a {@link ClassCastException} (an
- * integral overflow with an {@link ArithmeticException}), which {@link UpsertStatement#bind}
- * reports with the column name.
+ * PostgresTypes} lists (and, as the schema model allows, {@link Integer} days for DATE and {@link
+ * Long} microseconds for TIMESTAMP, which Flink SQL's rows carry). A value of another Java class
+ * fails with a {@link ClassCastException} (an integral overflow with an {@link
+ * ArithmeticException}), which {@link UpsertStatement#bind} reports with the column name.
  */
 @Internal
 public final class PostgresValues {
@@ -42,10 +43,9 @@ public final class PostgresValues {
       case DOUBLE -> statement.setDouble(index, ((Number) value).doubleValue());
       case BOOLEAN -> statement.setBoolean(index, (Boolean) value);
       case DECIMAL -> statement.setBigDecimal(index, (BigDecimal) value);
-      case TIMESTAMP ->
-          statement.setObject(index, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+      case TIMESTAMP -> statement.setObject(index, instant(value).atOffset(ZoneOffset.UTC));
       case TIMESTAMP_NTZ -> statement.setObject(index, (LocalDateTime) value);
-      case DATE -> statement.setObject(index, (LocalDate) value);
+      case DATE -> statement.setObject(index, date(value));
       case BINARY -> statement.setBytes(index, (byte[]) value);
       case JSON -> statement.setObject(index, ((CharSequence) value).toString(), Types.OTHER);
       default -> throw new IllegalStateException("the Lakebase sink does not write " + type);
@@ -66,6 +66,22 @@ public final class PostgresValues {
       case BINARY -> Types.BINARY;
       default -> Types.OTHER;
     };
+  }
+
+  /** An {@link Instant}, or {@link Long} microseconds since the epoch, as an instant. */
+  private static Instant instant(Object value) {
+    if (value instanceof Long micros) {
+      return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+    return (Instant) value;
+  }
+
+  /** A {@link LocalDate}, or {@link Integer} days since the epoch, as a date. */
+  private static LocalDate date(Object value) {
+    if (value instanceof Integer days) {
+      return LocalDate.ofEpochDay(days);
+    }
+    return (LocalDate) value;
   }
 
   /** The value of an integral {@link Number}; refuses floating point and big numbers. */

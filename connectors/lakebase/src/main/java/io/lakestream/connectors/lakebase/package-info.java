@@ -35,6 +35,10 @@
  *       password provider) are retried with exponential backoff on a new connection; then the task
  *       fails with the cause. Other errors fail the task naming the row's key and the column
  *       ({@link io.lakestream.connectors.lakebase.LakebaseWriteException}); no row is dropped.
+ *   <li>A changelog stream names its deletes ({@link
+ *       io.lakestream.connectors.lakebase.DeleteSelector}): within a batch the last change of a key
+ *       wins, and the batch's upserts and deletes by key commit in one transaction (deleting a
+ *       missing key does nothing). Deletes need a key; without one the sink is refused when built.
  *   <li>Output modes append and update behave the same; complete is refused. Delivery is
  *       at-least-once, and exactly-once in the final table state when there is a key.
  *   <li>Passwords never appear in URLs, logs or exception messages.

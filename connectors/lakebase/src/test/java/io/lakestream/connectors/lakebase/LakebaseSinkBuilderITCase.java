@@ -137,6 +137,101 @@ class LakebaseSinkBuilderITCase {
   }
 
   @Test
+  void aDeclaredKeyIsTheUpsertKeyAndMustAgreeWithOptionUpsertkeyAndThePrimaryKey()
+      throws Exception {
+    LakebaseSchema schema =
+        LakebaseSchema.builder()
+            .column("a", ColumnType.LONG)
+            .column("b", ColumnType.STRING)
+            .column("v", ColumnType.STRING)
+            .build();
+    String origin = "the PRIMARY KEY of sql_table";
+    LakebaseSink<Object[]> created =
+        builder(schema, "declared").declaredKey(List.of("b", "a"), origin).build();
+    assertThat(created.statement().key()).containsExactly("b", "a");
+    assertThat(describe("public", "declared").primaryKey()).containsExactly("b", "a");
+    // the same columns in another order agree
+    assertThat(
+            builder(schema, "declared")
+                .declaredKey(List.of("b", "a"), origin)
+                .option("upsertkey", "a,b")
+                .build()
+                .statement()
+                .key())
+        .containsExactly("b", "a");
+    assertThatThrownBy(
+            () ->
+                builder(schema, "declared")
+                    .declaredKey(List.of("a"), origin)
+                    .option("upsertkey", "a,b")
+                    .sanityCheck())
+        .isInstanceOfSatisfying(
+            LakebaseSinkException.class,
+            e -> assertThat(e.errorClass()).isEqualTo(LakebaseSinkException.INVALID_UPSERT_KEY))
+        .hasMessageContaining("option upsertkey [a, b] differs from " + origin + " [a]");
+    assertThatThrownBy(() -> builder(schema, "declared").declaredKey(List.of("a"), origin).build())
+        .isInstanceOfSatisfying(
+            LakebaseSinkException.class,
+            e -> assertThat(e.errorClass()).isEqualTo(LakebaseSinkException.INVALID_UPSERT_KEY))
+        .hasMessageContaining(origin + " [a] must equal the primary key of table public.declared")
+        .hasMessageContaining("which is [b, a]");
+  }
+
+  @Test
+  void theUpsertKeyIsFoundWithoutCreatingTheTable() throws Exception {
+    LakebaseSchema schema =
+        LakebaseSchema.builder()
+            .column("a", ColumnType.LONG)
+            .column("v", ColumnType.STRING)
+            .build();
+    assertThat(builder(schema, "not_yet").upsertKey()).isEmpty();
+    assertThat(builder(schema, "not_yet").option("upsertkey", "a").upsertKey())
+        .containsExactly("a");
+    assertThat(builder(schema, "not_yet").declaredKey(List.of("a"), "x").upsertKey())
+        .containsExactly("a");
+    assertThat(exists("not_yet")).isFalse();
+    execute("CREATE TABLE has_key (a BIGINT PRIMARY KEY, v TEXT)");
+    assertThat(builder(schema, "has_key").upsertKey()).containsExactly("a");
+  }
+
+  @Test
+  void deletesNeedAKeyAndAreRefusedBeforeTheTableIsCreated() throws Exception {
+    LakebaseSchema schema =
+        LakebaseSchema.builder()
+            .column("a", ColumnType.LONG)
+            .column("v", ColumnType.STRING)
+            .build();
+    assertThatThrownBy(() -> builder(schema, "no_key_yet").deletes(row -> true).build())
+        .isInstanceOfSatisfying(
+            LakebaseSinkException.class,
+            e -> assertThat(e.errorClass()).isEqualTo(LakebaseSinkException.INVALID_UPSERT_KEY))
+        .hasMessageContaining("deletes rows by key, but the sink has no key")
+        .hasMessageContaining("option upsertkey");
+    assertThat(exists("no_key_yet")).isFalse();
+    execute("CREATE TABLE keyless (a BIGINT, v TEXT)");
+    assertThatThrownBy(() -> builder(schema, "keyless").deletes(row -> true).build())
+        .hasMessageContaining("table public.keyless has no primary key");
+    execute("CREATE TABLE keyed_for_deletes (a BIGINT PRIMARY KEY, v TEXT)");
+    LakebaseSink<Object[]> inferred =
+        builder(schema, "keyed_for_deletes").deletes(row -> true).build();
+    assertThat(inferred.takesDeletes()).isTrue();
+    assertThat(inferred.statement().key()).containsExactly("a");
+    assertThat(
+            builder(schema, "created_for_deletes")
+                .option("upsertkey", "a")
+                .deletes(row -> true)
+                .build()
+                .takesDeletes())
+        .isTrue();
+  }
+
+  private static boolean exists(String table) throws SQLException {
+    try (Connection c = POSTGRES.connect()) {
+      return PostgresTable.describe(c, new PostgresTableName("public", table)).isPresent();
+    }
+  }
+
+  @Test
   void upsertKeyMustBeColumnsOfTheStreamOfComparableTypes() {
     assertThatThrownBy(() -> builder(ALL_TYPES, "never").option("upsertkey", "ID").sanityCheck())
         .isInstanceOfSatisfying(

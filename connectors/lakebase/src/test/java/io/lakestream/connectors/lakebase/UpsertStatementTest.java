@@ -79,6 +79,55 @@ class UpsertStatementTest {
   }
 
   @Test
+  void deletesByKeyBindOneArrayPerKeyColumnWhenEveryKeyTypeHasOne() {
+    UpsertStatement upsert = UpsertStatement.of(TABLE, SCHEMA, List.of("region", "Id"));
+    assertThat(upsert.deleteUnnestSql())
+        .isEqualTo(
+            "DELETE FROM \"public\".\"order\" WHERE (\"region\", \"Id\") IN"
+                + " (SELECT * FROM UNNEST(?::text[], ?::int8[]))");
+    assertThat(upsert.deleteSql())
+        .isEqualTo("DELETE FROM \"public\".\"order\" WHERE \"region\" = ? AND \"Id\" = ?");
+    LakebaseSchema timeKeyed =
+        LakebaseSchema.builder()
+            .column("at", ColumnType.TIMESTAMP)
+            .column("v", ColumnType.LONG)
+            .build();
+    UpsertStatement byTime = UpsertStatement.of(TABLE, timeKeyed, List.of("at"));
+    assertThat(byTime.deleteUnnestSql()).isNull();
+    assertThat(byTime.deleteSql()).endsWith("WHERE \"at\" = ?");
+    UpsertStatement insert = UpsertStatement.of(TABLE, SCHEMA, List.of());
+    assertThat(insert.deleteSql()).isNull();
+    assertThat(insert.deleteUnnestSql()).isNull();
+  }
+
+  @Test
+  void shapeOfChangesKeepsTheLastChangeOfEachKeyUpsertsFirstThenDeletes() {
+    UpsertStatement upsert = UpsertStatement.of(TABLE, SCHEMA, List.of("Id"));
+    Object[][] rows = {
+      {"a", 5L, "deleted, then written again", 1.0},
+      {"b", 2L, "written", 2.0},
+      {"c", 5L, "x", 3.0},
+      {"d", 2L, "written, then deleted", 4.0},
+      {"e", 9L, "only deleted", 5.0},
+      {"f", 1L, "only written", 6.0},
+      {"g", 9L, "deleted twice", 7.0},
+    };
+    boolean[] deletes = {true, false, false, true, true, false, true};
+    UpsertStatement.Changes changes = upsert.shape(rows, deletes, 7);
+    assertThat(changes).isEqualTo(new UpsertStatement.Changes(2, 2));
+    assertThat(Arrays.asList(rows).subList(0, 4))
+        .extracting(row -> row[0])
+        .containsExactly("f", "c", "d", "g");
+    assertThat(Arrays.asList(rows).subList(4, 7)).containsOnlyNulls();
+    assertThatThrownBy(
+            () ->
+                UpsertStatement.of(TABLE, SCHEMA, List.of())
+                    .shape(new Object[][] {{"a", 1L, "x", 0.0}}, new boolean[] {true}, 1))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("deletes need a key");
+  }
+
+  @Test
   void withoutKeyShapeKeepsEveryRowInOrder() {
     UpsertStatement insert = UpsertStatement.of(TABLE, SCHEMA, List.of());
     Object[][] rows = {{"b", 2L, "x", 1.0}, {"a", 1L, "x", 1.0}, {"b", 2L, "x", 1.0}};

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.lakebase.sink;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.lakebase.DeleteSelector;
 import io.lakestream.connectors.lakebase.LakebaseSinkConfig;
 import io.lakestream.connectors.lakebase.UpsertStatement;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseSinkWriter;
@@ -21,6 +22,11 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * overwrite themselves, so the table's final state is exactly-once. Without a key (plain inserts)
  * rows replayed after a failure are inserted again.
  *
+ * <p>With a {@link DeleteSelector} (a changelog stream; the sink then has a key) the selected
+ * elements delete their key; per key the last change of a batch wins, and a replay after a failure
+ * applies the same changes again in order, so the final state is exactly-once too, provided every
+ * change of a key reaches the same subtask (partition the stream by the key).
+ *
  * @param <T> the stream's element type
  */
 @PublicEvolving
@@ -30,11 +36,28 @@ public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
   private final LakebaseSinkConfig config;
   private final UpsertStatement upsert;
   private final RowFields<T> fields;
+  private final DeleteSelector<T> deletes;
 
   public LakebaseSink(LakebaseSinkConfig config, UpsertStatement upsert, RowFields<T> fields) {
+    this(config, upsert, fields, null);
+  }
+
+  /**
+   * @param deletes selects the elements that delete their key, or null (every element upserts)
+   * @throws IllegalArgumentException if there are deletes but the statement has no key
+   */
+  public LakebaseSink(
+      LakebaseSinkConfig config,
+      UpsertStatement upsert,
+      RowFields<T> fields,
+      DeleteSelector<T> deletes) {
+    if (deletes != null && upsert.key().isEmpty()) {
+      throw new IllegalArgumentException("deletes need an upsert key; " + upsert + " has none");
+    }
     this.config = config;
     this.upsert = upsert;
     this.fields = fields;
+    this.deletes = deletes;
   }
 
   /** The validated options. */
@@ -45,6 +68,11 @@ public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
   /** The statement the writers run (its key is the resolved upsert key). */
   public UpsertStatement statement() {
     return upsert;
+  }
+
+  /** Whether the sink takes deletes (a changelog stream). */
+  public boolean takesDeletes() {
+    return deletes != null;
   }
 
   @Override
@@ -62,9 +90,12 @@ public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
     int batchSize = config.batchSize();
     long interval = config.batchInterval().toMillis();
     if (config.tasksPerConnection() == 1) {
+      PostgresBatchWriter out = newBatchWriter();
       return new LakebaseSinkWriter<>(
           fields,
-          newBatchWriter(),
+          deletes,
+          out,
+          out::close,
           context.getProcessingTimeService(),
           context.metricGroup(),
           batchSize,
@@ -82,6 +113,7 @@ public final class LakebaseSink<T> implements Sink<T>, DescribedSink {
     PostgresBatchWriter shared = SharedConnections.acquire(key, this::newBatchWriter);
     return new LakebaseSinkWriter<>(
         fields,
+        deletes,
         shared,
         () -> SharedConnections.release(key),
         context.getProcessingTimeService(),

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.lakebase.DeleteSelector;
 import io.lakestream.connectors.schema.RowFields;
 import java.io.IOException;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
@@ -20,19 +21,26 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
  * batchSize} rows. An interval of 0 writes every row at once. A failed flush fails the task (the
  * rows stay unacknowledged and are replayed from the last checkpoint).
  *
+ * <p>With a {@link DeleteSelector}, the elements it selects delete their key; a flush that holds a
+ * delete writes the buffer as a batch of changes ({@link PostgresBatchWriter#write(Object[][],
+ * boolean[], int)}), any other flush as plain upserts.
+ *
  * @param <T> the stream's element type
  */
 @Internal
 public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
   private final RowFields<T> fields;
+  private final DeleteSelector<T> deletes;
   private final PostgresBatchWriter out;
   private final Runnable release;
   private final ProcessingTimeService timers;
   private final int batchSize;
   private final long intervalMillis;
   private final Object[][] buffer;
+  private final boolean[] deleted; // per buffered row; null without deletes
   private final Counter rowsOut;
   private int count;
+  private int deleteCount;
   private long oldestMillis;
   private boolean timerArmed;
 
@@ -43,14 +51,16 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
       SinkWriterMetricGroup metrics,
       int batchSize,
       long intervalMillis) {
-    this(fields, out, out::close, timers, metrics, batchSize, intervalMillis);
+    this(fields, null, out, out::close, timers, metrics, batchSize, intervalMillis);
   }
 
   /**
+   * @param deletes selects the elements that delete their key; null if none does
    * @param release called on {@link #close()} instead of closing {@code out} (a shared writer)
    */
   public LakebaseSinkWriter(
       RowFields<T> fields,
+      DeleteSelector<T> deletes,
       PostgresBatchWriter out,
       Runnable release,
       ProcessingTimeService timers,
@@ -58,12 +68,14 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
       int batchSize,
       long intervalMillis) {
     this.fields = fields;
+    this.deletes = deletes;
     this.out = out;
     this.release = release;
     this.timers = timers;
     this.batchSize = batchSize;
     this.intervalMillis = intervalMillis;
     this.buffer = new Object[batchSize][];
+    this.deleted = deletes == null ? null : new boolean[batchSize];
     this.rowsOut = metrics == null ? null : metrics.getNumRecordsSendCounter();
   }
 
@@ -72,7 +84,12 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
     if (count == 0) {
       oldestMillis = timers.getCurrentProcessingTime();
     }
-    buffer[count++] = fields.toRow(element);
+    buffer[count] = fields.toRow(element);
+    if (deleted != null) {
+      deleted[count] = deletes.isDelete(element);
+      deleteCount += deleted[count] ? 1 : 0;
+    }
+    count++;
     if (count >= batchSize || intervalMillis == 0) {
       flushBuffer();
     } else if (!timerArmed) {
@@ -107,9 +124,14 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
       return;
     }
     int rows = count;
-    out.write(buffer, rows);
+    if (deleteCount == 0) {
+      out.write(buffer, rows);
+    } else {
+      out.write(buffer, deleted, rows);
+    }
     java.util.Arrays.fill(buffer, 0, rows, null);
     count = 0;
+    deleteCount = 0;
     if (rowsOut != null) {
       rowsOut.inc(rows);
     }

@@ -24,16 +24,20 @@ import org.slf4j.LoggerFactory;
  * Writes batches of rows to PostgreSQL in one transaction each, through one connection and prepared
  * statements reused for every batch: one {@code INSERT .. SELECT FROM UNNEST} of column arrays when
  * every column type has an array binding ({@link UpsertStatement#unnestSql()}), else a JDBC batch
- * the driver rewrites into multi-row INSERTs. Free of Flink; {@link LakebaseSinkWriter} calls it
- * from the task thread.
+ * the driver rewrites into multi-row INSERTs. A batch of changes ({@link #write(Object[][],
+ * boolean[], int)}) also deletes the keys whose last change in the batch is a delete, with one
+ * {@code DELETE .. WHERE (key) IN (SELECT FROM UNNEST ..)} (or a JDBC batch of single-key deletes)
+ * in the same transaction; a key that is not in the table deletes nothing. Free of Flink; {@link
+ * LakebaseSinkWriter} calls it from the task thread.
  *
  * <p>Guarantees: {@link #write} returns only after the batch is committed. Transient errors ({@link
  * #isTransient}) roll back, close the connection, wait (exponential backoff) and retry the whole
  * batch on a new connection, which asks the password provider again; after {@code maxRetries}
  * retries it throws {@link LakebaseWriteException} with the last error as cause. A non-transient
- * error rolls back and replays the batch row by row to name the first failing row's key and the
- * column (from PostgreSQL's error fields, else by probing each value against a scratch copy of the
- * table's columns), then throws {@link LakebaseWriteException}; no row is skipped.
+ * error rolls back and replays the batch row by row (upserts, then deletes) to name the first
+ * failing row's key and the column (from PostgreSQL's error fields, else, for an upsert, by probing
+ * each value against a scratch copy of the table's columns), then throws {@link
+ * LakebaseWriteException}; no row is skipped.
  */
 @Internal
 public final class PostgresBatchWriter implements AutoCloseable {
@@ -49,6 +53,8 @@ public final class PostgresBatchWriter implements AutoCloseable {
   private Connection connection;
   private PreparedStatement statement;
   private PreparedStatement unnest;
+  private PreparedStatement delete;
+  private PreparedStatement deleteUnnest;
   private long batches;
   private long retries;
   private long connects;
@@ -73,11 +79,36 @@ public final class PostgresBatchWriter implements AutoCloseable {
     if (count == 0) {
       return;
     }
-    int kept = upsert.shape(rows, count);
+    writeShaped(rows, upsert.shape(rows, count), 0);
+  }
+
+  /**
+   * Writes a batch of changes in one transaction: {@code deletes[i]} tells whether {@code rows[i]}
+   * deletes its key. Per key the last change wins ({@link UpsertStatement#shape(Object[][],
+   * boolean[], int)}); the upserts and the deletes commit together. The array's order and contents
+   * are unspecified afterwards.
+   *
+   * @throws IllegalStateException if the sink has no key
+   * @throws LakebaseWriteException if the batch cannot be written (see the class comment)
+   * @throws InterruptedException if interrupted while waiting to retry
+   */
+  public synchronized void write(Object[][] rows, boolean[] deletes, int count)
+      throws IOException, InterruptedException {
+    if (count == 0) {
+      return;
+    }
+    UpsertStatement.Changes changes = upsert.shape(rows, deletes, count);
+    writeShaped(rows, changes.upserts(), changes.deletes());
+  }
+
+  /** Commits {@code rows[0, upserts)} upserted and the next {@code deletes} rows deleted. */
+  private void writeShaped(Object[][] rows, int upserts, int deletes)
+      throws IOException, InterruptedException {
+    int kept = upserts + deletes;
     long wait = backoffMillis;
     for (int attempt = 0; ; attempt++) {
       try {
-        execute(rows, kept);
+        execute(rows, upserts, deletes);
         batches++;
         return;
       } catch (LakebaseWriteException e) {
@@ -86,7 +117,7 @@ public final class PostgresBatchWriter implements AutoCloseable {
       } catch (SQLException | IOException e) {
         if (!isTransient(e)) {
           rollbackQuietly();
-          throw diagnose(rows, kept, e);
+          throw diagnose(rows, upserts, deletes, e);
         }
         closeConnection();
         if (attempt >= maxRetries) {
@@ -122,8 +153,19 @@ public final class PostgresBatchWriter implements AutoCloseable {
     }
   }
 
-  private void execute(Object[][] rows, int count) throws SQLException, IOException {
-    PreparedStatement prepared = statement();
+  private void execute(Object[][] rows, int upserts, int deletes) throws SQLException, IOException {
+    statement(); // connects
+    if (upserts > 0) {
+      executeUpserts(rows, upserts);
+    }
+    if (deletes > 0) {
+      executeDeletes(rows, upserts, deletes);
+    }
+    connection.commit();
+  }
+
+  private void executeUpserts(Object[][] rows, int count) throws SQLException, IOException {
+    PreparedStatement prepared = statement;
     if (upsert.unnestSql() != null) {
       if (unnest == null) {
         unnest = connection.prepareStatement(upsert.unnestSql());
@@ -146,7 +188,40 @@ public final class PostgresBatchWriter implements AutoCloseable {
         prepared.clearBatch();
       }
     }
-    connection.commit();
+  }
+
+  private void executeDeletes(Object[][] rows, int from, int count)
+      throws SQLException, IOException {
+    if (upsert.deleteUnnestSql() != null) {
+      if (deleteUnnest == null) {
+        deleteUnnest = connection.prepareStatement(upsert.deleteUnnestSql());
+      }
+      try {
+        upsert.bindKeyColumns(connection, deleteUnnest, rows, from, count);
+      } catch (ClassCastException | ArithmeticException e) {
+        // a key value that does not fit its column: the row replay names it
+        throw new SQLException("a value does not fit its column's type: " + e, "22000", e);
+      }
+      deleteUnnest.executeUpdate();
+      return;
+    }
+    PreparedStatement prepared = deleteStatement();
+    for (int i = from; i < from + count; i++) {
+      upsert.bindKey(prepared, rows[i]);
+      prepared.addBatch();
+    }
+    try {
+      prepared.executeBatch();
+    } finally {
+      prepared.clearBatch();
+    }
+  }
+
+  private PreparedStatement deleteStatement() throws SQLException {
+    if (delete == null) {
+      delete = connection.prepareStatement(upsert.deleteSql());
+    }
+    return delete;
   }
 
   private PreparedStatement statement() throws SQLException, IOException {
@@ -189,7 +264,9 @@ public final class PostgresBatchWriter implements AutoCloseable {
     return false;
   }
 
-  private LakebaseWriteException diagnose(Object[][] rows, int count, Exception batchError) {
+  private LakebaseWriteException diagnose(
+      Object[][] rows, int upserts, int deletes, Exception batchError) {
+    int count = upserts + deletes;
     SQLException root = rootSqlException(batchError);
     if (connection == null) {
       return new LakebaseWriteException(
@@ -206,16 +283,16 @@ public final class PostgresBatchWriter implements AutoCloseable {
     }
     try {
       for (int i = 0; i < count; i++) {
+        boolean delete = i >= upserts;
         Savepoint savepoint = connection.setSavepoint();
         try {
-          upsert.bind(statement, rows[i]);
-          statement.executeUpdate();
+          replay(rows[i], delete);
           connection.releaseSavepoint(savepoint);
         } catch (SQLException rowError) {
           connection.rollback(savepoint);
-          String column = column(rowError, rows[i]);
+          String column = delete ? serverColumn(rowError) : column(rowError, rows[i]);
           rollbackQuietly();
-          return rowFailure(rows[i], rowError, column);
+          return rowFailure(rows[i], delete, rowError, column);
         }
       }
     } catch (LakebaseWriteException valueError) {
@@ -238,12 +315,25 @@ public final class PostgresBatchWriter implements AutoCloseable {
         batchError);
   }
 
-  private LakebaseWriteException rowFailure(Object[] row, SQLException error, String column) {
+  /** Writes one row of a failed batch on its own: an upsert, or a delete of its key. */
+  private void replay(Object[] row, boolean delete) throws SQLException, LakebaseWriteException {
+    if (delete) {
+      PreparedStatement single = deleteStatement();
+      upsert.bindKey(single, row);
+      single.executeUpdate();
+    } else {
+      upsert.bind(statement, row);
+      statement.executeUpdate();
+    }
+  }
+
+  private LakebaseWriteException rowFailure(
+      Object[] row, boolean delete, SQLException error, String column) {
     String key = upsert.describeKey(row);
     return new LakebaseWriteException(
-        "cannot write row with key "
+        (delete ? "cannot delete row with key " : "cannot write row with key ")
             + key
-            + " to table "
+            + (delete ? " from table " : " to table ")
             + upsert.table()
             + (column != null ? ": column \"" + column + "\"" : "")
             + ": "
@@ -258,13 +348,22 @@ public final class PostgresBatchWriter implements AutoCloseable {
         error);
   }
 
-  /** The column PostgreSQL names, else the first value that fails alone in a scratch table. */
-  private String column(SQLException error, Object[] row) throws SQLException, IOException {
+  /** The column PostgreSQL names in its error, or null. */
+  private static String serverColumn(SQLException error) {
     if (error instanceof PSQLException) {
       ServerErrorMessage server = ((PSQLException) error).getServerErrorMessage();
-      if (server != null && server.getColumn() != null) {
+      if (server != null) {
         return server.getColumn();
       }
+    }
+    return null;
+  }
+
+  /** The column PostgreSQL names, else the first value that fails alone in a scratch table. */
+  private String column(SQLException error, Object[] row) throws SQLException, IOException {
+    String named = serverColumn(error);
+    if (named != null) {
+      return named;
     }
     Savepoint savepoint = connection.setSavepoint();
     try (Statement ddl = connection.createStatement()) {
@@ -331,6 +430,8 @@ public final class PostgresBatchWriter implements AutoCloseable {
     connection = null;
     statement = null;
     unnest = null;
+    delete = null;
+    deleteUnnest = null;
     if (closing != null) {
       try {
         closing.close();

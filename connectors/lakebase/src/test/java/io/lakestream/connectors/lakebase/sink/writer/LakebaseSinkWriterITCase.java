@@ -45,6 +45,14 @@ class LakebaseSinkWriterITCase {
   }
 
   private LakebaseSinkWriter<Long> writer(int batchSize, long intervalMillis) {
+    PostgresBatchWriter out = batchWriter();
+    writer =
+        new LakebaseSinkWriter<>(
+            id -> new Object[] {id % 10, "v" + id}, out, time, null, batchSize, intervalMillis);
+    return writer;
+  }
+
+  private static PostgresBatchWriter batchWriter() {
     PostgresEndpoint endpoint =
         PostgresEndpoint.resolve(
             POSTGRES.jdbcUrl(),
@@ -52,16 +60,43 @@ class LakebaseSinkWriterITCase {
             "x",
             POSTGRES.user(),
             PasswordProvider.of(POSTGRES.password()));
-    PostgresBatchWriter out =
-        new PostgresBatchWriter(
-            endpoint,
-            UpsertStatement.of(new PostgresTableName("public", "kv"), SCHEMA, List.of("id")),
-            0,
-            Duration.ofMillis(10));
+    return new PostgresBatchWriter(
+        endpoint,
+        UpsertStatement.of(new PostgresTableName("public", "kv"), SCHEMA, List.of("id")),
+        0,
+        Duration.ofMillis(10));
+  }
+
+  @Test
+  void elementsTheSelectorPicksDeleteTheirKey() throws Exception {
+    time.setCurrentTime(0);
+    PostgresBatchWriter out = batchWriter();
+    // a negative id deletes the key of its absolute value
     writer =
         new LakebaseSinkWriter<>(
-            id -> new Object[] {id % 10, "v" + id}, out, time, null, batchSize, intervalMillis);
-    return writer;
+            id -> new Object[] {Math.abs(id), "v" + id},
+            id -> id < 0,
+            out,
+            out::close,
+            time,
+            null,
+            4,
+            60_000);
+    for (long id : new long[] {1, 2, 3, -2, 4, -4, -9, 5}) {
+      writer.write(id, null); // two batches by size
+    }
+    assertThat(rows()).isEqualTo(3);
+    assertThat(value(2)).isNull();
+    writer.write(2L, null);
+    writer.flush(false); // a batch without deletes: plain upserts
+    assertThat(rows()).isEqualTo(4);
+    writer.write(-1L, null);
+    writer.flush(false);
+    assertThat(rows()).isEqualTo(3);
+    assertThat(value(1)).isNull();
+    assertThat(value(2)).isEqualTo("v2");
+    assertThat(value(3)).isEqualTo("v3");
+    assertThat(value(5)).isEqualTo("v5");
   }
 
   @Test

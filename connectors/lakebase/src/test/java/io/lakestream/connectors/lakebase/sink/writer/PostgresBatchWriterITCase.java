@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,6 +110,122 @@ class PostgresBatchWriterITCase {
       }
     }
     assertThat(physical).hasSize(200).isSorted();
+  }
+
+  @Test
+  void aBatchOfChangesUpsertsAndDeletesInOneTransactionTheLastChangeOfAKeyWinning()
+      throws Exception {
+    try (PostgresBatchWriter writer = writer(List.of("id"), 0)) {
+      writer.write(rows(item(1, "a"), item(2, "b"), item(3, "c"), item(4, "d"), item(5, "e")), 5);
+      Object[][] changes =
+          rows(
+              item(6, "new"),
+              item(2, "deleted"),
+              item(3, "updated"),
+              item(42, "a key that is not there"),
+              item(4, "deleted first"),
+              item(4, "then written again"),
+              item(7, "written first"),
+              item(7, "then deleted"));
+      boolean[] deletes = {false, true, false, true, true, false, false, true};
+      writer.write(changes, deletes, 8);
+      assertThat(writer.batches()).isEqualTo(2);
+    }
+    assertThat(table())
+        .containsExactly(
+            Map.entry(1L, "a/x/1"),
+            Map.entry(3L, "updated/x/1"),
+            Map.entry(4L, "then written again/x/1"),
+            Map.entry(5L, "e/x/1"),
+            Map.entry(6L, "new/x/1"));
+  }
+
+  @Test
+  void aBatchThatOnlyDeletesWorksAndDeletingAMissingKeyIsANoOp() throws Exception {
+    try (PostgresBatchWriter writer = writer(List.of("id"), 0)) {
+      writer.write(rows(item(1, "a"), item(2, "b")), 2);
+      writer.write(rows(item(2, "gone"), item(99, "never there")), new boolean[] {true, true}, 2);
+      writer.write(rows(item(98, "never there")), new boolean[] {true}, 1);
+    }
+    assertThat(table()).containsExactly(Map.entry(1L, "a/x/1"));
+  }
+
+  @Test
+  void keysOfTypesWithoutArrayBindingAreDeletedThroughJdbcBatches() throws Exception {
+    execute("DROP TABLE IF EXISTS daily");
+    execute("CREATE TABLE daily (day DATE PRIMARY KEY, n BIGINT)");
+    LakebaseSchema schema =
+        LakebaseSchema.builder()
+            .column("day", ColumnType.DATE, false)
+            .column("n", ColumnType.LONG)
+            .build();
+    UpsertStatement upsert =
+        UpsertStatement.of(new PostgresTableName("public", "daily"), schema, List.of("day"));
+    assertThat(upsert.deleteUnnestSql()).isNull();
+    LocalDate first = LocalDate.of(2026, 3, 1);
+    try (PostgresBatchWriter writer =
+        new PostgresBatchWriter(endpoint(), upsert, 0, Duration.ofMillis(10))) {
+      writer.write(
+          rows(new Object[] {first, 1L}, new Object[] {first.plusDays(1), 2L}), 2); // LocalDate
+      int second = (int) first.plusDays(1).toEpochDay(); // days since the epoch, as SQL rows hold
+      writer.write(
+          rows(new Object[] {second, null}, new Object[] {(int) first.toEpochDay() + 5, 6L}),
+          new boolean[] {true, false},
+          2);
+    }
+    List<String> found = new ArrayList<>();
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT day, n FROM daily ORDER BY day")) {
+      while (rs.next()) {
+        found.add(rs.getObject(1, LocalDate.class) + "=" + rs.getLong(2));
+      }
+    }
+    assertThat(found).containsExactly("2026-03-01=1", "2026-03-06=6");
+  }
+
+  @Test
+  void aDeleteThatFailsNamesTheKeyAndNothingOfTheBatchIsCommitted() throws Exception {
+    execute("DROP TABLE IF EXISTS item_refs");
+    try (PostgresBatchWriter writer = writer(List.of("id"), 3)) {
+      writer.write(rows(item(1, "a"), item(2, "b")), 2);
+      execute("CREATE TABLE item_refs (item BIGINT REFERENCES items (id))");
+      execute("INSERT INTO item_refs VALUES (2)");
+      Object[][] changes = rows(item(10, "new"), item(2, "deleted"), item(1, "updated"));
+      assertThatThrownBy(() -> writer.write(changes, new boolean[] {false, true, false}, 3))
+          .isInstanceOfSatisfying(
+              LakebaseWriteException.class,
+              e -> {
+                assertThat(e.key()).isEqualTo("(id=2)");
+                assertThat(e.sqlState()).isEqualTo("23503");
+                assertThat(e.getMessage())
+                    .contains("cannot delete row with key (id=2) from table public.items");
+              });
+      assertThat(writer.retries()).isZero();
+    } finally {
+      execute("DROP TABLE IF EXISTS item_refs");
+    }
+    assertThat(table()).containsExactly(Map.entry(1L, "a/x/1"), Map.entry(2L, "b/x/1"));
+  }
+
+  @Test
+  void aBatchOfChangesIsRetriedWholeOnANewConnection() throws Exception {
+    try (PostgresBatchWriter writer = writer(List.of("id"), 3)) {
+      writer.write(rows(item(1, "a"), item(2, "b")), 2);
+      assertThat(terminateSinkConnections()).isEqualTo(1);
+      writer.write(rows(item(1, "gone"), item(3, "c")), new boolean[] {true, false}, 2);
+      assertThat(writer.retries()).isEqualTo(1);
+    }
+    assertThat(table()).containsExactly(Map.entry(2L, "b/x/1"), Map.entry(3L, "c/x/1"));
+  }
+
+  private static Object[] item(long id, String name) {
+    return new Object[] {id, name, "x", 1};
+  }
+
+  private static PostgresEndpoint endpoint() {
+    return PostgresEndpoint.resolve(
+        POSTGRES.jdbcUrl(), null, "x", POSTGRES.user(), PasswordProvider.of(POSTGRES.password()));
   }
 
   @Test
@@ -205,8 +322,9 @@ class PostgresBatchWriterITCase {
           rows(
               new Object[] {2L, at, "{\"v\": 1}"},
               new Object[] {1L, null, "{\"v\": 2}"},
-              new Object[] {2L, at, "{\"v\": 3}"}),
-          3);
+              new Object[] {2L, at, "{\"v\": 3}"},
+              new Object[] {3L, at.getEpochSecond() * 1_000_000 + 123_456, "{\"v\": 4}"}),
+          4); // a TIMESTAMP is an Instant or, as Flink SQL's rows hold it, Long microseconds
       assertThatThrownBy(() -> writer.write(rows(new Object[] {5L, at, null}), 1))
           .isInstanceOfSatisfying(
               LakebaseWriteException.class,
@@ -229,7 +347,7 @@ class PostgresBatchWriterITCase {
                 + "/"
                 + rs.getString(3));
       }
-      assertThat(found).containsExactly("1/null/2", "2/" + at + "/3");
+      assertThat(found).containsExactly("1/null/2", "2/" + at + "/3", "3/" + at + "/4");
     }
   }
 

@@ -1,0 +1,210 @@
+package io.lakestream.sql.connector.lakebase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.merge.DeltaMerge;
+import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
+import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.sql.SqlQueries;
+import io.lakestream.testkit.logging.CapturedLogs;
+import io.lakestream.testkit.postgres.PostgresExtension;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.flink.table.functions.ScalarFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The changelog round trip from Delta into Lakebase in Flink SQL: a table changed by MERGEs
+ * (inserts, updates, deletes) read as its change data feed, aggregated per status and upserted by
+ * key into PostgreSQL, where a status whose accounts are all deleted is deleted (the aggregation's
+ * {@code -D}). Each run injects a task failure mid-epoch (a restart from the last checkpoint, the
+ * second run's while a group is being deleted); the second run resumes from the first one's
+ * savepoint. Afterwards the PostgreSQL table must equal the aggregate of the Delta table's current
+ * rows, row for row, and no log line shows the password.
+ */
+class LakebaseChangeFeedSqlITCase {
+  @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
+
+  private static final DeltaTableSchema ACCOUNTS =
+      DeltaTableSchema.builder()
+          .column("id", ColumnType.LONG, false)
+          .column("status", ColumnType.STRING)
+          .column("amount", ColumnType.decimal(12, 2))
+          .property("delta.enableChangeDataFeed", "true")
+          .build();
+
+  private static final String SECRET = "Lakebase-Secret-" + UUID.randomUUID();
+
+  @TempDir Path dir;
+
+  /** One MERGE version: ids upserted with a status and amount, or deleted. */
+  private void change(long version, long from, long to, String status, boolean delete)
+      throws Exception {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("accounts").toUri().toString());
+    table.ensureExists(ACCOUNTS);
+    int deleteFlag = ACCOUNTS.columns().size();
+    DeltaMerge merge =
+        DeltaMerge.into(table, ACCOUNTS, "id")
+            .whenMatchedDelete((source, target) -> (Boolean) source[deleteFlag])
+            .whenMatchedUpdateAll()
+            .whenNotMatchedInsertAll((source, target) -> !(Boolean) source[deleteFlag])
+            .build();
+    List<Object[]> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(new Object[] {id, status, BigDecimal.valueOf(id * 3 + version, 1), delete});
+    }
+    new DeltaMergeCommit(merge, "writer").commit(version, rows);
+  }
+
+  /** Runs the query once, failing a task at the first change of {@code failAtVersion}. */
+  private void run(long failAtVersion) throws Exception {
+    String password = POSTGRES.server().isEmbedded() ? SECRET : POSTGRES.password();
+    String script =
+        """
+        CREATE TABLE accounts (
+          id BIGINT NOT NULL, status STRING, amount DECIMAL(12, 2),
+          _change_type STRING METADATA VIRTUAL, _commit_version BIGINT METADATA VIRTUAL
+        ) WITH ('connector' = 'delta', 'path' = '%s', 'readChangeFeed' = 'true',
+                'startingVersion' = '0', 'maxFilesPerTrigger' = '1');
+        CREATE TABLE by_status (
+          status STRING NOT NULL, accounts BIGINT, total DECIMAL(38, 2),
+          PRIMARY KEY (status) NOT ENFORCED
+        ) WITH ('connector' = 'lakebase', 'endpoint' = '%s', 'user' = '%s', 'password' = '%s',
+                'dbtable' = 'public.by_status', 'batchsize' = '7', 'batchinterval' = '20 ms');
+        CREATE TEMPORARY FUNCTION fail_after_checkpoint AS '%s';
+        INSERT INTO by_status
+        SELECT status, COUNT(*), SUM(amount) FROM accounts
+        WHERE fail_after_checkpoint(_commit_version) >= 0 AND _change_type <> ''
+        GROUP BY status;
+        """
+            .formatted(
+                dir.resolve("accounts").toUri(),
+                POSTGRES.jdbcUrl(),
+                POSTGRES.user(),
+                password,
+                FailAfterCheckpoint.class.getName());
+    FailAfterCheckpoint.arm(failAtVersion, dir.resolve("checkpoint"));
+    try (CapturedLogs logs = CapturedLogs.of("")) {
+      SqlQueries.availableNow(script, "by-status", dir.resolve("checkpoint")).awaitTermination();
+      assertThat(logs.lines()).isNotEmpty().noneMatch(line -> line.contains(password));
+    }
+    assertThat(FailAfterCheckpoint.FAILED).as("the injected task failure happened").isTrue();
+    assertThat(FailAfterCheckpoint.AFTER_CHECKPOINT)
+        .as("the failure came after a checkpoint of the run was completed")
+        .isTrue();
+  }
+
+  /** Count and total per status of the accounts table's current rows. */
+  private List<String> model() throws Exception {
+    TreeMap<String, Long> counts = new TreeMap<>();
+    TreeMap<String, BigDecimal> totals = new TreeMap<>();
+    DeltaTable accounts = DeltaTable.forPath(dir.resolve("accounts").toUri().toString());
+    for (Object[] row : new DeltaTableReader(accounts).readLatest()) {
+      counts.merge((String) row[1], 1L, Long::sum);
+      totals.merge((String) row[1], (BigDecimal) row[2], BigDecimal::add);
+    }
+    List<String> rows = new ArrayList<>();
+    counts.forEach((status, n) -> rows.add(status + "/" + n + "/" + totals.get(status)));
+    return rows;
+  }
+
+  private static List<String> byStatus() throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT status, accounts, total FROM by_status ORDER BY status")) {
+      while (rs.next()) {
+        rows.add(rs.getString(1) + "/" + rs.getLong(2) + "/" + rs.getBigDecimal(3));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void theChangeFeedAggregatedIntoLakebaseEqualsTheTableAggregatedThroughFailuresAndARestart()
+      throws Exception {
+    // one version per epoch (maxFilesPerTrigger 1); the second epoch of each run fails
+    change(1, 0, 40, "open", false); // 40 inserts
+    change(2, 0, 20, "closed", false); // 20 updates open -> closed (40 changes)
+    change(3, 30, 40, "open", true); // 10 deletes
+    run(2);
+    assertThat(byStatus()).containsExactlyElementsOf(model()).hasSize(2);
+
+    change(4, 40, 80, "new", false);
+    change(5, 0, 20, "closed", true); // every closed account goes: its row is deleted
+    change(6, 20, 25, "open", false); // an update that keeps the status, new amount
+    run(5); // resumes from the first run's savepoint; fails while "closed" is being deleted
+    assertThat(model()).extracting(row -> row.split("/")[0]).containsExactly("new", "open");
+    assertThat(byStatus()).containsExactlyElementsOf(model());
+  }
+
+  /**
+   * Passes its argument (a commit version) through; armed, it fails the task at the first row of
+   * one version, once in the test JVM, after waiting (up to 60 s) for the run's first completed
+   * checkpoint, so the restart restores a checkpoint of the run and replays the epoch. The epoch's
+   * barrier precedes its rows, so the wait does not hold the checkpoint back.
+   */
+  public static final class FailAfterCheckpoint extends ScalarFunction {
+    static final AtomicBoolean FAILED = new AtomicBoolean();
+    static final AtomicBoolean AFTER_CHECKPOINT = new AtomicBoolean();
+    private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
+    private static volatile long failAt = -1;
+    private static volatile Path location;
+    private static volatile long checkpointBefore;
+
+    static void arm(long version, Path checkpointLocation) throws Exception {
+      location = checkpointLocation;
+      checkpointBefore = newestCheckpoint();
+      failAt = version;
+      FAILED.set(false);
+      AFTER_CHECKPOINT.set(false);
+    }
+
+    public Long eval(Long version) throws Exception {
+      if (version != null && version == failAt && FAILED.compareAndSet(false, true)) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (newestCheckpoint() <= checkpointBefore && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        AFTER_CHECKPOINT.set(newestCheckpoint() > checkpointBefore);
+        throw new IllegalStateException("injected task failure mid-epoch at version " + version);
+      }
+      return version;
+    }
+
+    /** The id of the newest completed checkpoint in the location, or 0. */
+    private static long newestCheckpoint() throws Exception {
+      if (!Files.isDirectory(location)) {
+        return 0;
+      }
+      try (Stream<Path> files = Files.walk(location)) {
+        return files
+            .filter(f -> f.getFileName().toString().equals("_metadata"))
+            .map(f -> CHECKPOINT.matcher(f.getParent().getFileName().toString()))
+            .filter(Matcher::matches)
+            .mapToLong(m -> Long.parseLong(m.group(1)))
+            .max()
+            .orElse(0);
+      }
+    }
+  }
+}
