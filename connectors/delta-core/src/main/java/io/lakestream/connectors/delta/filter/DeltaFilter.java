@@ -263,7 +263,7 @@ public sealed interface DeltaFilter extends Serializable
   }
 
   private static List<DeltaFilter> checkFilters(String kind, List<DeltaFilter> filters) {
-    if (filters == null || filters.isEmpty() || filters.contains(null)) {
+    if (filters == null || filters.isEmpty() || filters.stream().anyMatch(Objects::isNull)) {
       throw invalid(kind + " needs one or more filters, none null");
     }
     return List.copyOf(filters);

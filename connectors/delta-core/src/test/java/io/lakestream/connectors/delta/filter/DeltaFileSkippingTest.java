@@ -245,4 +245,21 @@ class DeltaFileSkippingTest {
             "(id >= 1 AND id <= 5) AND (name = 'o''k' OR day IS NULL)"
                 + " AND day IN (DATE '2024-05-01')");
   }
+
+  @Test
+  void aFilterIsSerializableAsASourceFieldIs() throws Exception {
+    DeltaFilter filter =
+        and(
+            between("id", 1L, 5L),
+            or(in("day", LocalDate.of(2024, 5, 1)), isNull("name")),
+            equalTo("ts", Instant.parse("2024-05-01T00:00:00Z")));
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(filter);
+    }
+    try (java.io.ObjectInputStream in =
+        new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      assertThat(in.readObject()).isEqualTo(filter);
+    }
+  }
 }
