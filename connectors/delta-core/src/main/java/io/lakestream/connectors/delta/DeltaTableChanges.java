@@ -40,7 +40,8 @@ import java.util.Set;
  * <p>With a {@link DeltaFileSkipping}, files none of whose rows can match its filter are left out,
  * of the snapshot and of later versions alike ({@link Listing#skipped()} counts them). A file keeps
  * the index it has among all files of its version, so a stream position means the same whatever the
- * filter, and a query restarted with another filter neither re-reads nor loses a file.
+ * filter: a query restarted with another filter reads no file twice, and applies the new filter to
+ * the files after its position.
  */
 @Internal
 public final class DeltaTableChanges {
@@ -173,7 +174,7 @@ public final class DeltaTableChanges {
     List<DeltaAddedFile> kept = new ArrayList<>(listed.size());
     for (int index = 0; index < listed.size(); index++) {
       SnapshotFile f = listed.get(index);
-      if (skipping.mayMatch(f.partitionValues(), f.stats())) {
+      if (f.mayMatch()) {
         kept.add(
             new DeltaAddedFile(
                 f.status().getPath(),
@@ -182,15 +183,18 @@ public final class DeltaTableChanges {
                 true,
                 f.partitionValues(),
                 f.status().getSize(),
-                numRecords(f.stats())));
+                f.numRecords()));
       }
     }
     return new Listing(kept, listed.size() - kept.size());
   }
 
-  /** A data file of a snapshot, before the snapshot's files are ordered. */
+  /**
+   * A data file of a snapshot, before the snapshot's files are ordered (its statistics are not
+   * kept: a snapshot may have many files).
+   */
   private record SnapshotFile(
-      FileStatus status, Map<String, String> partitionValues, String stats) {
+      FileStatus status, Map<String, String> partitionValues, long numRecords, boolean mayMatch) {
     long modificationTime() {
       return status.getModificationTime();
     }
@@ -201,7 +205,10 @@ public final class DeltaTableChanges {
     if (scanFile.hasDeletionVector()) {
       throw deletionVector(status.getPath(), version);
     }
-    return new SnapshotFile(status, scanFile.partitionValues(), scanFile.stats());
+    Map<String, String> partitionValues = scanFile.partitionValues();
+    String stats = scanFile.stats();
+    return new SnapshotFile(
+        status, partitionValues, numRecords(stats), skipping.mayMatch(partitionValues, stats));
   }
 
   /**
