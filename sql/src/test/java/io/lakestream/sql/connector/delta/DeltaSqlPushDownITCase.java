@@ -191,7 +191,8 @@ class DeltaSqlPushDownITCase {
             + " WHERE amount > 1.50 AND amount <= 2.00\n"
             + "UNION ALL SELECT 'count', COUNT(*), CAST(NULL AS STRING) FROM s4 WHERE part = 'p0'\n"
             + "UNION ALL SELECT 'version', id, part FROM s5 /*+ OPTIONS('versionAsOf' = '10') */"
-            + " WHERE id >= 95";
+            + " WHERE id >= 95\n"
+            + "UNION ALL SELECT 'all', COUNT(*), CAST(NULL AS STRING) FROM s6";
     TableEnvironment pushed = batch(true);
     TableEnvironment plain = batch(false);
     assertThat(pushed.explainSql(query))
@@ -206,7 +207,7 @@ class DeltaSqlPushDownITCase {
     List<String> withPushDown = collect(pushed, query);
     assertThat(withPushDown).isEqualTo(collect(plain, query));
     // between: ids 50..79 but 60..69 (p2); in-or: 5 and the 50 ids of p3; decimal: 1.51..1.99;
-    // count: the 50 rows of p0; version 10: ids 95..99
+    // count: the 50 rows of p0; version 10: ids 95..99; all: no column is needed
     assertThat(
             withPushDown.stream()
                 .collect(Collectors.groupingBy(r -> r.split(",")[0], Collectors.counting())))
@@ -216,8 +217,9 @@ class DeltaSqlPushDownITCase {
                 "+I[in-or", 51L,
                 "+I[decimal", 49L,
                 "+I[count", 1L,
-                "+I[version", 5L));
-    assertThat(withPushDown).contains("+I[count, 50, null]");
+                "+I[version", 5L,
+                "+I[all", 1L));
+    assertThat(withPushDown).contains("+I[count, 50, null]", "+I[all, 200, null]");
   }
 
   private TableEnvironment batch(boolean pushDown) {
@@ -226,7 +228,7 @@ class DeltaSqlPushDownITCase {
     TableEnvironment tables =
         TableEnvironment.create(
             EnvironmentSettings.newInstance().inBatchMode().withConfiguration(conf).build());
-    for (int i = 1; i <= 5; i++) {
+    for (int i = 1; i <= 6; i++) {
       tables.executeSql(
           "CREATE TABLE s"
               + i
