@@ -5,34 +5,14 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
-import io.delta.kernel.types.BinaryType;
-import io.delta.kernel.types.BooleanType;
-import io.delta.kernel.types.ByteType;
-import io.delta.kernel.types.DataType;
-import io.delta.kernel.types.DateType;
-import io.delta.kernel.types.DecimalType;
-import io.delta.kernel.types.DoubleType;
-import io.delta.kernel.types.FloatType;
-import io.delta.kernel.types.IntegerType;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.ShortType;
-import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
-import io.delta.kernel.types.TimestampNTZType;
-import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -41,58 +21,99 @@ import java.util.Set;
 
 /**
  * Reads the rows of single data files of a Delta table through Kernel's Parquet reader, for
- * streaming sources that hand out one file at a time. Rows are {@code Object[]} in the table's
- * column order with the values {@link DeltaTableReader} documents; partition columns are filled in
- * from the file's partition values. Rows come in file order, so a reader can resume after the first
- * {@code n} rows of a file. Flink-free. Tables with column mapping are not supported (Parquet
- * columns are looked up by their logical names).
+ * streaming sources that hand out one file at a time. Rows are {@code Object[]} of the chosen
+ * columns (by default every column, in table order) with the values {@link DeltaTableReader}
+ * documents; partition columns are filled in from the file's partition values. Only the chosen
+ * columns that are not partition columns are read from the Parquet file ({@link #readSchema()}):
+ * the others are not decoded, whatever their type. Rows come in file order, so a reader can resume
+ * after the first {@code n} rows of a file. Flink-free. Tables with column mapping are not
+ * supported (Parquet columns are looked up by their logical names).
  */
 @Internal
 public final class DeltaDataFileReader {
   private final DeltaTable table;
-  private final StructType schema;
-  private final Set<String> partitionColumns;
-  private final StructType dataSchema;
+  private final StructType columns;
+  private final boolean[] partition;
+  private final StructType readSchema;
 
   /**
+   * A reader of every column of the table.
+   *
    * @param schemaJson the table schema ({@link StructType#toJson()})
    * @param partitionColumns the table's partition columns
    * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) if a column has a type rows
    *     cannot carry (variant, geospatial)
    */
   public DeltaDataFileReader(DeltaTable table, String schemaJson, List<String> partitionColumns) {
+    this(table, schemaJson, partitionColumns, KernelSchemaJson.parse(schemaJson).fieldNames());
+  }
+
+  /**
+   * A reader of the columns named {@code columns} (names as the schema spells them), in that order.
+   *
+   * @param schemaJson the table schema ({@link StructType#toJson()})
+   * @param partitionColumns the table's partition columns
+   * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) if a chosen column has a type
+   *     rows cannot carry (variant, geospatial)
+   * @throws IllegalArgumentException if a name is not a column of the schema
+   */
+  public DeltaDataFileReader(
+      DeltaTable table, String schemaJson, List<String> partitionColumns, List<String> columns) {
     this.table = table;
-    this.schema = KernelSchemaJson.parse(schemaJson);
-    this.partitionColumns = Set.copyOf(partitionColumns);
+    StructType schema = KernelSchemaJson.parse(schemaJson);
+    Set<String> partitions = Set.copyOf(partitionColumns);
+    List<StructField> chosen = new ArrayList<>();
     List<StructField> data = new ArrayList<>();
-    for (StructField field : schema.fields()) {
-      if (!DeltaTableReader.isSupported(field.getDataType())) {
-        throw new DeltaTableException(
-            DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-            "Column '"
-                + field.getName()
-                + "' of the Delta table at "
-                + table.path()
-                + " is "
-                + field.getDataType()
-                + ", which the Delta source does not read (variant and geospatial columns are not"
-                + " read)");
+    this.partition = new boolean[columns.size()];
+    for (String name : columns) {
+      int at = schema.indexOf(name);
+      if (at < 0) {
+        throw new IllegalArgumentException(
+            "Column '" + name + "' is not in the schema " + schema.fieldNames());
       }
-      if (!this.partitionColumns.contains(field.getName())) {
+      StructField field = checkSupported(schema.at(at));
+      partition[chosen.size()] = partitions.contains(name);
+      chosen.add(field);
+      if (!partitions.contains(name)) {
         data.add(field);
       }
     }
-    this.dataSchema = new StructType(data);
+    this.columns = new StructType(chosen);
+    // only partition columns chosen: read the row index, to count the file's rows
+    this.readSchema =
+        new StructType(data.isEmpty() ? List.of(StructField.DEFAULT_ROW_INDEX_COLUMN) : data);
+  }
+
+  private StructField checkSupported(StructField field) {
+    if (!DeltaTableReader.isSupported(field.getDataType())) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "Column '"
+              + field.getName()
+              + "' of the Delta table at "
+              + table.path()
+              + " is "
+              + field.getDataType()
+              + ", which the Delta source does not read (variant and geospatial columns are not"
+              + " read)");
+    }
+    return field;
+  }
+
+  /** The columns the Parquet files are read with: the chosen columns that are not partitions. */
+  public StructType readSchema() {
+    return readSchema;
   }
 
   /** Opens {@code file}; the caller closes the returned rows. */
   public Rows open(DeltaAddedFile file) {
-    Object[] partitionValues = new Object[schema.length()];
-    for (int c = 0; c < schema.length(); c++) {
-      StructField field = schema.at(c);
-      if (partitionColumns.contains(field.getName())) {
+    Object[] partitionValues = new Object[columns.length()];
+    for (int c = 0; c < columns.length(); c++) {
+      if (partition[c]) {
+        StructField field = columns.at(c);
         partitionValues[c] =
-            partitionValue(field, file.partitionValues().get(field.getName()), file);
+            DeltaPartitionValues.parse(
+                field, file.partitionValues().get(field.getName()), file.path());
       }
     }
     try {
@@ -102,7 +123,7 @@ public final class DeltaDataFileReader {
               .getParquetHandler()
               .readParquetFiles(
                   DeltaTableWriter.singleton(FileStatus.of(file.path(), file.size(), 0)),
-                  dataSchema,
+                  readSchema,
                   Optional.empty())
               .map(FileReadResult::getData);
       return new Rows(file, batches, partitionValues);
@@ -143,11 +164,11 @@ public final class DeltaDataFileReader {
             return false;
           }
           ColumnarBatch batch = batches.next();
-          vectors = new ColumnVector[schema.length()];
-          for (int c = 0; c < schema.length(); c++) {
-            String name = schema.at(c).getName();
-            if (!partitionColumns.contains(name)) {
-              vectors[c] = batch.getColumnVector(batch.getSchema().indexOf(name));
+          vectors = new ColumnVector[columns.length()];
+          for (int c = 0; c < columns.length(); c++) {
+            if (!partition[c]) {
+              vectors[c] =
+                  batch.getColumnVector(batch.getSchema().indexOf(columns.at(c).getName()));
             }
           }
           size = batch.getSize();
@@ -170,7 +191,7 @@ public final class DeltaDataFileReader {
       }
       Object[] row = new Object[vectors.length];
       for (int c = 0; c < vectors.length; c++) {
-        row[c] = vectors[c] == null ? partitionValues[c] : DeltaTableReader.value(vectors[c], next);
+        row[c] = partition[c] ? partitionValues[c] : DeltaTableReader.value(vectors[c], next);
       }
       next++;
       return row;
@@ -180,60 +201,5 @@ public final class DeltaDataFileReader {
     public void close() throws IOException {
       batches.close();
     }
-  }
-
-  private Object partitionValue(StructField field, String text, DeltaAddedFile file) {
-    DataType type = field.getDataType();
-    if (text == null || (text.isEmpty() && !(type instanceof StringType))) {
-      return null;
-    }
-    try {
-      if (type instanceof StringType) {
-        return text;
-      } else if (type instanceof LongType) {
-        return Long.parseLong(text);
-      } else if (type instanceof IntegerType) {
-        return Integer.parseInt(text);
-      } else if (type instanceof ShortType) {
-        return Short.parseShort(text);
-      } else if (type instanceof ByteType) {
-        return Byte.parseByte(text);
-      } else if (type instanceof DoubleType) {
-        return Double.parseDouble(text);
-      } else if (type instanceof FloatType) {
-        return Float.parseFloat(text);
-      } else if (type instanceof BooleanType) {
-        return Boolean.parseBoolean(text);
-      } else if (type instanceof DecimalType decimal) {
-        return new BigDecimal(text).setScale(decimal.getScale());
-      } else if (type instanceof DateType) {
-        return LocalDate.parse(text);
-      } else if (type instanceof TimestampType) {
-        return text.endsWith("Z") ? Instant.parse(text) : localTime(text).toInstant(ZoneOffset.UTC);
-      } else if (type instanceof TimestampNTZType) {
-        return localTime(text);
-      } else if (type instanceof BinaryType) {
-        return text.getBytes(StandardCharsets.UTF_8);
-      }
-    } catch (RuntimeException e) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_TABLE_CORRUPT,
-          "Partition value '"
-              + text
-              + "' of column '"
-              + field.getName()
-              + "' in "
-              + file.path()
-              + " is not a valid "
-              + type,
-          e);
-    }
-    throw new DeltaTableException(
-        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE, "Unsupported partition column type " + type);
-  }
-
-  /** Spark's partition text {@code 2024-05-01 10:00:00[.123456]} or ISO form. */
-  private static LocalDateTime localTime(String text) {
-    return LocalDateTime.parse(text.replace(' ', 'T'));
   }
 }

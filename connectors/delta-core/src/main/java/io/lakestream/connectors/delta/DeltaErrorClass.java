@@ -46,6 +46,11 @@ public enum DeltaErrorClass implements ErrorClass {
   DELTA_INVALID_MERGE,
   /** A Delta sink setting that cannot be used (the message names it). */
   DELTA_INVALID_SINK_SETTING,
+  /**
+   * A Delta source filter or column choice that does not fit the table: an unknown column, a value
+   * of another type (the message names the column).
+   */
+  DELTA_INVALID_SOURCE_SETTING,
   /** An output mode the Delta sink does not take (update: use a MERGE in foreachBatch). */
   DELTA_UNSUPPORTED_OUTPUT_MODE,
   /**

@@ -10,6 +10,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.FileStatus;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
@@ -35,6 +36,12 @@ import java.util.Set;
  * and the version adds no data (a pure delete is skipped). A version that changes the table's
  * schema fails with a {@link DeltaTableException} naming the version. Data files with deletion
  * vectors are refused (the message names the file).
+ *
+ * <p>With a {@link DeltaFileSkipping}, files none of whose rows can match its filter are left out,
+ * of the snapshot and of later versions alike ({@link Listing#skipped()} counts them). A file keeps
+ * the index it has among all files of its version, so a stream position means the same whatever the
+ * filter: a query restarted with another filter reads no file twice, and applies the new filter to
+ * the files after its position.
  */
 @Internal
 public final class DeltaTableChanges {
@@ -45,6 +52,29 @@ public final class DeltaTableChanges {
   private final String schemaJson;
   private final boolean skipChangeCommits;
   private final boolean ignoreDeletes;
+  private final DeltaFileSkipping skipping;
+
+  /**
+   * The files of a snapshot or of a range of versions that may match the filter, and how many were
+   * skipped.
+   *
+   * @param files the files, in stream order
+   * @param skipped the files left out because none of their rows can match the filter
+   */
+  public record Listing(List<DeltaAddedFile> files, long skipped) {
+    public Listing {
+      files = List.copyOf(files);
+    }
+  }
+
+  /**
+   * As {@link #DeltaTableChanges(DeltaTable, String, boolean, boolean, DeltaFileSkipping)}, all
+   * files.
+   */
+  public DeltaTableChanges(
+      DeltaTable table, String schemaJson, boolean skipChangeCommits, boolean ignoreDeletes) {
+    this(table, schemaJson, skipChangeCommits, ignoreDeletes, DeltaFileSkipping.none());
+  }
 
   /**
    * @param table the table
@@ -52,14 +82,20 @@ public final class DeltaTableChanges {
    *     that changes it fails
    * @param skipChangeCommits skip versions that remove or rewrite data (Spark's option name)
    * @param ignoreDeletes skip versions that only remove data (Spark's option name)
+   * @param skipping which data files to leave out
    */
   public DeltaTableChanges(
-      DeltaTable table, String schemaJson, boolean skipChangeCommits, boolean ignoreDeletes) {
+      DeltaTable table,
+      String schemaJson,
+      boolean skipChangeCommits,
+      boolean ignoreDeletes,
+      DeltaFileSkipping skipping) {
     this.table = Objects.requireNonNull(table, "table");
     this.commits = new DeltaCommitRange(table);
     this.schemaJson = Objects.requireNonNull(schemaJson, "schemaJson");
     this.skipChangeCommits = skipChangeCommits;
     this.ignoreDeletes = ignoreDeletes;
+    this.skipping = Objects.requireNonNull(skipping, "skipping");
   }
 
   /**
@@ -72,11 +108,21 @@ public final class DeltaTableChanges {
   }
 
   /**
-   * Every data file of {@code version}, ordered by modification time then path, indexed from 0.
+   * Every data file of {@code version} that may match the filter, ordered by modification time then
+   * path, indexed from 0 among all files of the version.
    *
    * @throws DeltaTableException if the version is not available or cannot be read
    */
   public List<DeltaAddedFile> snapshotFiles(long version) {
+    return listSnapshot(version).files();
+  }
+
+  /**
+   * {@link #snapshotFiles(long)} and the number of files the filter skipped.
+   *
+   * @throws DeltaTableException if the version is not available or cannot be read
+   */
+  public Listing listSnapshot(long version) {
     Snapshot snapshot;
     try {
       snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
@@ -93,7 +139,7 @@ public final class DeltaTableChanges {
           e,
           DeltaErrorClass.DELTA_TABLE_READ_FAILED);
     }
-    return snapshotFiles(snapshot);
+    return listSnapshot(snapshot);
   }
 
   /**
@@ -103,6 +149,10 @@ public final class DeltaTableChanges {
    * @throws DeltaTableException if a file has a deletion vector or the files cannot be listed
    */
   public List<DeltaAddedFile> snapshotFiles(Snapshot snapshot) {
+    return listSnapshot(snapshot).files();
+  }
+
+  private Listing listSnapshot(Snapshot snapshot) {
     Engine engine = table.engine();
     long version = snapshot.getVersion();
     List<SnapshotFile> listed = new ArrayList<>();
@@ -121,24 +171,30 @@ public final class DeltaTableChanges {
     listed.sort(
         Comparator.comparingLong(SnapshotFile::modificationTime)
             .thenComparing(f -> f.status().getPath()));
-    List<DeltaAddedFile> sorted = new ArrayList<>(listed.size());
-    for (SnapshotFile f : listed) {
-      sorted.add(
-          new DeltaAddedFile(
-              f.status().getPath(),
-              version,
-              sorted.size(),
-              true,
-              f.partitionValues(),
-              f.status().getSize(),
-              f.numRecords()));
+    List<DeltaAddedFile> kept = new ArrayList<>(listed.size());
+    for (int index = 0; index < listed.size(); index++) {
+      SnapshotFile f = listed.get(index);
+      if (f.mayMatch()) {
+        kept.add(
+            new DeltaAddedFile(
+                f.status().getPath(),
+                version,
+                index,
+                true,
+                f.partitionValues(),
+                f.status().getSize(),
+                f.numRecords()));
+      }
     }
-    return sorted;
+    return new Listing(kept, listed.size() - kept.size());
   }
 
-  /** A data file of a snapshot, before the snapshot's files are ordered. */
+  /**
+   * A data file of a snapshot, before the snapshot's files are ordered (its statistics are not
+   * kept: a snapshot may have many files).
+   */
   private record SnapshotFile(
-      FileStatus status, Map<String, String> partitionValues, long numRecords) {
+      FileStatus status, Map<String, String> partitionValues, long numRecords, boolean mayMatch) {
     long modificationTime() {
       return status.getModificationTime();
     }
@@ -149,34 +205,57 @@ public final class DeltaTableChanges {
     if (scanFile.hasDeletionVector()) {
       throw deletionVector(status.getPath(), version);
     }
-    return new SnapshotFile(status, scanFile.partitionValues(), numRecords(scanFile.stats()));
+    Map<String, String> partitionValues = scanFile.partitionValues();
+    String stats = scanFile.stats();
+    return new SnapshotFile(
+        status, partitionValues, numRecords(stats), skipping.mayMatch(partitionValues, stats));
   }
 
   /**
-   * The data files versions {@code from..to} (inclusive) add, in version then commit order, each
-   * version's files indexed from 0; versions are skipped or refused as the class comment says.
+   * The data files versions {@code from..to} (inclusive) add that may match the filter, in version
+   * then commit order, each indexed from 0 among all files its version adds; versions are skipped
+   * or refused as the class comment says.
    *
    * @throws DeltaChangeCommitException for a version that changes existing data
    * @throws DeltaTableException if a version changes the schema or cannot be read (e.g. its commit
    *     file was removed by log cleanup)
    */
   public List<DeltaAddedFile> versionFiles(long from, long to) {
-    if (from > to) {
-      return List.of();
-    }
-    return commits.read(from, to, ACTIONS, "restart from a later startingVersion", this::filesOf);
+    return listVersions(from, to).files();
   }
 
-  private List<DeltaAddedFile> filesOf(DeltaCommitRange.Commit commit) throws IOException {
+  /**
+   * {@link #versionFiles(long, long)} and the number of files the filter skipped.
+   *
+   * @throws DeltaChangeCommitException for a version that changes existing data
+   * @throws DeltaTableException as {@link #versionFiles(long, long)}
+   */
+  public Listing listVersions(long from, long to) {
+    if (from > to) {
+      return new Listing(List.of(), 0);
+    }
+    List<Listing> versions =
+        commits.read(from, to, ACTIONS, "restart from a later startingVersion", this::filesOf);
+    List<DeltaAddedFile> files = new ArrayList<>();
+    long skipped = 0;
+    for (Listing version : versions) {
+      files.addAll(version.files());
+      skipped += version.skipped();
+    }
+    return new Listing(files, skipped);
+  }
+
+  private List<Listing> filesOf(DeltaCommitRange.Commit commit) throws IOException {
     VersionActions actions = new VersionActions(commit.version());
     commit.forEachAction(actions);
-    return actions.admitted();
+    return List.of(actions.admitted());
   }
 
   /** What one version's actions add, remove and change. */
   private final class VersionActions implements DeltaCommitRange.ActionVisitor {
     private final long version;
     private final List<DeltaAddedFile> adds = new ArrayList<>();
+    private int added;
     private boolean removesData;
     private boolean changesMetadata;
 
@@ -197,28 +276,33 @@ public final class DeltaTableChanges {
         if (actions.hasDeletionVector(Action.ADD, row)) {
           throw deletionVector(path, version);
         }
-        adds.add(
-            new DeltaAddedFile(
-                path,
-                version,
-                adds.size(),
-                false,
-                actions.partitionValues(Action.ADD, row),
-                actions.size(Action.ADD, row),
-                numRecords(actions.stats(Action.ADD, row))));
+        int index = added++;
+        Map<String, String> partitionValues = actions.partitionValues(Action.ADD, row);
+        String stats = actions.stats(Action.ADD, row);
+        if (skipping.mayMatch(partitionValues, stats)) {
+          adds.add(
+              new DeltaAddedFile(
+                  path,
+                  version,
+                  index,
+                  false,
+                  partitionValues,
+                  actions.size(Action.ADD, row),
+                  numRecords(stats)));
+        }
       }
     }
 
     /** The version's files as the class comment says, once all its actions are visited. */
-    List<DeltaAddedFile> admitted() {
+    Listing admitted() {
       if (changesMetadata) {
         checkSchema(version);
       }
       if (!removesData) {
-        return adds;
+        return new Listing(adds, added - adds.size());
       }
-      if (skipChangeCommits || (ignoreDeletes && adds.isEmpty())) {
-        return List.of();
+      if (skipChangeCommits || (ignoreDeletes && added == 0)) {
+        return new Listing(List.of(), 0);
       }
       throw new DeltaChangeCommitException(
           "Version "

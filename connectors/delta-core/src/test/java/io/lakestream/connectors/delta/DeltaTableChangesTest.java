@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
+import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -103,6 +106,45 @@ class DeltaTableChangesTest {
     assertThat(ids(later)).isEqualTo(range(20, 25));
     assertThat(ids(changes.versionFiles(1, 3))).isEqualTo(range(0, 25));
     assertThat(changes.versionFiles(4, 3)).isEmpty();
+  }
+
+  @Test
+  void aFilterLeavesOutTheFilesThatCannotMatchOfTheSnapshotAndOfLaterVersionsKeepingTheirIndex()
+      throws IOException {
+    open();
+    append(1, 0, 10);
+    append(2, 10, 20);
+    append(3, 20, 25);
+    append(4, 25, 30);
+    String schema = table.latestSnapshot().orElseThrow().getSchema().toJson();
+    DeltaTableChanges all = changes(false, false);
+    DeltaFilter filter =
+        DeltaFilter.and(
+            DeltaFilter.between("id", 12L, 26L),
+            DeltaFilter.equalTo("day", LocalDate.of(2024, 5, 2)));
+    DeltaTableChanges filtered =
+        new DeltaTableChanges(
+            table,
+            schema,
+            false,
+            false,
+            DeltaFileSkipping.of(filter, KernelSchemaJson.parse(schema), List.of("day"), "t"));
+
+    DeltaTableChanges.Listing snapshot = filtered.listSnapshot(2);
+    // version 2's file of the second day (ids 11, 13, .., 19); version 1's ids end at 9
+    assertThat(snapshot.skipped()).isEqualTo(3);
+    assertThat(snapshot.files()).hasSize(1);
+    assertThat(all.snapshotFiles(2)).contains(snapshot.files().get(0)); // same index as unfiltered
+    assertThat(ids(snapshot.files())).isEqualTo(List.of(11L, 13L, 15L, 17L, 19L));
+
+    DeltaTableChanges.Listing later = filtered.listVersions(3, 4);
+    assertThat(later.skipped()).isEqualTo(2);
+    assertThat(later.files())
+        .containsExactlyElementsOf(
+            all.versionFiles(3, 4).stream()
+                .filter(f -> f.partitionValues().get("day").equals("2024-05-02"))
+                .toList());
+    assertThat(ids(later.files())).isEqualTo(List.of(21L, 23L, 25L, 27L, 29L));
   }
 
   @Test

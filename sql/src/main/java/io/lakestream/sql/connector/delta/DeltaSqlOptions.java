@@ -42,7 +42,10 @@ public final class DeltaSqlOptions {
           .summary(
               "Options of `CREATE TABLE ... WITH ('connector' = 'delta', ...)`: the Delta"
                   + " source's options when the table is read, the Delta sink's when it is"
-                  + " written, under Spark's names (keys ignore case).")
+                  + " written, under Spark's names (keys ignore case). A read takes only the"
+                  + " columns the query uses and skips the data files the query's filters cannot"
+                  + " match (comparisons of a column with a literal, IN, IS [NOT] NULL, AND, OR),"
+                  + " by partition values and file statistics.")
           .options(all())
           .passThrough(
               PassThrough.prefix(

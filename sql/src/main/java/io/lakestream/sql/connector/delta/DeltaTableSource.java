@@ -4,6 +4,7 @@ import io.delta.kernel.Snapshot;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTypes;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
 import io.lakestream.connectors.delta.source.DeltaSource;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
@@ -12,8 +13,11 @@ import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.types.FlinkTypes;
 import io.lakestream.state.query.QueryContext;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -22,8 +26,10 @@ import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
@@ -32,18 +38,26 @@ import org.apache.flink.table.types.logical.RowType;
  * A Delta table read by Flink SQL: the Delta source ({@link DeltaSourceBuilder}) of the table,
  * streaming (the snapshot, then every later version) or bounded (a {@code versionAsOf} / {@code
  * timestampAsOf} read, or the latest version in batch mode), its rows converted to the declared
- * (and projected) columns. Insert-only.
+ * columns. Insert-only.
+ *
+ * <p>Projection push-down: the source reads only the columns the query uses ({@link
+ * DeltaSourceBuilder#columns}). Filter push-down: the filters {@link FilterExpressions} translates
+ * become the source's {@link DeltaSourceBuilder#filter}, which skips the data files none of whose
+ * rows can match, by partition values and file statistics. As it skips files, not rows, every
+ * filter also stays with Flink, which filters the rows of the files read.
  */
-final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushDown {
+final class DeltaTableSource
+    implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown {
   private final DeltaTableSettings settings;
   private final QueryContext query; // null outside the query runtime
   private final boolean batch;
   private final DataType declared;
   private DataType produced;
+  private DeltaFilter filter; // null: read every file
 
   DeltaTableSource(
       DeltaTableSettings settings, QueryContext query, DataType physicalRow, boolean batch) {
-    this(settings, query, physicalRow, physicalRow, batch);
+    this(settings, query, physicalRow, physicalRow, null, batch);
   }
 
   private DeltaTableSource(
@@ -51,11 +65,13 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
       QueryContext query,
       DataType declared,
       DataType produced,
+      DeltaFilter filter,
       boolean batch) {
     this.settings = settings;
     this.query = query;
     this.declared = declared;
     this.produced = produced;
+    this.filter = filter;
     this.batch = batch;
   }
 
@@ -74,6 +90,28 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
     this.produced = producedDataType;
   }
 
+  /** Takes the filters it can translate; all of them remain for Flink (files are skipped). */
+  @Override
+  public Result applyFilters(List<ResolvedExpression> filters) {
+    List<ResolvedExpression> accepted = new ArrayList<>();
+    List<DeltaFilter> pushed = new ArrayList<>();
+    if (filter != null) {
+      pushed.add(filter);
+    }
+    for (ResolvedExpression expression : filters) {
+      FilterExpressions.toDeltaFilter(expression)
+          .ifPresent(
+              f -> {
+                accepted.add(expression);
+                pushed.add(f);
+              });
+    }
+    if (!pushed.isEmpty()) {
+      filter = pushed.size() == 1 ? pushed.get(0) : new DeltaFilter.And(pushed);
+    }
+    return Result.of(accepted, filters);
+  }
+
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     DeltaTable table = DeltaTable.forPath(settings.path(), settings.hadoopConf());
@@ -90,15 +128,21 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
         settings.name(),
         table.path());
     RowType rowType = (RowType) produced.getLogicalType();
-    int[] positions =
-        DeclaredColumns.positions(
-            FlinkTypes.toRowSchema(rowType, settings.name()),
+    String[] columns =
+        readColumns(
+            DeclaredColumns.positions(
+                FlinkTypes.toRowSchema(rowType, settings.name()),
+                stored,
+                settings.name(),
+                table.path()),
             stored,
-            settings.name(),
-            table.path());
+            snapshot.getPartitionColumnNames());
     boolean bounded = isTimeTravel(options);
+    // the source's rows hold the produced columns, in their order
     RowConversion toRowData =
-        RowConversion.inserts(positions, context.createDataStructureConverter(produced));
+        RowConversion.inserts(
+            IntStream.range(0, rowType.getFieldCount()).toArray(),
+            context.createDataStructureConverter(produced));
     return new DataStreamScanProvider() {
       @Override
       public DataStream<RowData> produceDataStream(
@@ -108,6 +152,8 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
                 .name(settings.name())
                 .options(options)
                 .hadoopConf(settings.hadoopConf())
+                .columns(columns)
+                .filter(filter)
                 .query(query)
                 .build();
         // The uid is the source's name, as the runtime requires; a table name stays stable when
@@ -125,6 +171,17 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
         return bounded;
       }
     };
+  }
+
+  /**
+   * The stored names of the columns at {@code positions}; with none (a query that only counts
+   * rows), one column to count rows with: a partition column, which no data file is decoded for.
+   */
+  private static String[] readColumns(int[] positions, RowSchema stored, List<String> partitions) {
+    if (positions.length == 0) {
+      return new String[] {partitions.isEmpty() ? stored.column(0).name() : partitions.get(0)};
+    }
+    return IntStream.of(positions).mapToObj(p -> stored.column(p).name()).toArray(String[]::new);
   }
 
   private static boolean isTimeTravel(Map<String, String> options) {
@@ -155,7 +212,7 @@ final class DeltaTableSource implements ScanTableSource, SupportsProjectionPushD
 
   @Override
   public DynamicTableSource copy() {
-    return new DeltaTableSource(settings, query, declared, produced, batch);
+    return new DeltaTableSource(settings, query, declared, produced, filter, batch);
   }
 
   @Override

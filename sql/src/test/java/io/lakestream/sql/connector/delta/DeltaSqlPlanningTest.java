@@ -286,6 +286,21 @@ class DeltaSqlPlanningTest {
         .containsExactlyInAnyOrder(Row.of(0L), Row.of(1L), Row.of(2L));
   }
 
+  @Test
+  void onlyFiltersOfAColumnAndALiteralOfItsTypeArePushedAndOnlyTheUsedColumnsAreRead() {
+    TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    batch.executeSql(source(""));
+    String plan =
+        batch.explainSql(
+            "SELECT id FROM src WHERE UPPER(label) = 'X' AND id > 3 AND ts IS NOT NULL"
+                + " AND CAST(amount AS DOUBLE) < 1e1 AND `day` >= DATE '2026-03-02'");
+    // UPPER(label) and the cast stay with Flink alone
+    assertThat(plan)
+        .contains("src, filter=[and(and(>(id, 3), >=(day, 2026-03-02)), IS NOT NULL(ts))]]]");
+    assertThat(batch.explainSql("SELECT label FROM src WHERE label LIKE 'row%'"))
+        .contains("src, filter=[], project=[label]]]");
+  }
+
   private static List<Row> collect(TableEnvironment tables, String query) throws Exception {
     List<Row> rows = new ArrayList<>();
     try (CloseableIterator<Row> it = tables.executeSql(query).collect()) {

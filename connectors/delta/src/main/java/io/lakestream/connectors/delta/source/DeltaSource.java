@@ -3,12 +3,16 @@ package io.lakestream.connectors.delta.source;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaTableChanges;
+import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
+import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorStateSerializer;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceEnumerator;
 import io.lakestream.connectors.delta.source.reader.DeltaSourceReader;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
+import java.io.Serializable;
 import java.util.List;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -26,12 +30,13 @@ import org.apache.flink.types.Row;
  * {@code timestampAsOf}, a bounded read of one version (time travel). Build with {@link
  * DeltaSourceBuilder}.
  *
- * <p>Rows are {@link Row}s in the table's column order (partition columns included, at their
- * declared position), typed by {@link #getProducedType()} (a {@link RowTypeInfo} with the column
- * names): {@code string} String, {@code long} Long, {@code integer} Integer, {@code short} Short,
- * {@code byte} Byte, {@code double} Double, {@code float} Float, {@code boolean} Boolean, {@code
- * decimal} BigDecimal, {@code timestamp} Instant, {@code timestamp_ntz} LocalDateTime, {@code date}
- * LocalDate, {@code binary} byte[]; {@code row.getField(i)} gives the same values as {@link
+ * <p>Rows are {@link Row}s of the chosen columns ({@link DeltaSourceBuilder#columns}; by default
+ * every column in the table's order, partition columns included at their declared position), typed
+ * by {@link #getProducedType()} (a {@link RowTypeInfo} with the column names): {@code string}
+ * String, {@code long} Long, {@code integer} Integer, {@code short} Short, {@code byte} Byte,
+ * {@code double} Double, {@code float} Float, {@code boolean} Boolean, {@code decimal} BigDecimal,
+ * {@code timestamp} Instant, {@code timestamp_ntz} LocalDateTime, {@code date} LocalDate, {@code
+ * binary} byte[]; {@code row.getField(i)} gives the same values as {@link
  * io.lakestream.connectors.delta.DeltaTableReader}'s {@code Object[]} rows.
  *
  * <p>Guarantees: every row of every admitted data file is emitted exactly once per checkpointed
@@ -40,11 +45,29 @@ import org.apache.flink.types.Row;
  * on a version that removes or rewrites data unless {@code skipChangeCommits}; versions with only
  * {@code dataChange=false} actions (compaction) are skipped. In an availableNow run it reads up to
  * the version current when the run started, then reports caught-up and idles.
+ *
+ * <p>With a filter ({@link DeltaSourceBuilder#filter}) the data files none of whose rows can match
+ * are never admitted, neither of the snapshot nor of later versions; the enumerator reports {@code
+ * numFilesAdmitted} and {@code numFilesSkipped} (since the run started) as metrics of its group and
+ * in the source's progress {@code metrics}.
  */
 @PublicEvolving
 public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, DeltaEnumeratorState> {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The columns rows hold and the filter that skips files.
+   *
+   * @param columns the columns, as the schema spells them, in row order
+   * @param filter the filter, or null
+   */
+  record Selection(List<String> columns, DeltaFilter filter) implements Serializable {
+    Selection {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  private final Selection selection;
   private final long startingVersion;
   private final long boundedVersion;
   private final boolean skipChangeCommits;
@@ -52,11 +75,13 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
 
   DeltaSource(
       Settings settings,
+      Selection selection,
       long startingVersion,
       long boundedVersion,
       boolean skipChangeCommits,
       boolean ignoreDeletes) {
     super(settings);
+    this.selection = selection;
     this.startingVersion = startingVersion;
     this.boundedVersion = boundedVersion;
     this.skipChangeCommits = skipChangeCommits;
@@ -75,7 +100,7 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
   @Override
   public SourceReader<Row, DeltaSourceSplit> createReader(SourceReaderContext context) {
     return new DeltaSourceReader(
-        context, new DeltaDataFileReader(table, schemaJson, partitionColumns));
+        context, new DeltaDataFileReader(table, schemaJson, partitionColumns, selection.columns()));
   }
 
   @Override
@@ -101,9 +126,14 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
     return new DeltaSourceEnumerator(
         context,
         checkpoint,
-        new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes),
+        new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes, skipping()),
         limits(bounded(), end),
         positions(DeltaSourceEnumerator.ROWS_ADMITTED));
+  }
+
+  private DeltaFileSkipping skipping() {
+    return DeltaFileSkipping.of(
+        selection.filter(), KernelSchemaJson.parse(schemaJson), partitionColumns, table.path());
   }
 
   @Override

@@ -75,7 +75,11 @@ public final class DeltaSourceOptions {
       OptionsCatalog.builder("delta-source", "Delta source")
           .summary(
               "Options of `DeltaSourceBuilder.option(key, value)`, named as in Spark's Delta"
-                  + " streaming source (`spark.readStream.format(\"delta\").option(...)`).")
+                  + " streaming source (`spark.readStream.format(\"delta\").option(...)`)."
+                  + " Besides options, `columns(...)` reads only the chosen columns and"
+                  + " `filter(DeltaFilter)` skips the data files none of whose rows can match, by"
+                  + " partition values and file statistics (the source's progress metrics"
+                  + " numFilesAdmitted and numFilesSkipped count them).")
           .options(all())
           .rule(OptionRule.atMostOneOf(VERSION_AS_OF, TIMESTAMP_AS_OF))
           .rule(OptionRule.atMostOneOf(STARTING_VERSION, STARTING_TIMESTAMP))

@@ -168,6 +168,18 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    *     does not read (nested types); the message names it
    */
   protected static RowTypeInfo tableRowType(DeltaTable table, Snapshot snapshot) {
+    return tableRowType(table, snapshot, snapshot.getSchema().fieldNames());
+  }
+
+  /**
+   * The row type of the columns {@code columns} (as the schema spells them) of {@code snapshot}, in
+   * that order; the table's other columns may have any type, as they are not read.
+   *
+   * @throws DeltaTableException if the table uses column mapping or one of the columns is of a type
+   *     the Delta source does not read (nested types); the message names it
+   */
+  protected static RowTypeInfo tableRowType(
+      DeltaTable table, Snapshot snapshot, List<String> columns) {
     String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
     if (mapping != null && !mapping.equals("none")) {
       throw new DeltaTableException(
@@ -179,12 +191,11 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
               + "), which the Delta source does not read yet");
     }
     List<TypeInformation<?>> types = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    for (StructField field : snapshot.getSchema().fields()) {
-      names.add(field.getName());
-      types.add(typeOf(field, snapshot.getPath()));
+    for (String column : columns) {
+      types.add(typeOf(snapshot.getSchema().get(column), snapshot.getPath()));
     }
-    return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
+    return new RowTypeInfo(
+        types.toArray(new TypeInformation<?>[0]), columns.toArray(new String[0]));
   }
 
   private static TypeInformation<?> typeOf(StructField field, String table) {

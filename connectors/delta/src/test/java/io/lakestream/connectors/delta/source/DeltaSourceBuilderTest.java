@@ -8,8 +8,10 @@ import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
 import io.lakestream.connectors.schema.ColumnType;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -107,5 +109,46 @@ class DeltaSourceBuilderTest {
         .hasMessageContaining("'latest'")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("DELTA_INVALID_VERSION_RANGE");
+  }
+
+  @Test
+  void chosenColumnsAndTheFilterAreCheckedAgainstTheSchemaNamingTheColumn() throws Exception {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
+    DeltaTableSchema schema =
+        DeltaTableSchema.builder()
+            .column("id", ColumnType.LONG, false)
+            .column("amount", ColumnType.decimal(10, 2))
+            .column("day", ColumnType.DATE)
+            .partitionedBy("day")
+            .build();
+    new DeltaAppendCommit(table, schema, "app").open();
+
+    DeltaSource source =
+        builder(Map.of())
+            .columns("DAY", "id")
+            .filter(DeltaFilter.equalTo("Day", LocalDate.of(2024, 5, 1)))
+            .build();
+    RowTypeInfo type = (RowTypeInfo) source.getProducedType();
+    assertThat(type.getFieldNames()).containsExactly("day", "id");
+    assertThat(type.getTypeAt(0)).isEqualTo(Types.LOCAL_DATE);
+    assertThat(type.getTypeAt(1)).isEqualTo(Types.LONG);
+
+    assertInvalid(builder(Map.of()).columns("id", "nope"), "column 'nope'", "[id, amount, day]");
+    assertInvalid(
+        builder(Map.of()).filter(DeltaFilter.lessThan("id", 5)),
+        "column 'id' (long)",
+        "java.lang.Integer",
+        "java.lang.Long");
+    assertInvalid(builder(Map.of()).filter(DeltaFilter.isNull("nope")), "column 'nope'");
+    assertInvalid(builder(Map.of()).columns(), "empty column list");
+    assertInvalid(builder(Map.of()).columns("id", "ID"), "column 'ID' twice");
+  }
+
+  private static void assertInvalid(DeltaSourceBuilder builder, String... texts) {
+    assertThatThrownBy(builder::build)
+        .isInstanceOfSatisfying(
+            LakestreamException.class,
+            e -> assertThat(e.errorClass()).isEqualTo("DELTA_INVALID_SOURCE_SETTING"))
+        .hasMessageContainingAll(texts);
   }
 }

@@ -12,6 +12,7 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
@@ -311,6 +312,32 @@ class DeltaSourceITCase {
         .hasMessageContaining("available versions are 0 to 3")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("DELTA_VERSION_NOT_FOUND");
+  }
+
+  @Test
+  void aBoundedReadOfChosenColumnsReadsOnlyTheFilesTheFilterMayMatch() throws Exception {
+    append(1, 0, 10, id -> "p");
+    append(2, 10, 25, id -> "q");
+    append(3, 25, 40, id -> "q");
+    DeltaSource source =
+        source(Map.of("versionAsOf", "3"))
+            .columns("label", "id")
+            .filter(
+                DeltaFilter.and(
+                    DeltaFilter.equalTo("part", "q"), DeltaFilter.greaterThanOrEqual("id", 25L)))
+            .build();
+    List<Row> rows = new ArrayList<>();
+    try (CloseableIterator<Row> it =
+        env(10_000)
+            .fromSource(source, WatermarkStrategy.noWatermarks(), "bounded")
+            .executeAndCollect()) {
+      it.forEachRemaining(rows::add);
+    }
+    // version 3's file only: the filter is on files, not rows
+    assertThat(rows)
+        .extracting(r -> r.getArity() + ":" + r.getField(0) + ":" + r.getField(1))
+        .containsExactlyInAnyOrderElementsOf(
+            range(25, 40).stream().map(id -> "2:row-" + id + ":" + id).toList());
   }
 
   @Test

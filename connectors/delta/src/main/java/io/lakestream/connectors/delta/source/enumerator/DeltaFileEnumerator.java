@@ -41,13 +41,19 @@ public abstract class DeltaFileEnumerator<
 
   /**
    * The files one discovery round found: those after version {@code after}, through {@code
-   * through}; {@code failure} when the round stopped before a version that changes data.
+   * through}; {@code skipped} files a filter left out; {@code failure} when the round stopped
+   * before a version that changes data.
    */
   protected record Discovery<T>(
-      long after, long through, List<T> files, DeltaChangeCommitException failure) {
+      long after, long through, List<T> files, long skipped, DeltaChangeCommitException failure) {
     /** A round that read every version through {@code through}. */
     public static <T> Discovery<T> of(long after, long through, List<T> files) {
-      return new Discovery<>(after, through, files, null);
+      return of(after, through, files, 0);
+    }
+
+    /** A round that read every version through {@code through}, skipping {@code skipped} files. */
+    public static <T> Discovery<T> of(long after, long through, List<T> files, long skipped) {
+      return new Discovery<>(after, through, files, skipped, null);
     }
   }
 
@@ -115,6 +121,14 @@ public abstract class DeltaFileEnumerator<
 
   /** Called on the coordinator thread once a discovery round's files are queued. */
   protected void accepted(Discovery<F> found) {}
+
+  /**
+   * Metrics for the source's offsets records (the progress report's {@code metrics}); none by
+   * default.
+   */
+  protected Map<String, ?> metrics() {
+    return Map.of();
+  }
 
   /** Whether {@code file}, found again by discovery, was admitted before the position. */
   protected boolean isBeforePosition(F file) {
@@ -235,7 +249,7 @@ public abstract class DeltaFileEnumerator<
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    positions.onCheckpointComplete(checkpointId, limits.endPosition());
+    positions.onCheckpointComplete(checkpointId, limits.endPosition(), metrics());
   }
 
   @Override

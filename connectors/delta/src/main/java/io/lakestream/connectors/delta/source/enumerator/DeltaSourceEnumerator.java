@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * been read and a checkpoint covering them has completed, so sinks hold all of them and a new query
  * started from the next version continues without a gap.
  *
+ * <p>Files a filter skips ({@link DeltaTableChanges} leaves them out) are never admitted; the
+ * counts of files admitted and skipped since the enumerator started are the gauges {@value
+ * #FILES_ADMITTED} and {@value #FILES_SKIPPED} of its metric group and the source's progress
+ * metrics.
+ *
  * <p>With an end version (availableNow, or a bounded batch read) nothing after it is admitted; once
  * all files up to it are admitted and every reader asks for more, an availableNow run reports
  * caught-up and a bounded read tells readers there are no more splits.
@@ -40,6 +45,12 @@ public final class DeltaSourceEnumerator
    */
   public static final String ROWS_ADMITTED = "rowsAdmitted";
 
+  /** The metric of the files admitted since the enumerator started. */
+  public static final String FILES_ADMITTED = "numFilesAdmitted";
+
+  /** The metric of the files a filter skipped since the enumerator started. */
+  public static final String FILES_SKIPPED = "numFilesSkipped";
+
   private final DeltaTableChanges changes;
   private boolean initialSnapshot;
   private DeltaChangeCommitException failAtEnd;
@@ -48,6 +59,8 @@ public final class DeltaSourceEnumerator
   private long failAfterCheckpoint = -1;
 
   private long rowsAdmitted;
+  private volatile long filesAdmitted;
+  private volatile long filesSkipped;
 
   public DeltaSourceEnumerator(
       SplitEnumeratorContext<DeltaSourceSplit> context,
@@ -59,6 +72,10 @@ public final class DeltaSourceEnumerator
     this.changes = changes;
     this.initialSnapshot = state.initialSnapshot();
     this.rowsAdmitted = state.rowsAdmitted();
+    if (context.metricGroup() != null) {
+      context.metricGroup().gauge(FILES_ADMITTED, () -> filesAdmitted);
+      context.metricGroup().gauge(FILES_SKIPPED, () -> filesSkipped);
+    }
     // the snapshot (or the version being read) is rediscovered from the position
     if (initialSnapshot) {
       this.discoveredThrough = Long.MIN_VALUE;
@@ -71,7 +88,8 @@ public final class DeltaSourceEnumerator
   protected Discovery<DeltaAddedFile> discover() {
     long through = discoveredThrough;
     if (through == Long.MIN_VALUE) {
-      return Discovery.of(through, nextVersion, changes.snapshotFiles(nextVersion));
+      DeltaTableChanges.Listing snapshot = changes.listSnapshot(nextVersion);
+      return Discovery.of(through, nextVersion, snapshot.files(), snapshot.skipped());
     }
     if (!admission.mayDiscoverAfter(through)) {
       return null;
@@ -81,11 +99,13 @@ public final class DeltaSourceEnumerator
       return null;
     }
     try {
-      return Discovery.of(through, to, changes.versionFiles(through + 1, to));
+      DeltaTableChanges.Listing versions = changes.listVersions(through + 1, to);
+      return Discovery.of(through, to, versions.files(), versions.skipped());
     } catch (DeltaChangeCommitException e) {
       // deliver everything before the change commit, then fail there
       long before = e.version() - 1;
-      return new Discovery<>(through, before, changes.versionFiles(through + 1, before), e);
+      DeltaTableChanges.Listing versions = changes.listVersions(through + 1, before);
+      return new Discovery<>(through, before, versions.files(), versions.skipped(), e);
     }
   }
 
@@ -98,6 +118,7 @@ public final class DeltaSourceEnumerator
   @Override
   protected void accepted(Discovery<DeltaAddedFile> found) {
     failAtEnd = found.failure();
+    filesSkipped += found.skipped();
     if (!found.files().isEmpty()) {
       LOG.debug("Discovered {} files through version {}", found.files().size(), found.through());
     }
@@ -111,6 +132,7 @@ public final class DeltaSourceEnumerator
   @Override
   protected DeltaSourceSplit admitted(DeltaAddedFile file) {
     rowsAdmitted += Math.max(0, file.numRecords());
+    filesAdmitted++;
     initialSnapshot = file.initialSnapshot();
     return DeltaSourceSplit.of(file);
   }
@@ -119,6 +141,11 @@ public final class DeltaSourceEnumerator
   protected void addToPosition(Map<String, Long> position) {
     position.put("isStartingVersion", initialSnapshot ? 1L : 0L);
     position.put(ROWS_ADMITTED, rowsAdmitted);
+  }
+
+  @Override
+  protected Map<String, ?> metrics() {
+    return Map.of(FILES_ADMITTED, filesAdmitted, FILES_SKIPPED, filesSkipped);
   }
 
   @Override

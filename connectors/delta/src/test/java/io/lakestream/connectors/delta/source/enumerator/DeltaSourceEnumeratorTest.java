@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.delta.kernel.Snapshot;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -10,6 +11,8 @@ import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.KernelChangeCommits;
+import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.source.EpochPositions;
@@ -17,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
@@ -59,12 +63,25 @@ class DeltaSourceEnumeratorTest {
       int maxFiles,
       long maxBytes)
       throws IOException {
-    String schema = table.latestSnapshot().orElseThrow().getSchema().toJson();
+    return enumerator(context, state, maxFiles, maxBytes, null);
+  }
+
+  private DeltaSourceEnumerator enumerator(
+      MockSplitEnumeratorContext<DeltaSourceSplit> context,
+      DeltaEnumeratorState state,
+      int maxFiles,
+      long maxBytes,
+      DeltaFilter filter)
+      throws IOException {
+    Snapshot snapshot = table.latestSnapshot().orElseThrow();
+    String schema = snapshot.getSchema().toJson();
+    DeltaFileSkipping skipping =
+        DeltaFileSkipping.of(filter, snapshot.getSchema(), List.of(), table.path());
     DeltaSourceEnumerator enumerator =
         new DeltaSourceEnumerator(
             context,
             state,
-            new DeltaTableChanges(table, schema, false, false),
+            new DeltaTableChanges(table, schema, false, false, skipping),
             new DeltaSourceLimits(maxFiles, maxBytes, false, 1_000, -1, false),
             new EpochPositions(null, "src"));
     enumerator.start();
@@ -168,6 +185,58 @@ class DeltaSourceEnumeratorTest {
     again.handleSplitRequest(1, "localhost");
     restored.runPeriodicCallable(0);
     assertThat(assigned(restored)).containsExactly("v-3-0", "v-4-0");
+  }
+
+  @Test
+  void aFilterSkipsTheFilesOfEveryVersionThatCannotMatchAndCountsThem() throws Throwable {
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
+    DeltaSourceEnumerator enumerator =
+        enumerator(
+            context,
+            new DeltaEnumeratorState(1, 0, false, List.of(), 0),
+            1000,
+            0,
+            DeltaFilter.in("id", 2L, 4L, 6L));
+    enumerator.handleSplitRequest(0, "localhost");
+    enumerator.handleSplitRequest(1, "localhost");
+    context.runPeriodicCallable(0);
+    assertThat(awaitAssigned(context, 2)).containsExactly("v-2-0", "v-4-0");
+    append(6);
+    append(7);
+    enumerator.handleSplitRequest(0, "localhost");
+    enumerator.handleSplitRequest(1, "localhost");
+    context.runPeriodicCallable(0);
+    assertThat(awaitAssigned(context, 3)).containsExactly("v-2-0", "v-4-0", "v-6-0");
+    assertThat(enumerator.metrics())
+        .isEqualTo(
+            Map.of(
+                DeltaSourceEnumerator.FILES_ADMITTED, 3L, DeltaSourceEnumerator.FILES_SKIPPED, 4L));
+    assertThat(enumerator.snapshotState(1))
+        .as("the position follows the admitted files; skipped ones are found again on restore")
+        .isEqualTo(new DeltaEnumeratorState(6, 1, false, List.of(), 3));
+  }
+
+  @Test
+  void aRestoreWithAnotherFilterHandsOutWhatWasAdmittedAndFiltersWhatFollows() throws Throwable {
+    DeltaSourceSplit admitted =
+        DeltaSourceSplit.of(
+            new DeltaTableChanges(table, schemaJson(), false, false).versionFiles(3, 3).get(0));
+    MockSplitEnumeratorContext<DeltaSourceSplit> context = context();
+    DeltaSourceEnumerator enumerator =
+        enumerator(
+            context,
+            new DeltaEnumeratorState(3, 1, false, List.of(admitted), 1),
+            1000,
+            0,
+            DeltaFilter.greaterThan("id", 4L));
+    enumerator.handleSplitRequest(0, "localhost");
+    enumerator.handleSplitRequest(1, "localhost");
+    context.runPeriodicCallable(0);
+    assertThat(awaitAssigned(context, 2)).containsExactly("v-3-0", "v-5-0");
+  }
+
+  private String schemaJson() {
+    return table.latestSnapshot().orElseThrow().getSchema().toJson();
   }
 
   @Test
