@@ -7,6 +7,7 @@ import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.connectors.schema.TypeSupport;
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.DataTypes;
@@ -101,6 +102,38 @@ public final class FlinkTypes {
       fields.add(DataTypes.FIELD(column.name(), toFlink(column)));
     }
     return fields.toArray(new DataTypes.Field[0]);
+  }
+
+  /**
+   * {@code type} with every array, at any depth, bridged to a Java array of its element's class
+   * ({@code Long[]}, {@code Row[]}, {@code byte[][]}, ...), which is how the Delta source emits
+   * arrays; Flink would take {@code long[]} for an array of NOT NULL elements otherwise.
+   */
+  public static DataType withObjectArrays(DataType type) {
+    LogicalType logical = type.getLogicalType();
+    DataType converted =
+        switch (logical.getTypeRoot()) {
+          case ARRAY -> {
+            DataType element = withObjectArrays(type.getChildren().get(0));
+            yield DataTypes.ARRAY(element)
+                .bridgedTo(Array.newInstance(element.getConversionClass(), 0).getClass());
+          }
+          case MAP ->
+              DataTypes.MAP(
+                  withObjectArrays(type.getChildren().get(0)),
+                  withObjectArrays(type.getChildren().get(1)));
+          case ROW -> {
+            List<String> names = ((RowType) logical).getFieldNames();
+            DataTypes.Field[] fields = new DataTypes.Field[names.size()];
+            for (int f = 0; f < fields.length; f++) {
+              fields[f] =
+                  DataTypes.FIELD(names.get(f), withObjectArrays(type.getChildren().get(f)));
+            }
+            yield DataTypes.ROW(fields);
+          }
+          default -> type;
+        };
+    return logical.isNullable() ? converted.nullable() : converted.notNull();
   }
 
   /**

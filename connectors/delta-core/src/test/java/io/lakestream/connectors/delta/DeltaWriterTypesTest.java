@@ -98,6 +98,16 @@ class DeltaWriterTypesTest {
     }
     assertThat(payloadNulls).isEqualTo(3_000 / 9); // rows 4, 13, 22, ...
     assertThat(localMins).contains("2026-03-01T08:30:00.123"); // row 0's, to the millisecond
+    String protocol =
+        java.nio.file.Files.readAllLines(
+                dir.resolve("primitives/_delta_log/00000000000000000000.json"))
+            .stream()
+            .filter(line -> line.contains("\"protocol\""))
+            .findFirst()
+            .orElseThrow();
+    assertThat(JSON.readTree(protocol).at("/protocol/readerFeatures").toString())
+        .as("Spark reads timestamp_ntz columns only of tables with the feature")
+        .contains("timestampNtz");
     MessageType parquet = parquetSchema(files.get(0).path());
     assertThat(parquet.getType("local").getLogicalTypeAnnotation())
         .isEqualTo(

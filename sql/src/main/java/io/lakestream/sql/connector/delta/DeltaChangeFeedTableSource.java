@@ -102,7 +102,7 @@ final class DeltaChangeFeedTableSource implements ScanTableSource, SupportsReadi
         RowConversion.changes(
             positions.stream().mapToInt(Integer::intValue).toArray(),
             stored.size(),
-            context.createDataStructureConverter(produced));
+            context.createDataStructureConverter(FlinkTypes.withObjectArrays(produced)));
     RowType rowType = (RowType) produced.getLogicalType();
     return new DataStreamScanProvider() {
       @Override

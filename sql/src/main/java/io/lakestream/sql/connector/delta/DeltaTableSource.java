@@ -142,7 +142,7 @@ final class DeltaTableSource
     RowConversion toRowData =
         RowConversion.inserts(
             IntStream.range(0, rowType.getFieldCount()).toArray(),
-            context.createDataStructureConverter(produced));
+            context.createDataStructureConverter(FlinkTypes.withObjectArrays(produced)));
     return new DataStreamScanProvider() {
       @Override
       public DataStream<RowData> produceDataStream(

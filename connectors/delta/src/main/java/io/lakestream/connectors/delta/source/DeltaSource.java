@@ -10,6 +10,7 @@ import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorState;
 import io.lakestream.connectors.delta.source.enumerator.DeltaEnumeratorStateSerializer;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceEnumerator;
 import io.lakestream.connectors.delta.source.reader.DeltaSourceReader;
+import io.lakestream.connectors.delta.source.reader.NestedRowValues;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplitSerializer;
 import java.io.Serializable;
@@ -100,7 +101,9 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
   @Override
   public SourceReader<Row, DeltaSourceSplit> createReader(SourceReaderContext context) {
     return new DeltaSourceReader(
-        context, new DeltaDataFileReader(table, schemaJson, partitionColumns, selection.columns()));
+        context,
+        new DeltaDataFileReader(table, schemaJson, partitionColumns, selection.columns()),
+        NestedRowValues.of((RowTypeInfo) getProducedType()));
   }
 
   @Override

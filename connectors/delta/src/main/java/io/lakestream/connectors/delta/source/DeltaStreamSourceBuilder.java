@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.source;
 
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.ByteType;
@@ -11,9 +12,11 @@ import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.lakestream.api.annotation.PublicEvolving;
@@ -165,7 +168,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    * The row type of the table's columns in {@code snapshot}, in table order.
    *
    * @throws DeltaTableException if the table uses column mapping or has a column the Delta source
-   *     does not read (nested types); the message names it
+   *     does not read (variant, geospatial); the message names it
    */
   protected static RowTypeInfo tableRowType(DeltaTable table, Snapshot snapshot) {
     return tableRowType(table, snapshot, snapshot.getSchema().fieldNames());
@@ -176,7 +179,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    * that order; the table's other columns may have any type, as they are not read.
    *
    * @throws DeltaTableException if the table uses column mapping or one of the columns is of a type
-   *     the Delta source does not read (nested types); the message names it
+   *     the Delta source does not read (variant, geospatial); the message names it
    */
   protected static RowTypeInfo tableRowType(
       DeltaTable table, Snapshot snapshot, List<String> columns) {
@@ -199,7 +202,49 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
   }
 
   private static TypeInformation<?> typeOf(StructField field, String table) {
-    DataType type = field.getDataType();
+    TypeInformation<?> type = typeOf(field.getDataType());
+    if (type == null) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "Column '"
+              + field.getName()
+              + "' of the Delta table at "
+              + table
+              + " is "
+              + field.getDataType()
+              + ", which the Delta source does not read (variant and geospatial columns are not"
+              + " read)");
+    }
+    return type;
+  }
+
+  /**
+   * The Flink type of a Delta type's values, or null if the source does not read it. Arrays are
+   * Java arrays of the element class (Flink's object array serializer takes null elements), maps
+   * {@link java.util.Map}s, structs {@link org.apache.flink.types.Row}s.
+   */
+  private static TypeInformation<?> typeOf(DataType type) {
+    if (type instanceof ArrayType array) {
+      TypeInformation<?> element = typeOf(array.getElementType());
+      return element == null ? null : Types.OBJECT_ARRAY(element);
+    } else if (type instanceof MapType map) {
+      TypeInformation<?> key = typeOf(map.getKeyType());
+      TypeInformation<?> value = typeOf(map.getValueType());
+      return key == null || value == null ? null : Types.MAP(key, value);
+    } else if (type instanceof StructType struct) {
+      TypeInformation<?>[] fields = new TypeInformation<?>[struct.length()];
+      for (int f = 0; f < fields.length; f++) {
+        fields[f] = typeOf(struct.at(f).getDataType());
+        if (fields[f] == null) {
+          return null;
+        }
+      }
+      return Types.ROW_NAMED(struct.fieldNames().toArray(new String[0]), fields);
+    }
+    return primitiveTypeOf(type);
+  }
+
+  private static TypeInformation<?> primitiveTypeOf(DataType type) {
     if (type instanceof StringType) {
       return Types.STRING;
     } else if (type instanceof LongType) {
@@ -227,14 +272,6 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
     } else if (type instanceof BinaryType) {
       return Types.PRIMITIVE_ARRAY(Types.BYTE);
     }
-    throw new DeltaTableException(
-        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-        "Column '"
-            + field.getName()
-            + "' of the Delta table at "
-            + table
-            + " is "
-            + type
-            + ", which the Delta source does not read (only primitive columns)");
+    return null;
   }
 }

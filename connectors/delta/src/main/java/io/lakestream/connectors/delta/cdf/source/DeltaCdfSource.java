@@ -10,11 +10,13 @@ import io.lakestream.connectors.delta.cdf.source.reader.DeltaCdfSourceReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplitSerializer;
 import io.lakestream.connectors.delta.source.DeltaStreamSource;
+import io.lakestream.connectors.delta.source.reader.NestedRowValues;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
 
@@ -58,7 +60,9 @@ public final class DeltaCdfSource
   @Override
   public SourceReader<Row, DeltaCdfSplit> createReader(SourceReaderContext context) {
     return new DeltaCdfSourceReader(
-        context, new DeltaChangeFileReader(table, schemaJson, partitionColumns));
+        context,
+        new DeltaChangeFileReader(table, schemaJson, partitionColumns),
+        NestedRowValues.of((RowTypeInfo) getProducedType()));
   }
 
   @Override

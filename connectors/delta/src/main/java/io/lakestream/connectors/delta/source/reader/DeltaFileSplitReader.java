@@ -45,12 +45,18 @@ public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
 
   private final OnDemandSplitQueue<S> splits;
   private final FileOpener<S> files;
+  private final NestedRowValues nested;
   private DeltaFileRows current;
   private long emitted;
 
-  protected DeltaFileSplitReader(SourceReaderContext context, FileOpener<S> files) {
+  /**
+   * @param nested turns the nested values of the rows read into those of the source's row type
+   */
+  protected DeltaFileSplitReader(
+      SourceReaderContext context, FileOpener<S> files, NestedRowValues nested) {
     this.splits = new OnDemandSplitQueue<>(context);
     this.files = files;
+    this.nested = nested;
   }
 
   @Override
@@ -81,7 +87,7 @@ public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
         splits.finishHead();
         return InputStatus.MORE_AVAILABLE;
       }
-      output.collect(Row.of(current.next()));
+      output.collect(Row.of(nested.apply(current.next())));
       emitted++;
     }
     return InputStatus.MORE_AVAILABLE;

@@ -17,7 +17,8 @@ import org.apache.flink.types.Row;
  */
 @Internal
 public final class DeltaSourceReader extends DeltaFileSplitReader<DeltaSourceSplit> {
-  public DeltaSourceReader(SourceReaderContext context, DeltaDataFileReader files) {
-    super(context, split -> files.open(split.file()));
+  public DeltaSourceReader(
+      SourceReaderContext context, DeltaDataFileReader files, NestedRowValues nested) {
+    super(context, split -> files.open(split.file()), nested);
   }
 }

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
 import org.apache.flink.core.io.InputStatus;
@@ -24,6 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeltaSourceReaderTest {
+  private static final NestedRowValues FLAT =
+      NestedRowValues.of(new RowTypeInfo(Types.LONG, Types.STRING));
+
   private static final long ROWS = 1_300;
   private static final DeltaTableSchema SCHEMA =
       DeltaTableSchema.builder()
@@ -51,7 +56,7 @@ class DeltaSourceReaderTest {
     DeltaDataFileReader fileReader = new DeltaDataFileReader(table, schema, List.of("part"));
 
     TestingReaderContext context = new TestingReaderContext();
-    DeltaSourceReader first = new DeltaSourceReader(context, fileReader);
+    DeltaSourceReader first = new DeltaSourceReader(context, fileReader, FLAT);
     first.start();
     assertThat(context.getNumSplitRequests()).isEqualTo(1); // asks for work when it has none
     first.addSplits(List.of(DeltaSourceSplit.of(files.get(0))));
@@ -65,7 +70,7 @@ class DeltaSourceReaderTest {
     first.close(); // the task fails here; rows after the checkpoint are replayed by the restore
 
     TestingReaderContext context2 = new TestingReaderContext();
-    DeltaSourceReader restored = new DeltaSourceReader(context2, fileReader);
+    DeltaSourceReader restored = new DeltaSourceReader(context2, fileReader, FLAT);
     restored.addSplits(state);
     restored.start();
     assertThat(context2.getNumSplitRequests()).isZero();

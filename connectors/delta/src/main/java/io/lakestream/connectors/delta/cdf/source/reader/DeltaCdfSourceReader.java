@@ -4,6 +4,7 @@ import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.reader.DeltaFileSplitReader;
+import io.lakestream.connectors.delta.source.reader.NestedRowValues;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.types.Row;
 
@@ -19,8 +20,9 @@ import org.apache.flink.types.Row;
  */
 @Internal
 public final class DeltaCdfSourceReader extends DeltaFileSplitReader<DeltaCdfSplit> {
-  public DeltaCdfSourceReader(SourceReaderContext context, DeltaChangeFileReader files) {
-    super(context, split -> files.open(split.file()));
+  public DeltaCdfSourceReader(
+      SourceReaderContext context, DeltaChangeFileReader files, NestedRowValues nested) {
+    super(context, split -> files.open(split.file()), nested);
   }
 
   @Override
