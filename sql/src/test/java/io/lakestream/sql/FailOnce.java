@@ -1,22 +1,40 @@
 package io.lakestream.sql;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.flink.table.functions.ScalarFunction;
 
 /**
- * A SQL function that passes its argument through; once {@link #arm armed}, it fails the task on
- * the 50th row it sees, one time in the test JVM ({@code CREATE TEMPORARY FUNCTION fail_once AS
- * 'io.lakestream.sql.FailOnce'}).
+ * A SQL function that passes its argument through ({@code CREATE TEMPORARY FUNCTION fail_once AS
+ * 'io.lakestream.sql.FailOnce'}); once {@link #arm armed}, it fails the task one time in the test
+ * JVM, mid-epoch: at the first row it sees after a checkpoint of the run has completed in the
+ * query's checkpoint location. So the restart restores that checkpoint and replays the rest of the
+ * epoch (failing before any checkpoint of the run would only restart the run from its beginning).
+ * The test checks {@link #failed()}; a run that ends before a checkpoint completes does not fail.
  */
 public final class FailOnce extends ScalarFunction {
-  private static final AtomicBoolean ARMED = new AtomicBoolean();
+  private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
+  private static final long CHECK_EVERY_NANOS = 20_000_000;
   private static final AtomicBoolean FAILED = new AtomicBoolean();
+  private static volatile Path location;
+  private static volatile long checkpointBefore;
 
-  private int seen;
+  private long nextCheck;
 
-  /** Arms the failure (or disarms it) and forgets an earlier one. */
-  public static void arm(boolean armed) {
-    ARMED.set(armed);
+  /** Arms the failure for a run of the query at {@code checkpointLocation}. */
+  public static void arm(Path checkpointLocation) {
+    checkpointBefore = newestCheckpoint(checkpointLocation);
+    FAILED.set(false);
+    location = checkpointLocation;
+  }
+
+  /** Disarms it and forgets an earlier one. */
+  public static void disarm() {
+    location = null;
     FAILED.set(false);
   }
 
@@ -25,10 +43,34 @@ public final class FailOnce extends ScalarFunction {
     return FAILED.get();
   }
 
-  public Long eval(Long id) {
-    if (ARMED.get() && ++seen == 50 && FAILED.compareAndSet(false, true)) {
-      throw new IllegalStateException("injected task failure mid-epoch at id " + id);
+  public Long eval(Long value) {
+    Path armed = location;
+    if (armed == null || FAILED.get() || System.nanoTime() < nextCheck) {
+      return value;
     }
-    return id;
+    nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
+    if (newestCheckpoint(armed) > checkpointBefore && FAILED.compareAndSet(false, true)) {
+      throw new IllegalStateException(
+          "injected task failure mid-epoch, after a checkpoint of the run, at " + value);
+    }
+    return value;
+  }
+
+  /** The id of the newest completed checkpoint under {@code location}, or 0. */
+  private static long newestCheckpoint(Path location) {
+    if (!Files.isDirectory(location)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(location)) {
+      return files
+          .filter(f -> f.getFileName().toString().equals("_metadata"))
+          .map(f -> CHECKPOINT.matcher(f.getParent().getFileName().toString()))
+          .filter(Matcher::matches)
+          .mapToLong(m -> Long.parseLong(m.group(1)))
+          .max()
+          .orElse(0);
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return 0; // a checkpoint directory removed while listing: look again later
+    }
   }
 }

@@ -796,6 +796,9 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("num.io.threads", "2");
     p.put("num.recovery.threads.per.data.dir", "1");
     p.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
+    // Tests produce records with fixed event times months in the past; with the default 7-day
+    // retention the broker's periodic check (every 5 minutes) deleted them mid-test.
+    p.put("log.retention.ms", "-1");
     if (scramPort >= 0) {
       String scramListeners =
           "SASL_PLAINTEXT://"

@@ -34,7 +34,7 @@ class AutoLoaderSqlITCase {
 
   @BeforeEach
   void disarm() {
-    FailOnce.arm(false);
+    FailOnce.disarm();
   }
 
   /**
@@ -116,7 +116,7 @@ class AutoLoaderSqlITCase {
   @Test
   void everyFileReachesTheTableOnceThroughAFailureAndARestart() throws Exception {
     write(0, 6);
-    FailOnce.arm(true);
+    FailOnce.arm(dir.resolve("checkpoint"));
     StreamingQuery first = start();
     first.awaitTermination();
     assertThat(FailOnce.failed()).as("the injected task failure happened").isTrue();

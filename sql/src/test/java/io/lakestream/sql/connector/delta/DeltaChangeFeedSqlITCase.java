@@ -7,6 +7,7 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.sql.FailOnce;
 import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.math.BigDecimal;
@@ -15,16 +16,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.flink.table.functions.ScalarFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The changelog round trip in Flink SQL: a table changed by MERGEs (inserts, updates, deletes) read
- * as its change data feed, aggregated, and upserted by key into another Delta table, through a task
- * failure and a restart from the savepoint of the first run. Aggregating the feed's changes must
- * give what aggregating the source table's current rows gives, row for row.
+ * as its change data feed, aggregated, and upserted by key into another Delta table, through a
+ * restart from the savepoint of the first run and, in the second, a task failure mid-epoch after a
+ * checkpoint of that run. Aggregating the feed's changes must give what aggregating the source
+ * table's current rows gives, row for row.
  */
 class DeltaChangeFeedSqlITCase {
   private static final DeltaTableSchema ACCOUNTS =
@@ -34,8 +34,6 @@ class DeltaChangeFeedSqlITCase {
           .column("amount", ColumnType.decimal(12, 2))
           .property("delta.enableChangeDataFeed", "true")
           .build();
-
-  static final AtomicBoolean FAILED = new AtomicBoolean();
 
   @TempDir Path dir;
   private long sequence;
@@ -106,34 +104,20 @@ class DeltaChangeFeedSqlITCase {
     change(1, 0, 60, "open", false);
     change(2, 0, 20, "closed", false); // updates: open -> closed
     change(3, 40, 50, "open", true); // deletes
-    FAILED.set(false);
-    FailOnce.armed = true;
+    // the first run reads the snapshot in one epoch: no checkpoint of it completes before its end
     StreamingQuery first = start();
     first.awaitTermination();
-    assertThat(FAILED).as("the injected task failure happened").isTrue();
     assertThat(byStatus()).containsExactlyElementsOf(model()).hasSize(2);
 
     change(4, 0, 20, "open", true); // every closed account goes: its group is deleted
     change(5, 60, 70, "new", false);
     change(6, 50, 55, "open", false); // an update that keeps the status, new amount
-    FailOnce.armed = false;
-    StreamingQuery second = start(); // resumes from the first run's savepoint
+    FailOnce.arm(dir.resolve("checkpoint"));
+    StreamingQuery second = start(); // resumes from the first run's savepoint, one version an epoch
     second.awaitTermination();
+    assertThat(FailOnce.failed()).as("the injected task failure happened").isTrue();
     assertThat(model()).extracting(row -> row.get(0)).containsExactly("new", "open");
     assertThat(byStatus()).containsExactlyElementsOf(model());
     DeltaLogTxns.read(dir.resolve("by_status")).assertEachEpochOnce();
-  }
-
-  /** Passes its argument through; once armed, fails the task on the 30th row it sees. */
-  public static final class FailOnce extends ScalarFunction {
-    static volatile boolean armed;
-    private int seen;
-
-    public Long eval(Long value) {
-      if (armed && ++seen == 30 && FAILED.compareAndSet(false, true)) {
-        throw new IllegalStateException("injected task failure mid-epoch at version " + value);
-      }
-      return value;
-    }
   }
 }

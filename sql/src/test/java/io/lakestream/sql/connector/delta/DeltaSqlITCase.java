@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.sql.FailOnce;
 import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import java.io.IOException;
@@ -20,9 +21,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import org.apache.flink.table.functions.ScalarFunction;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,11 +43,6 @@ class DeltaSqlITCase {
           .column("day", ColumnType.DATE)
           .build();
 
-  /** Fails the task once, mid-epoch, when armed. */
-  static final AtomicBoolean FAIL_ARMED = new AtomicBoolean();
-
-  static final AtomicBoolean FAILED = new AtomicBoolean();
-
   @TempDir Path dir;
   private DeltaTable input;
   private DeltaTableWriter writer;
@@ -56,8 +50,7 @@ class DeltaSqlITCase {
 
   @BeforeEach
   void setUp() throws IOException {
-    FAIL_ARMED.set(false);
-    FAILED.set(false);
+    FailOnce.disarm();
     input = DeltaTable.forPath(dir.resolve("in").toUri().toString());
     writer = new DeltaTableWriter(input, INPUT);
     commit = new DeltaAppendCommit(input, INPUT, "producer");
@@ -150,10 +143,10 @@ class DeltaSqlITCase {
   void eachRunCopiesTheNewVersionsExactlyOnceThroughATaskFailureAndASavepointRestart()
       throws Exception {
     appendVersions(1, 5);
-    FAIL_ARMED.set(true);
+    FailOnce.arm(dir.resolve("checkpoint"));
     StreamingQuery first = start();
     first.awaitTermination();
-    assertThat(FAILED).as("the injected task failure happened").isTrue();
+    assertThat(FailOnce.failed()).as("the injected task failure happened").isTrue();
     assertThat(outRows()).containsExactlyElementsOf(model(5 * ROWS_PER_VERSION));
     appendVersions(6, 8); // the second run resumes from the first one's savepoint
     StreamingQuery second = start();
@@ -227,10 +220,10 @@ class DeltaSqlITCase {
   @Test
   void aRunningAggregationUpsertsAndDeletesByKeyOneMergePerEpochThroughAFailure() throws Exception {
     appendVersions(1, 5);
-    FAIL_ARMED.set(true);
+    FailOnce.arm(dir.resolve("checkpoint-totals"));
     StreamingQuery first = startTotals();
     first.awaitTermination();
-    assertThat(FAILED).as("the injected task failure happened").isTrue();
+    assertThat(FailOnce.failed()).as("the injected task failure happened").isTrue();
     assertThat(totalsModel(200)).hasSize(6);
     assertThat(totalsRows()).containsExactlyElementsOf(totalsModel(200));
 
@@ -243,17 +236,5 @@ class DeltaSqlITCase {
     assertThat(Files.list(dir.resolve("out/_change_data")).count())
         .as("MERGE wrote change data files for the updates and deletes")
         .isPositive();
-  }
-
-  /** Passes its argument through; once armed, fails the task on the 50th row it sees. */
-  public static final class FailOnce extends ScalarFunction {
-    private int seen;
-
-    public Long eval(Long id) {
-      if (FAIL_ARMED.get() && ++seen == 50 && FAILED.compareAndSet(false, true)) {
-        throw new IllegalStateException("injected task failure mid-epoch at id " + id);
-      }
-      return id;
-    }
   }
 }

@@ -48,7 +48,7 @@ class KafkaSqlITCase {
 
   @BeforeEach
   void createTopic() {
-    FailOnce.arm(false);
+    FailOnce.disarm();
     topic = "orders-" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9]", "");
     KAFKA.broker().createTopic(topic, 2);
   }
@@ -180,7 +180,7 @@ class KafkaSqlITCase {
   void jsonRecordsReachTheTableAndMalformedOnesTheDeadLettersExactlyOnceThroughAFailure()
       throws Exception {
     send(0, 140);
-    FailOnce.arm(true);
+    FailOnce.arm(dir.resolve("checkpoint"));
     StreamingQuery first = startJson();
     first.awaitTermination();
     assertThat(FailOnce.failed()).as("the injected task failure happened").isTrue();
