@@ -263,6 +263,21 @@ public final class FlinkTypes {
   }
 
   private static LakestreamException unsupported(LogicalType type, String column, String table) {
+    return unsupportedColumn(
+        column,
+        table,
+        type.asSummaryString(),
+        "has no Delta/Spark counterpart",
+        "STRING, BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), DATE,"
+            + " TIMESTAMP(6), TIMESTAMP_LTZ(6), BYTES, ARRAY, MAP, ROW");
+  }
+
+  /**
+   * The refusal of a column's type, for a connector's own type checks: {@code Column 'c' of t is
+   * TIME(0), which <why>. Use one of <types> (cast it in the query).}
+   */
+  public static LakestreamException unsupportedColumn(
+      String column, String table, String type, String why, String types) {
     return new LakestreamException(
         SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
         "Column '"
@@ -270,9 +285,11 @@ public final class FlinkTypes {
             + "' of "
             + table
             + " is "
-            + type.asSummaryString()
-            + ", which has no Delta/Spark counterpart. Use one of STRING, BOOLEAN, TINYINT,"
-            + " SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(6),"
-            + " TIMESTAMP_LTZ(6), BYTES, ARRAY, MAP, ROW (cast it in the query).");
+            + type
+            + ", which "
+            + why
+            + ". Use one of "
+            + types
+            + " (cast it in the query).");
   }
 }

@@ -4,10 +4,12 @@ import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.schema.RowFields;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
@@ -53,6 +55,16 @@ public final class RowDataFields implements RowFields<RowData> {
   /** Only the fields at {@code positions} of rows of {@code rowType}, in that order. */
   public static RowDataFields of(RowType rowType, int[] positions) {
     return new RowDataFields(rowType, positions.clone());
+  }
+
+  /**
+   * Partitions rows by their key columns' values, so that every change of a key reaches one sink
+   * writer, in order. The hash is of the values (binary ones by content), the same in every JVM, as
+   * Flink requires of a key.
+   */
+  public static KeySelector<RowData, Integer> byKey(RowType rowType, int[] keyPositions) {
+    RowDataFields key = of(rowType, keyPositions); // converts the key columns only
+    return row -> Arrays.deepHashCode(key.toRow(row));
   }
 
   @Override

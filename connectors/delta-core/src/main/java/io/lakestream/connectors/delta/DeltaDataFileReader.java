@@ -85,19 +85,7 @@ public final class DeltaDataFileReader {
   }
 
   private StructField checkSupported(StructField field) {
-    if (!DeltaTableReader.isSupported(field.getDataType())) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-          "Column '"
-              + field.getName()
-              + "' of the Delta table at "
-              + table.path()
-              + " is "
-              + field.getDataType()
-              + ", which the Delta source does not read (variant and geospatial columns are not"
-              + " read)");
-    }
-    return field;
+    return DeltaTableReader.requireReadable(field, table, "the Delta source");
   }
 
   /** The columns the Parquet files are read with: the chosen columns that are not partitions. */

@@ -339,18 +339,7 @@ public final class DeltaTableReader {
     Engine engine = table.engine();
     StructType schema = snapshot.getSchema();
     for (StructField field : schema.fields()) {
-      if (!isSupported(field.getDataType())) {
-        throw new DeltaTableException(
-            DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-            "Column '"
-                + field.getName()
-                + "' of the Delta table at "
-                + table.path()
-                + " is "
-                + field.getDataType()
-                + ", which DeltaTableReader does not convert (variant and geospatial columns are not"
-                + " read)");
-      }
+      requireReadable(field, table, "DeltaTableReader");
     }
     List<Object[]> rows = new ArrayList<>();
     try {
@@ -414,6 +403,29 @@ public final class DeltaTableReader {
         }
       }
     }
+  }
+
+  /**
+   * Returns {@code field} if rows can carry its values ({@link #isSupported}).
+   *
+   * @param reader what reads it, for the message
+   * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) naming the column otherwise
+   */
+  static StructField requireReadable(StructField field, DeltaTable table, String reader) {
+    if (!isSupported(field.getDataType())) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "Column '"
+              + field.getName()
+              + "' of the Delta table at "
+              + table.path()
+              + " is "
+              + field.getDataType()
+              + ", which "
+              + reader
+              + " does not read (variant and geospatial columns are not read)");
+    }
+    return field;
   }
 
   /**

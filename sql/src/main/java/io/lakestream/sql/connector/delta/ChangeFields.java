@@ -3,7 +3,6 @@ package io.lakestream.sql.connector.delta;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.sql.types.RowDataFields;
 import java.util.Arrays;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -11,7 +10,8 @@ import org.apache.flink.types.RowKind;
 /**
  * A changelog row as a staged change ({@link DeltaUpsertFunction}): the row's columns, whether it
  * deletes its key, and its number in this writer. Each writer has its own copy, so the numbers grow
- * in the order the writer sees the rows; a key's changes all reach one writer ({@link #byKey}).
+ * in the order the writer sees the rows; a key's changes all reach one writer ({@link
+ * RowDataFields#byKey}).
  */
 final class ChangeFields implements RowFields<RowData> {
   private static final long serialVersionUID = 1L;
@@ -31,11 +31,5 @@ final class ChangeFields implements RowFields<RowData> {
     staged[columns.length] = kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE;
     staged[columns.length + 1] = sequence++;
     return staged;
-  }
-
-  /** Partitions rows by the hash of their key columns' values. */
-  static KeySelector<RowData, Integer> byKey(RowType rowType, int[] keyPositions) {
-    RowDataFields key = RowDataFields.of(rowType, keyPositions); // converts the key columns only
-    return row -> Arrays.hashCode(key.toRow(row));
   }
 }

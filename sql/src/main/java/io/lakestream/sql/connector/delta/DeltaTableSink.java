@@ -151,7 +151,7 @@ final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
       @Override
       public DataStreamSink<?> consumeDataStream(
           ProviderContext provider, DataStream<RowData> rows) {
-        return rows.keyBy(ChangeFields.byKey(rowType, keyPositions))
+        return rows.keyBy(RowDataFields.byKey(rowType, keyPositions))
             .sinkTo(sink)
             .uid(settings.name())
             .name("DeltaMerge[" + settings.name() + "]");

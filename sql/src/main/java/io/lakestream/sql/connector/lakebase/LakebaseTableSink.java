@@ -8,16 +8,13 @@ import io.lakestream.connectors.lakebase.PostgresTypes;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.RowSchema;
-import io.lakestream.connectors.schema.SchemaErrorClass;
 import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.connector.TableOptions;
 import io.lakestream.sql.types.FlinkTypes;
 import io.lakestream.sql.types.RowDataFields;
 import io.lakestream.state.query.QueryContext;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -98,19 +95,13 @@ final class LakebaseTableSink implements DynamicTableSink {
 
   private static LakestreamException unsupported(
       String column, ResolvedSchema declared, String table) {
-    String type =
-        declared.getColumn(column).orElseThrow().getDataType().getLogicalType().asSummaryString();
-    return new LakestreamException(
-        SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
-        "Column '"
-            + column
-            + "' of "
-            + table
-            + " is "
-            + type
-            + ", which the Lakebase sink does not write. Use one of STRING, BOOLEAN, INT, BIGINT,"
-            + " DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), TIMESTAMP_LTZ(p), BYTES (cast it in the"
-            + " query).");
+    return FlinkTypes.unsupportedColumn(
+        column,
+        table,
+        declared.getColumn(column).orElseThrow().getDataType().getLogicalType().asSummaryString(),
+        "the Lakebase sink does not write",
+        "STRING, BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP(p), TIMESTAMP_LTZ(p),"
+            + " BYTES");
   }
 
   private static LakebaseSinkBuilder<RowData> builder(
@@ -179,7 +170,9 @@ final class LakebaseTableSink implements DynamicTableSink {
       public DataStreamSink<?> consumeDataStream(
           ProviderContext provider, DataStream<RowData> rows) {
         DataStream<RowData> input =
-            keyPositions.length == 0 ? rows : rows.keyBy(byKey(rowType, keyPositions));
+            keyPositions.length == 0
+                ? rows
+                : rows.keyBy(RowDataFields.byKey(rowType, keyPositions));
         return input.sinkTo(sink).uid(name).name("LakebaseSink[" + name + "]");
       }
     };
@@ -188,12 +181,6 @@ final class LakebaseTableSink implements DynamicTableSink {
   /** A delete, or the old row of an update (its key's new row, if any, follows it). */
   private static boolean deletesKey(RowData row) {
     return row.getRowKind() == RowKind.DELETE || row.getRowKind() == RowKind.UPDATE_BEFORE;
-  }
-
-  /** Partitions rows by their key, so each key's changes reach one writer, in order. */
-  private static KeySelector<RowData, Integer> byKey(RowType rowType, int[] keyPositions) {
-    RowDataFields key = RowDataFields.of(rowType, keyPositions); // converts the key columns only
-    return row -> Arrays.hashCode(key.toRow(row));
   }
 
   @Override

@@ -8,11 +8,11 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
 import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.sql.FailOnce;
 import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.logging.CapturedLogs;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,11 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.apache.flink.table.functions.ScalarFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,8 +69,8 @@ class LakebaseChangeFeedSqlITCase {
     new DeltaMergeCommit(merge, "writer").commit(version, rows);
   }
 
-  /** Runs the query once, failing a task at the first change of {@code failAtVersion}. */
-  private void run(long failAtVersion) throws Exception {
+  /** Runs the query once, failing a task mid-epoch after the run's first checkpoint. */
+  private void run() throws Exception {
     String password = POSTGRES.server().isEmbedded() ? SECRET : POSTGRES.password();
     String script =
         """
@@ -89,10 +84,10 @@ class LakebaseChangeFeedSqlITCase {
           PRIMARY KEY (status) NOT ENFORCED
         ) WITH ('connector' = 'lakebase', 'endpoint' = '%s', 'user' = '%s', 'password' = '%s',
                 'dbtable' = 'public.by_status', 'batchsize' = '7', 'batchinterval' = '20 ms');
-        CREATE TEMPORARY FUNCTION fail_after_checkpoint AS '%s';
+        CREATE TEMPORARY FUNCTION fail_once AS '%s';
         INSERT INTO by_status
         SELECT status, COUNT(*), SUM(amount) FROM accounts
-        WHERE fail_after_checkpoint(_commit_version) >= 0 AND _change_type <> ''
+        WHERE fail_once(_commit_version) >= 0 AND _change_type <> ''
         GROUP BY status;
         """
             .formatted(
@@ -100,15 +95,14 @@ class LakebaseChangeFeedSqlITCase {
                 POSTGRES.jdbcUrl(),
                 POSTGRES.user(),
                 password,
-                FailAfterCheckpoint.class.getName());
-    FailAfterCheckpoint.arm(failAtVersion, dir.resolve("checkpoint"));
+                FailOnce.class.getName());
+    FailOnce.arm(dir.resolve("checkpoint"));
     try (CapturedLogs logs = CapturedLogs.of("")) {
       SqlQueries.availableNow(script, "by-status", dir.resolve("checkpoint")).awaitTermination();
       assertThat(logs.lines()).isNotEmpty().noneMatch(line -> line.contains(password));
     }
-    assertThat(FailAfterCheckpoint.FAILED).as("the injected task failure happened").isTrue();
-    assertThat(FailAfterCheckpoint.AFTER_CHECKPOINT)
-        .as("the failure came after a checkpoint of the run was completed")
+    assertThat(FailOnce.failed())
+        .as("the injected task failure happened, after a checkpoint of the run")
         .isTrue();
   }
 
@@ -146,65 +140,14 @@ class LakebaseChangeFeedSqlITCase {
     change(1, 0, 40, "open", false); // 40 inserts
     change(2, 0, 20, "closed", false); // 20 updates open -> closed (40 changes)
     change(3, 30, 40, "open", true); // 10 deletes
-    run(2);
+    run();
     assertThat(byStatus()).containsExactlyElementsOf(model()).hasSize(2);
 
     change(4, 40, 80, "new", false);
     change(5, 0, 20, "closed", true); // every closed account goes: its row is deleted
     change(6, 20, 25, "open", false); // an update that keeps the status, new amount
-    run(5); // resumes from the first run's savepoint; fails while "closed" is being deleted
+    run(); // resumes from the first run's savepoint; fails after its first checkpoint
     assertThat(model()).extracting(row -> row.split("/")[0]).containsExactly("new", "open");
     assertThat(byStatus()).containsExactlyElementsOf(model());
-  }
-
-  /**
-   * Passes its argument (a commit version) through; armed, it fails the task at the first row of
-   * one version, once in the test JVM, after waiting (up to 60 s) for the run's first completed
-   * checkpoint, so the restart restores a checkpoint of the run and replays the epoch. The epoch's
-   * barrier precedes its rows, so the wait does not hold the checkpoint back.
-   */
-  public static final class FailAfterCheckpoint extends ScalarFunction {
-    static final AtomicBoolean FAILED = new AtomicBoolean();
-    static final AtomicBoolean AFTER_CHECKPOINT = new AtomicBoolean();
-    private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
-    private static volatile long failAt = -1;
-    private static volatile Path location;
-    private static volatile long checkpointBefore;
-
-    static void arm(long version, Path checkpointLocation) throws Exception {
-      location = checkpointLocation;
-      checkpointBefore = newestCheckpoint();
-      failAt = version;
-      FAILED.set(false);
-      AFTER_CHECKPOINT.set(false);
-    }
-
-    public Long eval(Long version) throws Exception {
-      if (version != null && version == failAt && FAILED.compareAndSet(false, true)) {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (newestCheckpoint() <= checkpointBefore && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-        AFTER_CHECKPOINT.set(newestCheckpoint() > checkpointBefore);
-        throw new IllegalStateException("injected task failure mid-epoch at version " + version);
-      }
-      return version;
-    }
-
-    /** The id of the newest completed checkpoint in the location, or 0. */
-    private static long newestCheckpoint() throws Exception {
-      if (!Files.isDirectory(location)) {
-        return 0;
-      }
-      try (Stream<Path> files = Files.walk(location)) {
-        return files
-            .filter(f -> f.getFileName().toString().equals("_metadata"))
-            .map(f -> CHECKPOINT.matcher(f.getParent().getFileName().toString()))
-            .filter(Matcher::matches)
-            .mapToLong(m -> Long.parseLong(m.group(1)))
-            .max()
-            .orElse(0);
-      }
-    }
   }
 }
