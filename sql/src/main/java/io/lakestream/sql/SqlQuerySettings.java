@@ -60,8 +60,7 @@ public final class SqlQuerySettings {
 
   /** Every query setting. */
   public static final OptionsCatalog CATALOG =
-      OptionsCatalog.builder("sql-query", "SQL query settings")
-          .label("SQL query setting")
+      OptionsCatalog.builder("sql-query", "SQL query")
           .summary(
               "The query a SQL script runs as (`lakestream sql -f <file>`, or"
                   + " `SqlDataflow.queryBuilder()`), set in the script with `SET 'key' = 'value'`."
