@@ -93,8 +93,12 @@ final class StatementErrors {
     return text.toString();
   }
 
-  /** The message with at most a few of the tokens a parse error says it expected. */
-  private static String shortened(String message) {
+  /**
+   * The message without Flink's repeated headline ({@code SQL validation failed. SQL validation
+   * failed. ...}) and with at most a few of the tokens a parse error says it expected.
+   */
+  private static String shortened(String text) {
+    String message = text.replaceAll("(SQL (?:validation|parse) failed\\. )\\1+", "$1");
     int expecting = message.indexOf("Was expecting");
     if (expecting < 0) {
       return message;

@@ -80,8 +80,9 @@ class SqlCommandTest {
         .isEqualTo(2);
     assertThat(errors())
         .startsWith("lakestream: [SQL_INVALID_STATEMENT] Statement at bad.sql:3:1 failed:")
-        .contains("Column 'nope' not found")
-        .contains("bad.sql:4:10")
+        .contains(
+            "SQL validation failed. From bad.sql:4:10 to bad.sql:4:13: Column 'nope' not found")
+        .doesNotContain("failed. SQL validation failed")
         .doesNotContain("\tat ");
   }
 
