@@ -155,36 +155,35 @@ final class ScriptRun {
    * @return the plan of the job, around {@code flinkPlan}
    */
   SqlPlan attach(CompiledOrNot flinkPlan) {
-    StreamStatementSet job = compiled;
-    if (!views.isEmpty()) {
-      for (View view : views) {
-        errors.run(
-            view.statement(),
-            () -> SideSinks.collect(env, () -> view.dedup().replacePlain(tables)));
-      }
-      job = tables.createStatementSet();
-      for (Insert insert : inserts) {
-        StreamStatementSet set = job;
-        errors.run(insert.statement(), () -> set.addInsertSql(insert.statement().text()));
-      }
-    }
+    StreamStatementSet job = views.isEmpty() ? compiled : withDeduplication();
     int before = env.getTransformations().size();
-    StreamStatementSet attached = job;
     errors.run(
         inserts.get(inserts.size() - 1).statement(),
-        () -> SideSinks.collect(env, attached::attachAsDataStream));
+        () -> SideSinks.collect(env, job::attachAsDataStream));
     List<Transformation<?>> sinks =
         new ArrayList<>(env.getTransformations().subList(before, env.getTransformations().size()));
-    List<String> tablesWritten = inserts.stream().map(Insert::table).toList();
-    Set<String> uids = PlanUids.assign(sinks, OperatorUids.statementKeys(tablesWritten));
+    List<String> written = inserts.stream().map(Insert::table).toList();
+    Set<String> uids = PlanUids.assign(sinks, OperatorUids.statementKeys(written));
     warnIfNotCompiled(flinkPlan);
-    return new SqlPlan(
+    List<SqlPlan.Statement> statements =
         inserts.stream()
             .map(i -> new SqlPlan.Statement(i.table(), i.label(), errors.where(i.statement())))
-            .toList(),
-        viewsIn(sinks),
-        uids,
-        flinkPlan.json().map(SqlPlan::readFlinkPlan));
+            .toList();
+    return new SqlPlan(
+        statements, viewsIn(sinks), uids, flinkPlan.json().map(SqlPlan::readFlinkPlan));
+  }
+
+  /** The inserts again, planned with the views' deduplication in place of their plain views. */
+  private StreamStatementSet withDeduplication() {
+    for (View view : views) {
+      errors.run(
+          view.statement(), () -> SideSinks.collect(env, () -> view.dedup().replacePlain(tables)));
+    }
+    StreamStatementSet job = tables.createStatementSet();
+    for (Insert insert : inserts) {
+      errors.run(insert.statement(), () -> job.addInsertSql(insert.statement().text()));
+    }
+    return job;
   }
 
   /** The views whose deduplication the job runs (a view no insert reads has no operator). */

@@ -110,7 +110,10 @@ public final class SqlDataflow implements PlannedDataflow {
         Map.of());
   }
 
-  /** A copy that applies this table setting before the first statement ({@code SET} wins). */
+  /**
+   * A copy that applies this setting before the first statement ({@code SET} wins): a table
+   * setting, or a query setting ({@code lakestream.*}).
+   */
   public SqlDataflow withSetting(String key, String value) {
     Map<String, String> all = new LinkedHashMap<>(settings);
     all.put(key, value);
@@ -133,8 +136,9 @@ public final class SqlDataflow implements PlannedDataflow {
   }
 
   /**
-   * The query settings ({@link SqlQuerySettings}) by their declared keys: the script's {@code SET
-   * 'lakestream.*'}, then the overrides.
+   * The query settings ({@link SqlQuerySettings}) by their declared keys: {@link #withSetting}'s,
+   * then the script's {@code SET 'lakestream.*'}, then the overrides, each winning over the one
+   * before.
    *
    * @throws LakestreamException for an unknown key or a trigger that does not parse (at its
    *     statement)
@@ -142,6 +146,7 @@ public final class SqlDataflow implements PlannedDataflow {
   public Map<String, String> querySettings() {
     StatementErrors errors = new StatementErrors(source);
     Map<String, String> found = new LinkedHashMap<>();
+    putQuerySettings(settings, found);
     for (SqlScript.Statement statement : statements) {
       if (statement.firstWord().equals("SET")) {
         Map.Entry<String, String> set = setting(statement, errors);
@@ -154,13 +159,24 @@ public final class SqlDataflow implements PlannedDataflow {
         }
       }
     }
-    overrides.forEach(
+    putQuerySettings(overrides, found);
+    return found;
+  }
+
+  private static void putQuerySettings(Map<String, String> given, Map<String, String> found) {
+    given.forEach(
         (key, value) -> {
           if (SqlQuerySettings.isQuerySetting(key)) {
             found.put(SqlQuerySettings.canonicalKey(key, value), value);
           }
         });
-    return found;
+  }
+
+  /** The table settings of {@code given}: all but the query settings. */
+  private static Map<String, String> tableSettings(Map<String, String> given) {
+    Map<String, String> table = new LinkedHashMap<>(given);
+    table.keySet().removeIf(SqlQuerySettings::isQuerySetting);
+    return table;
   }
 
   /** A query of these statements with the script's query settings applied. */
@@ -181,9 +197,8 @@ public final class SqlDataflow implements PlannedDataflow {
     config.set(
         ExecutionConfigOptions.TABLE_EXEC_UID_GENERATION,
         ExecutionConfigOptions.UidGeneration.ALWAYS);
-    settings.forEach(config.getConfiguration()::setString);
-    Map<String, String> tableOverrides = new LinkedHashMap<>(overrides);
-    tableOverrides.keySet().removeIf(SqlQuerySettings::isQuerySetting);
+    tableSettings(settings).forEach(config.getConfiguration()::setString);
+    Map<String, String> tableOverrides = tableSettings(overrides);
     tableOverrides.forEach(config.getConfiguration()::setString);
     QueryContextConfig.write(config, query);
     ScriptRun run = new ScriptRun(env, tables, new StatementErrors(source), tableOverrides);

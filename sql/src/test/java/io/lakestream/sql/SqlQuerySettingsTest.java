@@ -31,6 +31,9 @@ class SqlQuerySettingsTest {
                 "lakestream.queryName", "orders"));
     assertThat(dataflow.withOverride("lakestream.trigger", "once").querySettings())
         .containsEntry("lakestream.trigger", "once");
+    assertThat(dataflow.withSetting("lakestream.trigger", "once").querySettings())
+        .as("a setting before the script gives way to its SET")
+        .containsEntry("lakestream.trigger", "availableNow");
   }
 
   @Test

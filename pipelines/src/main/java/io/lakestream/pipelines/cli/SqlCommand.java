@@ -145,24 +145,23 @@ final class SqlCommand implements Callable<Integer> {
 
   /** The script with the command line's settings winning over its own. */
   SqlDataflow dataflow() {
+    Map<String, String> given = new LinkedHashMap<>(settings);
+    putIfGiven(given, SqlQuerySettings.CHECKPOINT_LOCATION.key(), checkpointLocation);
+    putIfGiven(given, SqlQuerySettings.TRIGGER.key(), trigger);
+    putIfGiven(given, SqlQuerySettings.QUERY_NAME.key(), name);
     SqlDataflow dataflow = SqlDataflow.fromFile(scriptName(), scriptText());
-    for (Map.Entry<String, String> setting : settings.entrySet()) {
+    for (Map.Entry<String, String> setting : given.entrySet()) {
       dataflow = dataflow.withOverride(setting.getKey(), setting.getValue());
     }
-    if (checkpointLocation != null) {
-      dataflow =
-          dataflow.withOverride(SqlQuerySettings.CHECKPOINT_LOCATION.key(), checkpointLocation);
+    return dataflow.querySettings().containsKey(SqlQuerySettings.QUERY_NAME.key())
+        ? dataflow
+        : dataflow.withOverride(SqlQuerySettings.QUERY_NAME.key(), defaultName());
+  }
+
+  private static void putIfGiven(Map<String, String> settings, String key, String value) {
+    if (value != null) {
+      settings.put(key, value);
     }
-    if (trigger != null) {
-      dataflow = dataflow.withOverride(SqlQuerySettings.TRIGGER.key(), trigger);
-    }
-    if (name != null) {
-      dataflow = dataflow.withOverride(SqlQuerySettings.QUERY_NAME.key(), name);
-    }
-    if (!dataflow.querySettings().containsKey(SqlQuerySettings.QUERY_NAME.key())) {
-      dataflow = dataflow.withOverride(SqlQuerySettings.QUERY_NAME.key(), defaultName());
-    }
-    return dataflow;
   }
 
   /** The query, ready to start. */
