@@ -71,6 +71,7 @@ public final class DeltaOptimize {
 
   private final DeltaTable table;
   private final DeltaFilter where;
+  private final String whereText;
   private final long targetFileSize;
   private final int minFiles;
   private final Set<Map<String, String>> partitions;
@@ -80,6 +81,7 @@ public final class DeltaOptimize {
   private DeltaOptimize(Builder b) {
     this.table = b.table;
     this.where = b.where;
+    this.whereText = b.whereText;
     this.targetFileSize = b.targetFileSize;
     this.minFiles = b.minFiles;
     this.partitions = b.partitions;
@@ -141,7 +143,7 @@ public final class DeltaOptimize {
       throws IOException {
     StructType schema = snapshot.getSchema();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
-    DeltaFileSkipping skipping = partitionSkipping(schema, partitionColumns);
+    DeltaFileSkipping skipping = partitionSkipping(filter(schema), schema, partitionColumns);
     KernelTablePath root = KernelTablePath.of(snapshot.getPath());
     Map<Map<String, String>, List<CompactedFile>> byPartition = new LinkedHashMap<>();
     Scan scan = snapshot.getScanBuilder().build();
@@ -263,8 +265,8 @@ public final class DeltaOptimize {
   /** Spark's OPTIMIZE parameters: the predicate, no Z-order, and whether it is auto-compaction. */
   private Map<String, String> parameters() {
     Map<String, String> p = new LinkedHashMap<>();
-    p.put(
-        "predicate", where == null ? "[]" : "[\"" + where.toString().replace("\"", "\\\"") + "\"]");
+    String predicate = whereText != null ? whereText : where == null ? null : where.toString();
+    p.put("predicate", predicate == null ? "[]" : "[\"" + predicate.replace("\"", "\\\"") + "\"]");
     p.put("zOrderBy", "[]");
     p.put("auto", Boolean.toString(auto));
     return p;
@@ -309,7 +311,13 @@ public final class DeltaOptimize {
     return Optional.empty();
   }
 
-  private DeltaFileSkipping partitionSkipping(StructType schema, List<String> partitionColumns) {
+  /** The partition filter: given, or read from the predicate text with the table's schema. */
+  private DeltaFilter filter(StructType schema) {
+    return whereText != null ? PartitionPredicate.parse(whereText, schema) : where;
+  }
+
+  private DeltaFileSkipping partitionSkipping(
+      DeltaFilter where, StructType schema, List<String> partitionColumns) {
     if (where == null) {
       return DeltaFileSkipping.none();
     }
@@ -359,6 +367,7 @@ public final class DeltaOptimize {
   public static final class Builder {
     private final DeltaTable table;
     private DeltaFilter where;
+    private String whereText;
     private long targetFileSize = DEFAULT_TARGET_FILE_SIZE;
     private int minFiles = 2;
     private Set<Map<String, String>> partitions;
@@ -371,6 +380,17 @@ public final class DeltaOptimize {
     /** Only partitions whose values match {@code partitionFilter} (partition columns only). */
     public Builder where(DeltaFilter partitionFilter) {
       this.where = partitionFilter;
+      this.whereText = null;
+      return this;
+    }
+
+    /**
+     * Only partitions matching a predicate as SQL writes it: {@code day >= '2026-12-01' AND region
+     * IN ('eu', 'us')} (comparisons and IN of partition columns, joined by AND).
+     */
+    public Builder where(String predicate) {
+      this.whereText = predicate;
+      this.where = null;
       return this;
     }
 

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * retention, and files no version ever referenced (an epoch that failed before its commit). A file
  * stays if the latest version holds it, a version's {@code remove} of it is younger than the
  * retention, it is a change data file of a version still in the log, or it is a deletion vector of
- * such files; every file also stays until it is older than the retention, so a
- * commit in progress never loses its files.
+ * such files; every file also stays until it is older than the retention, so a commit in progress
+ * never loses its files.
  *
  * <p>It never looks into directories whose names start with {@code _} or {@code .} (the log,
  * checkpoint locations under {@code _checkpoints}, staging areas) except {@code _change_data} and

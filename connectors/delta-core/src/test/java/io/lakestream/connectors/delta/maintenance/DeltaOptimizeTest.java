@@ -143,6 +143,24 @@ class DeltaOptimizeTest {
   }
 
   @Test
+  void aWherePredicateAsSqlWritesItIsReadWithTheColumnsTypes() throws Exception {
+    for (int e = 0; e < 3; e++) {
+      appendEpoch(4);
+    }
+    DeltaOptimizeResult result =
+        DeltaOptimize.forTable(table).where("P IN ('p0', 'p9') AND p <> 'p1'").build().run();
+    assertThat(result.filesRemoved()).isEqualTo(3);
+    assertThat(commitInfo(result.version()).at("/operationParameters/predicate").asText())
+        .isEqualTo("[\"P IN ('p0', 'p9') AND p <> 'p1'\"]");
+    assertThatThrownBy(() -> DeltaOptimize.forTable(table).where("p ~ 'x'").build().run())
+        .hasMessageStartingWith("[DELTA_INVALID_MAINTENANCE] OPTIMIZE WHERE: cannot read 'p ~ 'x''")
+        .hasMessageContaining("e.g. day >= '2026-12-01' AND region IN ('eu', 'us')");
+    assertThatThrownBy(() -> DeltaOptimize.forTable(table).where("id = 'seven'").build().run())
+        .hasMessageContaining(
+            "'seven' in the predicate \"id = 'seven'\" is not a value of column 'id'");
+  }
+
+  @Test
   void aCompactionLosesToACommitThatRemovedItsFilesAndRebasesOverAnAppend() throws Exception {
     for (int e = 0; e < 4; e++) {
       appendEpoch(4);
