@@ -118,7 +118,9 @@ public final class DeltaVacuum {
 
   private Duration tableRetention(Snapshot snapshot) {
     String text = snapshot.getTableProperties().get(RETENTION_PROPERTY);
-    return text == null ? DEFAULT_RETENTION : RetentionText.parse(text).orElse(DEFAULT_RETENTION);
+    return text == null
+        ? DEFAULT_RETENTION
+        : TablePropertyText.parse(text).orElse(DEFAULT_RETENTION);
   }
 
   private void checkRetention(Duration retention, Duration tableRetention) {
