@@ -4,12 +4,14 @@ import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.ErrorClass;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.runtime.Dataflow;
+import io.lakestream.sql.streamingtable.StreamingTableRun;
 import io.lakestream.state.query.QueryContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.api.dag.Transformation;
@@ -101,7 +103,13 @@ public final class SqlDataflow implements Dataflow {
     QueryContextConfig.write(config, query);
     StreamStatementSet inserts = tables.createStatementSet();
     int insertCount = 0;
-    for (SqlScript.Statement statement : statements) {
+    for (SqlScript.Statement written : statements) {
+      // CREATE OR REFRESH STREAMING TABLE: the Delta table created if missing, then INSERT INTO it
+      SqlScript.Statement statement =
+          call(written, () -> StreamingTableRun.prepare(written, tables));
+      if (statement == null) {
+        continue; // another streaming table of the script than the one refreshed
+      }
       if (statement.isInsert()) {
         run(statement, () -> inserts.addInsertSql(statement.text()));
         insertCount++;
@@ -177,6 +185,14 @@ public final class SqlDataflow implements Dataflow {
     String key = set.group(1) != null ? set.group(1).replace("''", "'") : set.group(2);
     String value = set.group(3) != null ? set.group(3).replace("''", "'") : set.group(4);
     config.getConfiguration().setString(key, value);
+  }
+
+  private static <T> T call(SqlScript.Statement statement, Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (RuntimeException e) {
+      throw failureAt(statement, e);
+    }
   }
 
   private static void run(SqlScript.Statement statement, Runnable action) {
