@@ -42,11 +42,17 @@ final class QueryLauncher {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(s.parallelism());
     QueryContext context = context(s, plan);
-    DataflowInspector inspector = build(s, env, context);
+    Built built = build(s, env, context);
+    DataflowInspector inspector = built.inspector();
     QueryFingerprint fingerprint =
         inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
     StartPlan.Admitted admitted =
-        plan.admit(fingerprint, inspector.inputPaths(), inspector.sourcesWithoutExactReplay());
+        plan.admit(
+            fingerprint,
+            inspector.inputPaths(),
+            inspector.sourcesWithoutExactReplay(),
+            built.plan(),
+            false);
     if (admitted.dropsReplacedSinkState() && service) {
       ServiceSnapshots.requireNonRestoredStateAllowed(submitted);
     } else if (admitted.dropsReplacedSinkState()) {
@@ -97,12 +103,17 @@ final class QueryLauncher {
     StartPlan plan = plan(s, s.serviceOwnedSnapshots() ? FlinkSettings.submitted(s) : null);
     StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
     env.setParallelism(s.parallelism());
-    DataflowInspector inspector = build(s, env, context(s, plan));
+    Built built = build(s, env, context(s, plan));
+    DataflowInspector inspector = built.inspector();
     QueryFingerprint fingerprint =
         inspector.fingerprint(s.state().backend().flinkName(), s.state().maxParallelism());
     StartPlan.Admitted admitted =
         plan.admit(
-            fingerprint, inspector.inputPaths(), inspector.sourcesWithoutExactReplay(), true);
+            fingerprint,
+            inspector.inputPaths(),
+            inspector.sourcesWithoutExactReplay(),
+            built.plan(),
+            true);
     return new RestartCheck(
         s.queryName(),
         plan.queryId(),
@@ -125,13 +136,21 @@ final class QueryLauncher {
         s.trigger() instanceof Trigger.RealTime);
   }
 
+  /** A built dataflow: its transformations' inspector and its own plan, if it has one. */
+  private record Built(DataflowInspector inspector, Optional<DataflowPlan> plan) {}
+
   /**
    * Builds the dataflow into {@code env} and checks it: every operator has a uid, an availableNow
    * run's sources can stop at the data available at start.
    */
-  private static DataflowInspector build(
+  private static Built build(
       QueryExecution.Settings s, StreamExecutionEnvironment env, QueryContext context) {
-    s.dataflow().build(env, context);
+    Optional<DataflowPlan> plan = Optional.empty();
+    if (s.dataflow() instanceof PlannedDataflow planned) {
+      plan = planned.buildPlanned(env, context);
+    } else {
+      s.dataflow().build(env, context);
+    }
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
     inspector.requireUids();
     if (context.availableNow()) {
@@ -147,7 +166,7 @@ final class QueryLauncher {
       }
     }
     TriggerSettings.adaptToSources(s.trigger(), inspector.anySourceLimitsEpochs(), env);
-    return inspector;
+    return new Built(inspector, plan);
   }
 
   /** Takes the lease, prepares the location and submits the job; releases the lease on failure. */

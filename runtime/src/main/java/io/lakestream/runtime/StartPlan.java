@@ -15,6 +15,7 @@ import io.lakestream.state.query.RestartCompatibility;
 import io.lakestream.state.query.SinkKind;
 import io.lakestream.state.query.SinkSpec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * What one start of a query does with its checkpoint location, decided from what the location
  * holds, before anything runs and without a Flink job. In three steps: {@link #read} finds who the
  * query is, which snapshot the run restores and which committed epochs it replays (a rewind); once
- * the program is built, {@link #admit} checks it against the location (restart matrix, nesting,
- * replaced sinks) and decides the metadata the location gets; {@link Admitted#prepareLocation} then
- * makes the location ready (metadata of a new query, snapshots retired by a rewind, old checkpoints
- * and savepoints deleted).
+ * the program is built, {@link #admit} checks it against the location (restart matrix, the plan of
+ * the last run for a {@link PlannedDataflow}, nesting, replaced sinks) and decides the metadata the
+ * location gets; {@link Admitted#prepareLocation} then makes the location ready (metadata of a new
+ * query, snapshots retired by a rewind, old checkpoints and savepoints deleted).
  *
  * <p>Every refusal happens in {@link #read} or {@link #admit}, before the location is changed, and
  * says what to do: {@link CheckpointLocationException} when the location is inconsistent or a
@@ -237,21 +238,26 @@ final class StartPlan {
    */
   Admitted admit(
       QueryFingerprint fingerprint, List<URI> inputPaths, List<String> sourcesWithoutExactReplay) {
-    return admit(fingerprint, inputPaths, sourcesWithoutExactReplay, false);
+    return admit(fingerprint, inputPaths, sourcesWithoutExactReplay, Optional.empty(), false);
   }
 
   /**
-   * As {@link #admit(QueryFingerprint, List, List)}; with {@code upgradeCheck} the program is
-   * checked for an upgrade, which restores the savepoint it takes of the running job rather than
-   * the newest snapshot now there.
+   * As {@link #admit(QueryFingerprint, List, List)}, with the program's own plan (a {@link
+   * PlannedDataflow}'s), which must also fit the plan of the location's last run; with {@code
+   * upgradeCheck} the program is checked for an upgrade, which restores the savepoint it takes of
+   * the running job rather than the newest snapshot now there.
+   *
+   * @throws IncompatibleRestartException also when the plan refuses the restart
    */
   Admitted admit(
       QueryFingerprint fingerprint,
       List<URI> inputPaths,
       List<String> sourcesWithoutExactReplay,
+      Optional<DataflowPlan> plan,
       boolean upgradeCheck) {
     requireExactReplay(sourcesWithoutExactReplay);
     LocationNesting.check(checkpointLocation, inputPaths, tablePaths(fingerprint));
+    Optional<String> planText = plan.map(DataflowPlan::text);
     if (previous.isEmpty()) {
       QueryMetadata first =
           new QueryMetadata(
@@ -261,12 +267,46 @@ final class StartPlan {
               Instant.now().toString(),
               runId,
               fingerprint);
-      return new Admitted(this, first, false);
+      return new Admitted(this, first, false, planText);
     }
     QueryFingerprint before = previous.get().fingerprint();
-    RestartCompatibility.check(before, fingerprint, parallelism);
+    PlanVerdict verdict = planVerdict(plan);
+    List<String> problems = new ArrayList<>(verdict.problems());
+    problems.addAll(
+        RestartCompatibility.problems(
+            before, fingerprint, parallelism, verdict.decidedOperators()));
+    if (!problems.isEmpty()) {
+      throw new IncompatibleRestartException(problems);
+    }
     boolean dropSinkState = dropsReplacedSinkState(before, fingerprint, upgradeCheck);
-    return new Admitted(this, previous.get().nextRun(runId, fingerprint), dropSinkState);
+    return new Admitted(this, previous.get().nextRun(runId, fingerprint), dropSinkState, planText);
+  }
+
+  /**
+   * The program's plan against the plan the location's last run recorded; no verdict when either
+   * has none (a location from before plans were recorded, or a program without one).
+   */
+  private PlanVerdict planVerdict(Optional<DataflowPlan> plan) {
+    PlanVerdict none = new PlanVerdict(List.of(), Set.of());
+    if (plan.isEmpty()) {
+      return none;
+    }
+    Optional<String> stored;
+    try {
+      stored = location.readPlan(previous.get().lastRunId());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Could not read the plan of run " + previous.get().lastRunId() + " in " + location, e);
+    }
+    if (stored.isEmpty()) {
+      LOG.info(
+          "Checkpoint location {} holds no plan of its last run {}: this restart is checked by"
+              + " the query's fingerprint alone; the next one also by this run's plan",
+          location,
+          previous.get().lastRunId());
+      return none;
+    }
+    return plan.get().restartFrom(stored.get());
   }
 
   /**
@@ -276,8 +316,13 @@ final class StartPlan {
    * @param metadata the metadata the location gets for this run
    * @param dropsReplacedSinkState the restore must drop the state of a replaced sink (no operator
    *     of the new program claims it)
+   * @param planText the program's own plan, recorded for this run, if it has one
    */
-  record Admitted(StartPlan plan, QueryMetadata metadata, boolean dropsReplacedSinkState) {
+  record Admitted(
+      StartPlan plan,
+      QueryMetadata metadata,
+      boolean dropsReplacedSinkState,
+      Optional<String> planText) {
 
     /**
      * Makes the location ready for the run; call it holding the location's lease. A new location
@@ -290,6 +335,7 @@ final class StartPlan {
      */
     Optional<QueryMetadata> prepareLocation() throws IOException {
       Optional<QueryMetadata> pending = Optional.of(metadata);
+      recordPlan();
       if (plan.resumes()) {
         plan.logResume();
       } else {
@@ -303,6 +349,21 @@ final class StartPlan {
         plan.retireSnapshots(plan.snapshot.get());
       }
       return pending;
+    }
+
+    /**
+     * Records this run's plan before anything runs (before a new location's metadata, which must
+     * never name a run without its plan), keeping only the plan of the location's last run
+     * (restores are checked against it until this run's metadata replaces it) and this one.
+     */
+    private void recordPlan() throws IOException {
+      String run = metadata.lastRunId();
+      if (planText.isPresent()) {
+        plan.location.writePlan(run, planText.get());
+      }
+      Set<String> keep = new TreeSet<>(Set.of(run));
+      plan.previous.ifPresent(p -> keep.add(p.lastRunId()));
+      plan.location.deletePlansExcept(keep);
     }
   }
 

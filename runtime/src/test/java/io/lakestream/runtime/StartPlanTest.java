@@ -312,4 +312,57 @@ class StartPlanTest {
     assertThat(plan.admit(fingerprint(), List.of(URI.create("file:///landing")), List.of()))
         .isNotNull();
   }
+
+  /**
+   * A plan that refuses a restart from any stored plan but {@code accepts}, deciding {@code dedup}.
+   */
+  private static DataflowPlan plan(String text, String accepts) {
+    return new DataflowPlan() {
+      @Override
+      public String text() {
+        return text;
+      }
+
+      @Override
+      public PlanVerdict restartFrom(String stored) {
+        List<String> problems =
+            stored.equals(accepts) ? List.of() : List.of("plan " + stored + " -> " + text);
+        return new PlanVerdict(problems, java.util.Set.of("dedup"));
+      }
+    };
+  }
+
+  @Test
+  void aPlanIsRecordedPerRunAndARestartMustFitThePlanOfTheLastRun() throws IOException {
+    StartPlan first = read();
+    first
+        .admit(fingerprint(), List.of(), List.of(), Optional.of(plan("p1", "none")), false)
+        .prepareLocation();
+    assertThat(location.readPlan(first.runId())).contains("p1");
+
+    QueryFingerprint dedupChanged =
+        fingerprint(
+            new SinkSpec("out", SinkKind.DELTA, "file:///lake/orders"),
+            new OperatorSpec("dedup", "seen: MapState<String, Long>"));
+    StartPlan refused = read();
+    assertThatThrownBy(
+            () ->
+                refused.admit(
+                    dedupChanged, List.of(), List.of(), Optional.of(plan("p2", "other")), false))
+        .isInstanceOf(IncompatibleRestartException.class)
+        .hasMessageContaining("plan p1 -> p2")
+        .hasMessageNotContaining("state schema of operator 'dedup'");
+
+    StartPlan second = read();
+    StartPlan.Admitted admitted =
+        second.admit(dedupChanged, List.of(), List.of(), Optional.of(plan("p2", "p1")), false);
+    assertThat(admitted.prepareLocation()).isPresent(); // metadata waits for a snapshot
+    assertThat(location.readPlan(second.runId())).contains("p2");
+    assertThat(location.readPlan(first.runId())).contains("p1"); // still the last run's
+
+    location.writeMetadata(admitted.metadata());
+    read().admit(dedupChanged, List.of(), List.of()).prepareLocation();
+    assertThat(location.readPlan(first.runId())).isEmpty();
+    assertThat(location.readPlan(second.runId())).contains("p2");
+  }
 }

@@ -107,6 +107,40 @@ final class DropDuplicatesView {
     return new DropDuplicatesView(unquote(view.group(1)), view.group(2), keys);
   }
 
+  /** The view's name. */
+  String view() {
+    return view;
+  }
+
+  /** The key columns, as declared. */
+  List<String> keys() {
+    return keys;
+  }
+
+  /** The deduplicator's uid. */
+  String uid() {
+    return "drop-duplicates-" + view;
+  }
+
+  /**
+   * Registers the view in {@code tables} as a plain view of its input, after the checks {@link
+   * #register} makes: the shape the statements are compiled against ({@code CompiledPlan} cannot
+   * hold a view read from a DataStream), replaced by the deduplication before the job is built.
+   */
+  void registerPlain(StreamTableEnvironment tables) {
+    Table table = tables.from(input);
+    ResolvedSchema schema = table.getResolvedSchema();
+    delayMillis(watermarkOf(schema));
+    keyColumns((RowType) schema.toPhysicalRowDataType().getLogicalType());
+    tables.createTemporaryView(view, table);
+  }
+
+  /** Replaces the view {@link #registerPlain} registered by the deduplication. */
+  void replacePlain(StreamTableEnvironment tables) {
+    tables.dropTemporaryView(view);
+    register(tables);
+  }
+
   /** Registers the view in {@code tables}. */
   void register(StreamTableEnvironment tables) {
     Table table = tables.from(input);
@@ -116,7 +150,7 @@ final class DropDuplicatesView {
     RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
     DataStream<RowData> rows =
         tables.toDataStream(table, schema.toPhysicalRowDataType().bridgedTo(RowData.class));
-    String uid = "drop-duplicates-" + view;
+    String uid = uid();
     DataStream<RowData> watermarked =
         Watermarks.withWatermark(
             rows,

@@ -32,5 +32,11 @@ public enum SqlErrorClass implements ErrorClass {
    * or one whose delay is not {@code ts - INTERVAL ...}, a key column is missing or cannot key
    * state, or the statement is not {@code CREATE TEMPORARY VIEW v AS SELECT * FROM TABLE(...)}.
    */
-  SQL_INVALID_DEDUPLICATION
+  SQL_INVALID_DEDUPLICATION,
+  /**
+   * A script's query setting ({@code SET 'lakestream.trigger'}, {@code 'lakestream.queryName'},
+   * {@code 'lakestream.checkpointLocation'}) differs from how the query was started: start it with
+   * {@code SqlDataflow.queryBuilder()} or {@code lakestream sql}, which apply them.
+   */
+  SQL_QUERY_SETTING_NOT_APPLIED
 }

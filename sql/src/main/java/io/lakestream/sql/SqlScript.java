@@ -8,8 +8,9 @@ import java.util.Locale;
 /**
  * A SQL script split into its statements at the semicolons outside string literals, quoted
  * identifiers and comments, each with the line and column it starts at (1-based), so an error in a
- * statement can point into the file. Comments before a statement are dropped; empty statements are
- * skipped.
+ * statement can point into the file. Comments before a statement are dropped, comments inside one
+ * are blanked out (so a position Flink reports in a statement maps to the file); empty statements
+ * are skipped.
  */
 @PublicEvolving
 public final class SqlScript {
@@ -58,15 +59,12 @@ public final class SqlScript {
       int skip = commentLength(script, i);
       if (skip > 0) {
         for (int k = i; k < i + skip; k++) {
-          if (script.charAt(k) == '\n') {
-            line++;
-            column = 1;
-          } else {
-            column++;
+          boolean newline = script.charAt(k) == '\n';
+          if (startLine >= 0) {
+            current.append(newline ? '\n' : ' '); // keeps the positions after the comment
           }
-        }
-        if (startLine >= 0) {
-          current.append(' ');
+          line += newline ? 1 : 0;
+          column = newline ? 1 : column + 1;
         }
         i += skip;
         continue;

@@ -41,4 +41,13 @@ class SqlScriptTest {
   void anEmptyScriptHasNoStatements() {
     assertThat(SqlScript.statements(" -- only a comment\n ; ")).isEmpty();
   }
+
+  @Test
+  void aCommentInsideAStatementIsBlankedOutKeepingThePositionsAfterIt() {
+    String script = "INSERT INTO t /* one\ntwo */ SELECT\n  x -- note\nFROM s";
+    SqlScript.Statement statement = SqlScript.statements(script).get(0);
+    assertThat(statement.text())
+        .isEqualTo("INSERT INTO t       \n       SELECT\n  x        \nFROM s")
+        .hasSameSizeAs(script);
+  }
 }

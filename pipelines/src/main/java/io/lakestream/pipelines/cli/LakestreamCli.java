@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
     description = "Databricks-style lakehouse streaming on Apache Flink.",
     subcommands = {
       RunCommand.class,
+      SqlCommand.class,
       UpgradeCommand.class,
       MsfCommand.class,
       DescribeCheckpointCommand.class,

@@ -3,14 +3,10 @@ package io.lakestream.pipelines.cli;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
-import io.lakestream.runtime.QueryListener;
-import io.lakestream.runtime.QueryProgress;
-import io.lakestream.runtime.SchemaChangeRestarts;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.runtime.TriggerSettings;
-import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.query.OutputMode;
 import java.net.URI;
 import java.util.ArrayList;
@@ -20,6 +16,7 @@ import org.apache.flink.configuration.ConfigConstants;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
@@ -101,21 +98,6 @@ class RunCommand implements Callable<Integer> {
   long maxRowsPerTrigger;
 
   @Option(
-      names = "--parallelism",
-      defaultValue = "2",
-      description = "Job parallelism. Default: ${DEFAULT-VALUE}.")
-  int parallelism;
-
-  @Option(
-      names = "--state-backend",
-      defaultValue = "rocksdb",
-      description = "rocksdb or hashmap. Default: ${DEFAULT-VALUE}.")
-  String stateBackend;
-
-  @Option(names = "--changelog", description = "Enable the changelog state backend.")
-  boolean changelog;
-
-  @Option(
       names = {"-o", "--option"},
       paramLabel = "<key=value>",
       description =
@@ -124,62 +106,13 @@ class RunCommand implements Callable<Integer> {
               + " Repeatable.")
   java.util.Map<String, String> sourceOptions = new java.util.LinkedHashMap<>();
 
-  @Option(
-      names = "--restart-on-schema-change",
-      arity = "0..1",
-      defaultValue = "true",
-      fallbackValue = "true",
-      description =
-          "Rebuild and restart the query by itself when it stops because its input schema changed"
-              + " and the new schema is recorded (Auto Loader's UnknownFieldException in"
-              + " addNewColumns mode). Default: ${DEFAULT-VALUE}. Under flink run -d the"
-              + " JobManager runs this command again (a session cluster taking jar submissions);"
-              + " where it cannot, the job fails and the next submission continues with the new"
-              + " schema.")
-  boolean restartOnSchemaChange;
-
-  @Option(
-      names = "--max-schema-restarts-per-hour",
-      defaultValue = "5",
-      description =
-          "At most this many schema-change restarts within any hour; then the query fails with"
-              + " QUERY_SCHEMA_CHANGE_RESTART_REFUSED. Default: ${DEFAULT-VALUE}.")
-  int maxSchemaRestartsPerHour;
-
-  @Option(
-      names = "--restore-from",
-      paramLabel = "<snapshot>",
-      description =
-          "Restore this savepoint or retained checkpoint instead of the newest one. Epochs a"
-              + " later run already committed are replayed exactly as committed; newer snapshots"
-              + " are retired.")
-  String restoreFrom;
-
-  /** Prints each epoch's one-line summary, on the console of whoever runs the command. */
-  private static final QueryListener PROGRESS_PRINTER =
-      new QueryListener() {
-        @Override
-        public void onQueryProgress(StreamingQuery query, QueryProgress progress) {
-          System.out.println(progress.summary());
-        }
-      };
+  @Mixin QueryRunOptions runOptions = new QueryRunOptions();
 
   @Override
   public Integer call() throws Exception {
     StreamingQuery query = program().start();
-    if (query.isDetached()) {
-      printDetached(query);
-      return 0;
-    }
-    SignalStop signals = LakestreamCli.embedded() ? SignalStop.install(query, System.out) : null;
-    query.awaitTermination();
-    if (signals != null && signals.signal().isPresent()) {
-      System.out.printf(
-          "Query '%s' stopped on %s. Run the same command again to resume it from %s.%n",
-          query.name(), signals.signal().get(), checkpointLocation());
-      return signals.exitCode();
-    }
-    return 0;
+    return QueryConsole.await(
+        query, checkpointLocation(), TriggerSettings.bounded(chosenTrigger()));
   }
 
   /** The trigger the query runs with: {@code --trigger}, else the pipeline's own. */
@@ -204,28 +137,16 @@ class RunCommand implements Callable<Integer> {
     Pipeline pipeline = Pipelines.byName(pipelineName);
     String name = queryName == null ? pipeline.name() : queryName;
     URI outputUri = StreamingQueryBuilder.toUri(output);
-    StateBackendSettings state =
-        StateBackendSettings.defaults()
-            .withBackend(StateBackendSettings.Backend.parse(stateBackend))
-            .withChangelog(changelog);
-    return StreamingQueryBuilder.of(
-            pipeline.dataflow(
-                new PipelineOptions(
-                    outputUri, rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions)))
-        .queryName(name)
-        .checkpointLocation(checkpointLocation())
-        .trigger(chosenTrigger())
-        .outputMode(OutputMode.parse(outputMode))
-        .stateBackend(state)
-        .parallelism(parallelism)
-        .restoreFrom(restoreFrom)
-        .restartOnSchemaChange(
-            restartOnSchemaChange
-                ? new SchemaChangeRestarts(true, maxSchemaRestartsPerHour)
-                : SchemaChangeRestarts.off())
-        .programArguments(LakestreamCli.class.getName(), runArguments())
-        .flinkConfiguration(flinkConfDir())
-        .listener(PROGRESS_PRINTER);
+    StreamingQueryBuilder builder =
+        StreamingQueryBuilder.of(
+                pipeline.dataflow(
+                    new PipelineOptions(
+                        outputUri, rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions)))
+            .queryName(name)
+            .checkpointLocation(checkpointLocation())
+            .trigger(chosenTrigger())
+            .outputMode(OutputMode.parse(outputMode));
+    return runOptions.applyTo(builder, runArguments());
   }
 
   /**
@@ -277,18 +198,11 @@ class RunCommand implements Callable<Integer> {
 
   /** Whether {@code option} applies to this start only, not to a restart of the query. */
   boolean oneOff(OptionSpec option) {
-    return option.longestName().equals("--restore-from");
+    return QueryRunOptions.oneOff(option.longestName());
   }
 
   void printDetached(StreamingQuery query) {
-    System.out.printf(
-        "Query '%s' (run %s) submitted detached; the job writes its progress to %s/progress"
-            + " and %s.%n",
-        query.name(),
-        query.runId(),
-        checkpointLocation(),
-        TriggerSettings.bounded(chosenTrigger())
-            ? "stops by itself with a savepoint once it has read what is available now"
-            : "runs until stopped (flink stop --savepointPath <checkpoint>/savepoints <job id>)");
+    QueryConsole.printDetached(
+        query, checkpointLocation(), TriggerSettings.bounded(chosenTrigger()));
   }
 }

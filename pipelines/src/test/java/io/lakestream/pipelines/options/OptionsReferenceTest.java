@@ -11,6 +11,7 @@ import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
+import io.lakestream.sql.SqlQuerySettings;
 import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
@@ -49,7 +50,8 @@ class OptionsReferenceTest {
           KafkaSqlOptions.CATALOG,
           AutoLoaderSqlOptions.CATALOG,
           LakebaseSqlOptions.CATALOG,
-          DeltaCatalogOptions.CATALOG);
+          DeltaCatalogOptions.CATALOG,
+          SqlQuerySettings.CATALOG);
 
   private static final String REGENERATE = "lakestream.options.regenerate";
   private static final String HOW =

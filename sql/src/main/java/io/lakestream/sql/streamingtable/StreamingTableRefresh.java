@@ -43,16 +43,20 @@ import java.util.regex.Pattern;
 @PublicEvolving
 public final class StreamingTableRefresh {
   private static final Pattern QUERY_SETTING =
-      Pattern.compile("(?is)\\s*SET\\s+'?\\s*lakestream\\.(checkpointLocation|trigger)\\b.*");
+      Pattern.compile(
+          "(?is)\\s*SET\\s+'?\\s*lakestream\\.(checkpointLocation|trigger|queryName)\\b.*");
 
+  private final String fileName;
   private final String script;
   private final ScriptStreamingTables.Found table;
   private final UnaryOperator<StreamingQueryBuilder> settings;
 
   private StreamingTableRefresh(
+      String fileName,
       String script,
       ScriptStreamingTables.Found table,
       UnaryOperator<StreamingQueryBuilder> settings) {
+    this.fileName = fileName;
     this.script = script;
     this.table = table;
     this.settings = settings;
@@ -65,6 +69,14 @@ public final class StreamingTableRefresh {
    * @throws LakestreamException as the class says
    */
   public static StreamingTableRefresh of(String script, String table) {
+    return fromFile(null, script, table);
+  }
+
+  /**
+   * As {@link #of}, for a script read from a file: failures of its queries point at {@code
+   * fileName:line:column}.
+   */
+  public static StreamingTableRefresh fromFile(String fileName, String script, String table) {
     Objects.requireNonNull(table, "table");
     List<SqlScript.Statement> statements = SqlScript.statements(script);
     requireRefreshable(statements);
@@ -80,7 +92,7 @@ public final class StreamingTableRefresh {
               + all.stream().map(found -> found.id().asSummaryString()).toList()
               + (named.isEmpty() ? "" : ". Name it with its database, e.g. gold." + table));
     }
-    return new StreamingTableRefresh(script, named.get(0), UnaryOperator.identity());
+    return new StreamingTableRefresh(fileName, script, named.get(0), UnaryOperator.identity());
   }
 
   private static boolean names(ScriptStreamingTables.Found found, String name) {
@@ -119,7 +131,7 @@ public final class StreamingTableRefresh {
   public StreamingTableRefresh withQuerySettings(UnaryOperator<StreamingQueryBuilder> settings) {
     UnaryOperator<StreamingQueryBuilder> before = this.settings;
     return new StreamingTableRefresh(
-        script, table, builder -> settings.apply(before.apply(builder)));
+        fileName, script, table, builder -> settings.apply(before.apply(builder)));
   }
 
   /** The table's name, {@code catalog.database.table}. */
@@ -139,8 +151,11 @@ public final class StreamingTableRefresh {
 
   /** The query of one refresh, ready to start. */
   public StreamingQueryBuilder queryBuilder() {
-    SqlDataflow dataflow =
-        SqlDataflow.of(script).withSetting(StreamingTableRun.REFRESHED_TABLE.key(), table());
+    SqlDataflow script =
+        fileName == null
+            ? SqlDataflow.of(this.script)
+            : SqlDataflow.fromFile(fileName, this.script);
+    SqlDataflow dataflow = script.withSetting(StreamingTableRun.REFRESHED_TABLE.key(), table());
     return settings
         .apply(StreamingQueryBuilder.of(dataflow))
         .queryName(table.id().getObjectName().replaceAll("[^A-Za-z0-9_.-]", "_"))

@@ -50,9 +50,12 @@ public final class StreamingTableRun {
   /** The checkpoint location of a streaming table, below its directory. */
   public static final String CHECKPOINT_DIRECTORY = "_checkpoints/streaming_table";
 
-  /** Table setting: the streaming table a query refreshes, {@code catalog.database.table}. */
+  /**
+   * Table setting: the streaming table a query refreshes, {@code catalog.database.table} (not under
+   * {@code lakestream.}, the prefix of the query's own settings).
+   */
   public static final ConfigOption<String> REFRESHED_TABLE =
-      ConfigOptions.key("lakestream.internal.streaming-table")
+      ConfigOptions.key("internal.lakestream.refreshed-streaming-table")
           .stringType()
           .noDefaultValue()
           .withDescription("The streaming table the query refreshes (set by the refresh).");

@@ -9,10 +9,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -24,6 +26,8 @@ import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
  *
  * <pre>
  *   metadata            query id, name, fingerprint (JSON)
+ *   plans/RUN.json      a run's own plan, for dataflows that record one (a SQL query's compiled
+ *                       plan); the plan of the metadata's last run is the one a restart must fit
  *   lock                lease of the run that is using the location
  *   state/chk-N/        Flink checkpoints (RocksDB incremental: state/shared, state/taskowned);
  *                       on a session cluster state/<job id>/chk-N (see checkpointDirs)
@@ -95,6 +99,35 @@ public final class CheckpointLocation implements Serializable {
 
   public void writeMetadata(QueryMetadata metadata) throws IOException {
     JsonFiles.write(path("metadata"), metadata);
+  }
+
+  /** The plan run {@code runId} recorded ({@code plans/<run id>.json}), if it recorded one. */
+  public Optional<String> readPlan(String runId) throws IOException {
+    return JsonFiles.readBytes(planPath(runId))
+        .map(bytes -> new String(bytes, StandardCharsets.UTF_8));
+  }
+
+  /** Records the plan of run {@code runId}, replacing any it had. */
+  public void writePlan(String runId, String plan) throws IOException {
+    JsonFiles.writeBytes(planPath(runId), plan.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Deletes the recorded plans of every run but {@code keep} (runs that no longer matter). */
+  public void deletePlansExcept(Set<String> keep) throws IOException {
+    for (FileStatus file : list(path("plans"))) {
+      String name = file.getPath().getName();
+      boolean kept = keep.stream().anyMatch(run -> name.equals(run + ".json"));
+      if (!file.isDir() && !kept && !JsonFiles.isHidden(file.getPath())) {
+        file.getPath().getFileSystem().delete(file.getPath(), false);
+      }
+    }
+  }
+
+  private Path planPath(String runId) {
+    if (!runId.matches("[A-Za-z0-9_.-]+")) {
+      throw new IllegalArgumentException("not a run id: " + runId);
+    }
+    return path("plans/" + runId + ".json");
   }
 
   /** The query's schema-change restarts ({@link SchemaRestartLog#empty()} when it has none). */

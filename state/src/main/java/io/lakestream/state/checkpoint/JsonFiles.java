@@ -32,7 +32,11 @@ final class JsonFiles {
   private JsonFiles() {}
 
   static void write(Path path, Object value) throws IOException {
-    byte[] bytes = MAPPER.writeValueAsBytes(value);
+    writeBytes(path, MAPPER.writeValueAsBytes(value));
+  }
+
+  /** Writes {@code bytes} to {@code path}, all or nothing for readers (as {@link #write}). */
+  static void writeBytes(Path path, byte[] bytes) throws IOException {
     if ("file".equals(path.toUri().getScheme())) {
       writeLocalAtomically(java.nio.file.Path.of(path.toUri()), bytes);
       return;

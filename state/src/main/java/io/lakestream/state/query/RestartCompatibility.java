@@ -45,9 +45,22 @@ public final class RestartCompatibility {
   /** Every reason the restart is refused; empty when it is allowed. */
   public static List<String> problems(
       QueryFingerprint before, QueryFingerprint after, int parallelism) {
+    return problems(before, after, parallelism, Set.of());
+  }
+
+  /**
+   * Every reason the restart is refused, leaving out the stateful operators whose uids are in
+   * {@code checkedElsewhere}: a check that knows more about them (a SQL query's compiled plan) has
+   * decided whether their state carries over.
+   */
+  public static List<String> problems(
+      QueryFingerprint before,
+      QueryFingerprint after,
+      int parallelism,
+      Set<String> checkedElsewhere) {
     List<String> problems = new ArrayList<>();
     checkSources(before, after, problems);
-    checkOperators(before, after, problems);
+    checkOperators(before, after, checkedElsewhere, problems);
     checkSinks(before, after, problems);
     if (!Objects.equals(before.stateBackend(), after.stateBackend())) {
       problems.add(
@@ -101,9 +114,14 @@ public final class RestartCompatibility {
   }
 
   private static void checkOperators(
-      QueryFingerprint before, QueryFingerprint after, List<String> problems) {
+      QueryFingerprint before,
+      QueryFingerprint after,
+      Set<String> checkedElsewhere,
+      List<String> problems) {
     Map<String, String> was = byUid(before.statefulOperators());
     Map<String, String> now = byUid(after.statefulOperators());
+    was.keySet().removeAll(checkedElsewhere);
+    now.keySet().removeAll(checkedElsewhere);
     for (Map.Entry<String, String> old : was.entrySet()) {
       String current = now.get(old.getKey());
       if (current == null) {

@@ -1,0 +1,59 @@
+package io.lakestream.pipelines.cli;
+
+import io.lakestream.runtime.QueryListener;
+import io.lakestream.runtime.QueryProgress;
+import io.lakestream.runtime.StreamingQuery;
+
+/**
+ * How a command waits for the query it started, on the console of whoever runs it: one line per
+ * epoch, SIGTERM/SIGINT stopping an embedded query with a savepoint ({@link SignalStop}), and the
+ * exit code; a detached submission returns at once saying where the job reports.
+ */
+final class QueryConsole {
+  /** Prints each epoch's one-line summary. */
+  static final QueryListener PROGRESS_PRINTER =
+      new QueryListener() {
+        @Override
+        public void onQueryProgress(StreamingQuery query, QueryProgress progress) {
+          System.out.println(progress.summary());
+        }
+      };
+
+  private QueryConsole() {}
+
+  /**
+   * Waits for {@code query} to end.
+   *
+   * @param location its checkpoint location, for the messages
+   * @param bounded whether it stops by itself (availableNow, once)
+   * @return 0, or 128 + the number of the signal that stopped it
+   */
+  static int await(StreamingQuery query, String location, boolean bounded) throws Exception {
+    if (query.isDetached()) {
+      printDetached(query, location, bounded);
+      return 0;
+    }
+    SignalStop signals = LakestreamCli.embedded() ? SignalStop.install(query, System.out) : null;
+    query.awaitTermination();
+    if (signals != null && signals.signal().isPresent()) {
+      System.out.printf(
+          "Query '%s' stopped on %s. Run the same command again to resume it from %s.%n",
+          query.name(), signals.signal().get(), location);
+      return signals.exitCode();
+    }
+    return 0;
+  }
+
+  /** Where a detached query reports, and how it ends. */
+  static void printDetached(StreamingQuery query, String location, boolean bounded) {
+    System.out.printf(
+        "Query '%s' (run %s) submitted detached; the job writes its progress to %s/progress"
+            + " and %s.%n",
+        query.name(),
+        query.runId(),
+        location,
+        bounded
+            ? "stops by itself with a savepoint once it has read what is available now"
+            : "runs until stopped (flink stop --savepointPath <checkpoint>/savepoints <job id>)");
+  }
+}

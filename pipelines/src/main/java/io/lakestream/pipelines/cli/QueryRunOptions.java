@@ -1,0 +1,87 @@
+package io.lakestream.pipelines.cli;
+
+import io.lakestream.runtime.SchemaChangeRestarts;
+import io.lakestream.runtime.StreamingQueryBuilder;
+import io.lakestream.state.StateBackendSettings;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of a query's run that {@code run} and {@code sql} share: parallelism, state backend,
+ * the snapshot to restore, schema-change restarts.
+ */
+final class QueryRunOptions {
+  @Option(
+      names = "--parallelism",
+      defaultValue = "2",
+      description = "Job parallelism. Default: ${DEFAULT-VALUE}.")
+  int parallelism;
+
+  @Option(
+      names = "--state-backend",
+      defaultValue = "rocksdb",
+      description = "rocksdb or hashmap. Default: ${DEFAULT-VALUE}.")
+  String stateBackend;
+
+  @Option(names = "--changelog", description = "Enable the changelog state backend.")
+  boolean changelog;
+
+  @Option(
+      names = "--restart-on-schema-change",
+      arity = "0..1",
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Rebuild and restart the query by itself when it stops because its input schema changed"
+              + " and the new schema is recorded (Auto Loader's UnknownFieldException in"
+              + " addNewColumns mode). Default: ${DEFAULT-VALUE}. Under flink run -d the"
+              + " JobManager runs this command again (a session cluster taking jar submissions);"
+              + " where it cannot, the job fails and the next submission continues with the new"
+              + " schema.")
+  boolean restartOnSchemaChange;
+
+  @Option(
+      names = "--max-schema-restarts-per-hour",
+      defaultValue = "5",
+      description =
+          "At most this many schema-change restarts within any hour; then the query fails with"
+              + " QUERY_SCHEMA_CHANGE_RESTART_REFUSED. Default: ${DEFAULT-VALUE}.")
+  int maxSchemaRestartsPerHour;
+
+  @Option(
+      names = "--restore-from",
+      paramLabel = "<snapshot>",
+      description =
+          "Restore this savepoint or retained checkpoint instead of the newest one. Epochs a"
+              + " later run already committed are replayed exactly as committed; newer snapshots"
+              + " are retired.")
+  String restoreFrom;
+
+  /** Whether {@code option} (its longest name) applies to this start only, not to a restart. */
+  static boolean oneOff(String option) {
+    return option.equals("--restore-from");
+  }
+
+  /**
+   * Applies these options to {@code builder}, with the arguments that start the query again after a
+   * schema change ({@code restart}, after the main class), the settings of {@code $FLINK_CONF_DIR}
+   * when embedded, and the console's progress lines.
+   */
+  StreamingQueryBuilder applyTo(StreamingQueryBuilder builder, List<String> restart) {
+    StateBackendSettings state =
+        StateBackendSettings.defaults()
+            .withBackend(StateBackendSettings.Backend.parse(stateBackend))
+            .withChangelog(changelog);
+    return builder
+        .stateBackend(state)
+        .parallelism(parallelism)
+        .restoreFrom(restoreFrom)
+        .restartOnSchemaChange(
+            restartOnSchemaChange
+                ? new SchemaChangeRestarts(true, maxSchemaRestartsPerHour)
+                : SchemaChangeRestarts.off())
+        .programArguments(LakestreamCli.class.getName(), restart)
+        .flinkConfiguration(RunCommand.flinkConfDir())
+        .listener(QueryConsole.PROGRESS_PRINTER);
+  }
+}
