@@ -1,8 +1,6 @@
 package io.lakestream.pipelines;
 
 import io.lakestream.runtime.StreamingQuery;
-import io.lakestream.runtime.StreamingQueryBuilder;
-import io.lakestream.runtime.Trigger;
 import io.lakestream.sql.SqlDataflow;
 import io.lakestream.state.StateBackendSettings;
 import java.io.IOException;
@@ -28,8 +26,6 @@ public final class SqlExample {
   /** The base directory of every example's tables and checkpoints. */
   public static final String BASE = "lakestream-sql/";
 
-  private static final Pattern CHECKPOINT_LOCATION =
-      Pattern.compile("SET 'lakestream\\.checkpointLocation' = '([^']*)'");
   private static final Pattern TRIGGER = Pattern.compile("SET 'lakestream\\.trigger' = '[^']*'");
 
   private final String file;
@@ -79,18 +75,10 @@ public final class SqlExample {
     return text;
   }
 
-  /** The checkpoint location the file sets. */
-  public String checkpointLocation() {
-    Matcher set = CHECKPOINT_LOCATION.matcher(text);
-    if (!set.find()) {
-      throw new IllegalStateException(file + " sets no lakestream.checkpointLocation");
-    }
-    return set.group(1);
-  }
-
   /**
-   * Runs the file as one availableNow query on its checkpoint location (parallelism 2, RocksDB, up
-   * to three in-job restarts) until it ends.
+   * Runs the file as {@code lakestream sql -f} does, its {@code SET 'lakestream.*'} settings
+   * applied (so availableNow, on its checkpoint location), with parallelism 2, RocksDB and up to
+   * three in-job restarts, until it ends.
    */
   public StreamingQuery run() throws Exception {
     Configuration flink = new Configuration();
@@ -98,10 +86,9 @@ public final class SqlExample {
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
     StreamingQuery query =
-        StreamingQueryBuilder.of(SqlDataflow.of(text))
+        SqlDataflow.fromFile(file, text)
+            .queryBuilder()
             .queryName(file.replace(".sql", ""))
-            .checkpointLocation(checkpointLocation())
-            .trigger(Trigger.availableNow())
             .parallelism(2)
             .stateBackend(StateBackendSettings.defaults())
             .flinkConfiguration(flink)
