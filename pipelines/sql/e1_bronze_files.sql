@@ -8,6 +8,9 @@
 -- tables and checkpoints under ./lakestream-sql. docker-compose: replace 'lakestream-sql/' by
 -- 's3a://lake/lakehouse-sql/' (the minio bucket; the cluster's config.yaml has its s3.* settings)
 -- and point 'path' at your landing prefix, e.g. 's3a://lake/landing/orders'.
+-- On docker-compose this directory is /opt/lakestream/sql in the Flink containers:
+--   docker compose exec jobmanager flink run -d /opt/lakestream/lakestream.jar \
+--       sql -f /opt/lakestream/sql/e1_bronze_files.sql
 --
 -- The seed's three trigger shapes are one setting (the command line's --trigger wins):
 --   A. default trigger - fastest to write, most expensive to operate: no SET 'lakestream.trigger'

@@ -8,6 +8,9 @@
 -- (localhost:29092 from the host) and 's3a://lake/lakehouse-sql/' for 'lakestream-sql/'. Amazon MSK
 -- with IAM: port 9098 plus 'kafka.security.protocol' = 'SASL_SSL', 'kafka.sasl.mechanism' =
 -- 'AWS_MSK_IAM' (see docs/options/sql-kafka.md).
+-- On docker-compose this directory is /opt/lakestream/sql in the Flink containers:
+--   docker compose exec jobmanager flink run -d /opt/lakestream/lakestream.jar \
+--       sql -f /opt/lakestream/sql/e2_bronze.sql
 SET 'lakestream.trigger' = 'processingTime=30s';
 SET 'lakestream.checkpointLocation' = 'lakestream-sql/_checkpoints/e2_bronze';
 

@@ -7,6 +7,9 @@
 -- Embedded defaults: a broker on localhost:9092 with the topic 'orders', tables and checkpoints
 -- under ./lakestream-sql. docker-compose: 'kafka.bootstrap.servers' = 'kafka:9092' and
 -- 's3a://lake/lakehouse-sql/' for 'lakestream-sql/'.
+-- On docker-compose this directory is /opt/lakestream/sql in the Flink containers:
+--   docker compose exec jobmanager flink run -d /opt/lakestream/lakestream.jar \
+--       sql -f /opt/lakestream/sql/e3_silver.sql
 --
 -- Exactly once per table: all three tables commit each epoch once, tagged txn(appId, epoch) with
 -- the query's app id (a new checkpoint location is a new query with a new app id).

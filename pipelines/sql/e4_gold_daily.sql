@@ -6,6 +6,9 @@
 --
 -- Embedded defaults: tables and checkpoints under ./lakestream-sql. docker-compose:
 -- 's3a://lake/lakehouse-sql/' for 'lakestream-sql/'.
+-- On docker-compose this directory is /opt/lakestream/sql in the Flink containers:
+--   docker compose exec jobmanager flink run -d /opt/lakestream/lakestream.jar \
+--       sql -f /opt/lakestream/sql/e4_gold_daily.sql
 -- availableNow: the deterministic nightly replay (reads what silver committed when it starts,
 -- then stops; the next run resumes from the checkpoint).
 SET 'lakestream.trigger' = 'availableNow';

@@ -7,6 +7,9 @@
 -- "ad_id": ..., "event_time": "<ISO-8601 instant>"}), tables and checkpoints under
 -- ./lakestream-sql. docker-compose: 'kafka.bootstrap.servers' = 'kafka:9092' and
 -- 's3a://lake/lakehouse-sql/' for 'lakestream-sql/'.
+-- On docker-compose this directory is /opt/lakestream/sql in the Flink containers:
+--   docker compose exec jobmanager flink run -d /opt/lakestream/lakestream.jar \
+--       sql -f /opt/lakestream/sql/e5_clicks_5m.sql
 SET 'lakestream.trigger' = 'processingTime=1m';
 SET 'lakestream.checkpointLocation' = 'lakestream-sql/_checkpoints/e5_clicks_5m';
 SET 'table.local-time-zone' = 'UTC';

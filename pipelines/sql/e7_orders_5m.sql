@@ -9,6 +9,9 @@
 -- query: it appends the windows the watermark closed since the last one, then stops. The schedule
 -- starts refreshes at least 5 minutes apart (1 minute is the least it takes, as in Databricks).
 -- docker-compose: 's3a://lake/lakehouse-sql/' for 'lakestream-sql/'.
+-- On docker-compose this directory is /opt/lakestream/sql in the Flink containers:
+--   docker compose exec jobmanager flink run -d /opt/lakestream/lakestream.jar \
+--       sql refresh orders_5m -f /opt/lakestream/sql/e7_orders_5m.sql
 CREATE CATALOG lake WITH ('type' = 'delta', 'warehouse' = 'lakestream-sql/warehouse');
 USE CATALOG lake;
 CREATE DATABASE IF NOT EXISTS gold;
