@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
       MsfCommand.class,
       DescribeCheckpointCommand.class,
       TableChangesCommand.class,
+      OptimizeCommand.class,
+      VacuumCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class LakestreamCli implements Runnable {

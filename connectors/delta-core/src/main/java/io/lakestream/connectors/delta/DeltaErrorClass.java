@@ -51,6 +51,11 @@ public enum DeltaErrorClass implements ErrorClass {
    * of another type (the message names the column).
    */
   DELTA_INVALID_SOURCE_SETTING,
+  /**
+   * An OPTIMIZE or VACUUM setting that cannot be used: a filter on a column that is not a partition
+   * column, a retention below the table's, a target size too small (names the fix).
+   */
+  DELTA_INVALID_MAINTENANCE,
   /** An output mode the Delta sink does not take (update: use a MERGE in foreachBatch). */
   DELTA_UNSUPPORTED_OUTPUT_MODE,
   /**

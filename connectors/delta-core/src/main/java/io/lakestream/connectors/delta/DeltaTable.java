@@ -72,6 +72,13 @@ public final class DeltaTable implements Serializable {
     return path;
   }
 
+  /** This table with one more Hadoop setting (e.g. a writer's target file size). */
+  public DeltaTable withHadoopSetting(String key, String value) {
+    TreeMap<String, String> conf = new TreeMap<>(hadoopConf);
+    conf.put(key, value);
+    return new DeltaTable(path, conf);
+  }
+
   /** The Kernel engine of this JVM for this table's settings. */
   public Engine engine() {
     Engine e = engine;

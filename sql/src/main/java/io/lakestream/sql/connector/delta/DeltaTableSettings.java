@@ -18,6 +18,7 @@ import java.util.Map;
  * @param path the table's location
  * @param sourceOptions the options of the Delta source and of the change data feed source, as given
  * @param mergeSchema the sink's {@code mergeSchema}
+ * @param autoCompact the sink's {@code autoCompact}
  * @param hadoopConf Hadoop settings for the table's file system
  * @param properties table properties ({@code delta.*}) for a table the sink creates
  */
@@ -26,6 +27,7 @@ record DeltaTableSettings(
     String path,
     Map<String, String> sourceOptions,
     boolean mergeSchema,
+    boolean autoCompact,
     Map<String, String> hadoopConf,
     Map<String, String> properties)
     implements Serializable {
@@ -84,6 +86,7 @@ record DeltaTableSettings(
         path,
         Map.copyOf(source),
         values.get(DeltaSinkOptions.MERGE_SCHEMA),
+        values.get(DeltaSinkOptions.AUTO_COMPACT),
         Map.copyOf(hadoop),
         Map.copyOf(properties));
   }

@@ -173,6 +173,7 @@ final class DeltaTableSink implements DynamicTableSink, SupportsPartitioning {
             .sinkName(settings.name())
             .hadoopConf(settings.hadoopConf())
             .mergeSchema(settings.mergeSchema())
+            .autoCompact(settings.autoCompact())
             .build();
     return new DataStreamSinkProvider() {
       @Override

@@ -89,6 +89,14 @@ public final class KernelScanFile {
     return InternalScanFileUtils.getDeletionVectorDescriptorFromRow(row) != null;
   }
 
+  /** The absolute path of the file's deletion vector, or empty (none, or inline). */
+  public Optional<String> deletionVectorPath(String tableRoot) {
+    DeletionVectorDescriptor dv = InternalScanFileUtils.getDeletionVectorDescriptorFromRow(row);
+    return dv != null && dv.isOnDisk()
+        ? Optional.of(dv.getAbsolutePath(tableRoot))
+        : Optional.empty();
+  }
+
   /** The number of rows the file's deletion vector removes (0 without one). */
   public long deletedRows() {
     Row add = addAction();

@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.delta.maintenance.AutoCompaction;
 import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.connectors.sink.CommitRecordListener;
@@ -61,6 +62,7 @@ public final class DeltaSinkBuilder<T> {
   private long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
   private Map<String, String> hadoopConf = Map.of();
   private boolean mergeSchema = DeltaSinkOptions.MERGE_SCHEMA.defaultValue();
+  private boolean autoCompact = DeltaSinkOptions.AUTO_COMPACT.defaultValue();
 
   private DeltaSinkBuilder(String path, DeltaTableSchema schema, RowFields<T> fields) {
     this.path = Locations.absolute(Objects.requireNonNull(path, "path"));
@@ -112,6 +114,12 @@ public final class DeltaSinkBuilder<T> {
     return this;
   }
 
+  /** Auto-compaction after each epoch (see {@link DeltaSinkOptions#AUTO_COMPACT}); default off. */
+  public DeltaSinkBuilder<T> autoCompact(boolean compact) {
+    this.autoCompact = compact;
+    return this;
+  }
+
   /** Spark's {@code mergeSchema} (see {@link DeltaSinkOptions#MERGE_SCHEMA}); default false. */
   public DeltaSinkBuilder<T> mergeSchema(boolean merge) {
     this.mergeSchema = merge;
@@ -132,6 +140,9 @@ public final class DeltaSinkBuilder<T> {
             "for " + path);
     if (values.contains(DeltaSinkOptions.MERGE_SCHEMA)) {
       mergeSchema(values.get(DeltaSinkOptions.MERGE_SCHEMA));
+    }
+    if (values.contains(DeltaSinkOptions.AUTO_COMPACT)) {
+      autoCompact(values.get(DeltaSinkOptions.AUTO_COMPACT));
     }
     return this;
   }
@@ -192,6 +203,9 @@ public final class DeltaSinkBuilder<T> {
       commit.close();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e.getMessage(), e);
+    }
+    if (query.outputMode() != OutputMode.COMPLETE) {
+      commit = AutoCompaction.ifEnabled(commit, table, autoCompact);
     }
     RowFields<T> rowFields = fields;
     DeltaTableSchema tableSchema = schema;

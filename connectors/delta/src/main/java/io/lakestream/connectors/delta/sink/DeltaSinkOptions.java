@@ -27,8 +27,22 @@ public final class DeltaSinkOptions {
                   + " delta.columnMapping.mode=name, existing ones are switched to it when a column"
                   + " is added. When false, any difference from the table's schema is an error.");
 
+  /** Databricks' auto-compaction, on for this sink (the table property also turns it on). */
+  public static final Option<Boolean> AUTO_COMPACT =
+      Option.key("autoCompact")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "When true, after an epoch's commit the partitions it wrote are compacted (OPTIMIZE,"
+                  + " recorded with auto=true) once one holds 50 or more files below the target"
+                  + " size (the table's delta.targetFileSize, else 128 MiB), as Databricks'"
+                  + " auto-compaction does. Also on when the table has"
+                  + " delta.autoOptimize.autoCompact=true or auto. The epoch's commit always"
+                  + " stands: a compaction that fails or loses to another writer is logged and"
+                  + " left for a later epoch.");
+
   /** All options. */
-  public static final List<Option<?>> ALL = List.of(MERGE_SCHEMA);
+  public static final List<Option<?>> ALL = List.of(MERGE_SCHEMA, AUTO_COMPACT);
 
   /** Every option of the Delta sink. */
   public static final OptionsCatalog CATALOG =

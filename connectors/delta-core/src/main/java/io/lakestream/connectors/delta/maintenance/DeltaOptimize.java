@@ -1,0 +1,442 @@
+package io.lakestream.connectors.delta.maintenance;
+
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructType;
+import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaDataFileReader;
+import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.delta.DeltaFileRows;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.delta.DeltaTypes;
+import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
+import io.lakestream.connectors.delta.filter.DeltaFilter;
+import io.lakestream.connectors.delta.kernel.KernelScanFile;
+import io.lakestream.connectors.delta.kernel.KernelTablePath;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delta's {@code OPTIMIZE} (bin-packing): in each partition, the data files smaller than the target
+ * size are packed into bins of up to that size, and each bin of two or more files is rewritten as
+ * one file (or a few, at the target size). The new version removes the small files and adds the new
+ * ones with {@code dataChange=false}: the rows are the same, so streaming readers and the change
+ * data feed skip it, and time travel to earlier versions still reads the old files until VACUUM.
+ *
+ * <pre>{@code
+ * DeltaOptimizeResult r = DeltaOptimize.forTable(table)
+ *     .where(DeltaFilter.equalTo("day", LocalDate.of(2026, 12, 1)))
+ *     .targetFileSize(128L << 20)
+ *     .build()
+ *     .run();
+ * }</pre>
+ *
+ * <p>Concurrency: it never wins over another writer. If a version committed after the one it read
+ * removed one of its input files or changed the table's metadata, the run ends {@link
+ * DeltaOptimizeResult.Status#LOST_TO_CONCURRENT_COMMIT} and commits nothing; appends and MERGEs
+ * that touch other files do not stop it. A MERGE that loses to it plans again on the new version.
+ *
+ * <p>Files with deletion vectors and tables with column mapping are left as they are (the reader of
+ * single files does not apply either yet). Fails with a {@link LakestreamException} ({@code
+ * DELTA_INVALID_MAINTENANCE}) for a {@code where} on a column that is not a partition column, and
+ * with {@link DeltaTableException} if the table is missing or cannot be read or written.
+ */
+@PublicEvolving
+public final class DeltaOptimize {
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaOptimize.class);
+
+  /** Delta's default target file size: 128 MiB. */
+  public static final long DEFAULT_TARGET_FILE_SIZE = 128L * 1024 * 1024;
+
+  private static final String TARGET_FILE_SIZE =
+      "delta.kernel.default.parquet.writer.targetMaxFileSize";
+
+  private final DeltaTable table;
+  private final DeltaFilter where;
+  private final String whereText;
+  private final long targetFileSize;
+  private final int minFiles;
+  private final Set<Map<String, String>> partitions;
+  private final boolean auto;
+  private Runnable afterRewrite; // test hook: between writing the files and committing them
+
+  private DeltaOptimize(Builder b) {
+    this.table = b.table;
+    this.where = b.where;
+    this.whereText = b.whereText;
+    this.targetFileSize = b.targetFileSize;
+    this.minFiles = b.minFiles;
+    this.partitions = b.partitions;
+    this.auto = b.auto;
+  }
+
+  /** Starts an OPTIMIZE of {@code table}. */
+  public static Builder forTable(DeltaTable table) {
+    return new Builder(table);
+  }
+
+  /** Test hook: runs after the compacted files are written, before they are committed. */
+  DeltaOptimize afterRewrite(Runnable hook) {
+    this.afterRewrite = hook;
+    return this;
+  }
+
+  /**
+   * Compacts the small files once.
+   *
+   * @throws DeltaTableException if the table is missing, or cannot be read or written
+   * @throws IOException if the commit file cannot be written
+   */
+  public DeltaOptimizeResult run() throws IOException {
+    Snapshot snapshot = table.latestSnapshot().orElseThrow(this::missing);
+    String mapping = snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none");
+    if (!"none".equalsIgnoreCase(mapping)) {
+      LOG.info("{}: OPTIMIZE skips a table with column mapping ({})", table.path(), mapping);
+      return DeltaOptimizeResult.nothing(snapshot.getVersion());
+    }
+    List<List<CompactedFile>> bins = bins(candidates(snapshot));
+    if (bins.isEmpty()) {
+      return DeltaOptimizeResult.nothing(snapshot.getVersion());
+    }
+    List<DeltaWrittenFile> added = rewrite(snapshot, bins);
+    if (afterRewrite != null) {
+      afterRewrite.run();
+    }
+    List<CompactedFile> removed = bins.stream().flatMap(List::stream).toList();
+    List<String> lines = commitLines(snapshot.getVersion(), removed, added);
+    Set<String> inputs = inputPaths(removed);
+    Optional<Long> version =
+        new LogCommit(table).commit(snapshot.getVersion(), lines, w -> conflict(w, inputs));
+    return new DeltaOptimizeResult(
+        version.isPresent()
+            ? DeltaOptimizeResult.Status.COMMITTED
+            : DeltaOptimizeResult.Status.LOST_TO_CONCURRENT_COMMIT,
+        version.orElse(-1L),
+        snapshot.getVersion(),
+        removed.size(),
+        added.size(),
+        removed.stream().mapToLong(CompactedFile::size).sum(),
+        added.stream().mapToLong(DeltaWrittenFile::size).sum(),
+        (int) removed.stream().map(CompactedFile::partitionValues).distinct().count());
+  }
+
+  /** Small files without deletion vectors in the partitions chosen, by partition. */
+  private Map<Map<String, String>, List<CompactedFile>> candidates(Snapshot snapshot)
+      throws IOException {
+    StructType schema = snapshot.getSchema();
+    List<String> partitionColumns = snapshot.getPartitionColumnNames();
+    DeltaFileSkipping skipping = partitionSkipping(filter(schema), schema, partitionColumns);
+    KernelTablePath root = KernelTablePath.of(snapshot.getPath());
+    Map<Map<String, String>, List<CompactedFile>> byPartition = new LinkedHashMap<>();
+    Scan scan = snapshot.getScanBuilder().build();
+    KernelScanFile.forEach(
+        table.engine(),
+        scan,
+        true,
+        file -> {
+          long size = file.status().getSize();
+          Map<String, String> partition = file.partitionValues();
+          if (size >= targetFileSize
+              || file.hasDeletionVector()
+              || !skipping.mayMatch(partition, null)
+              || (partitions != null && !partitions.contains(partition))) {
+            return;
+          }
+          String absolute = file.status().getPath();
+          byPartition
+              .computeIfAbsent(partition, k -> new ArrayList<>())
+              .add(
+                  new CompactedFile(
+                      root.relativize(absolute),
+                      absolute,
+                      partition,
+                      size,
+                      file.stats(),
+                      numRecords(file.stats())));
+        });
+    return byPartition;
+  }
+
+  /** Per partition with at least {@code minFiles} small files: bins of two or more files. */
+  private List<List<CompactedFile>> bins(Map<Map<String, String>, List<CompactedFile>> files) {
+    List<List<CompactedFile>> bins = new ArrayList<>();
+    for (List<CompactedFile> partition : files.values()) {
+      if (partition.size() < minFiles) {
+        continue;
+      }
+      partition.sort(Comparator.comparingLong(CompactedFile::size));
+      List<CompactedFile> bin = new ArrayList<>();
+      long binSize = 0;
+      for (CompactedFile file : partition) {
+        if (!bin.isEmpty() && binSize + file.size() > targetFileSize) {
+          addIfWorthIt(bins, bin);
+          bin = new ArrayList<>();
+          binSize = 0;
+        }
+        bin.add(file);
+        binSize += file.size();
+      }
+      addIfWorthIt(bins, bin);
+    }
+    return bins;
+  }
+
+  private static void addIfWorthIt(List<List<CompactedFile>> bins, List<CompactedFile> bin) {
+    if (bin.size() >= 2) {
+      bins.add(bin);
+    }
+  }
+
+  /** Reads each bin's rows and writes them again, one bin at a time (memory holds one bin). */
+  private List<DeltaWrittenFile> rewrite(Snapshot snapshot, List<List<CompactedFile>> bins)
+      throws IOException {
+    String schemaJson = snapshot.getSchema().toJson();
+    List<String> partitionColumns = snapshot.getPartitionColumnNames();
+    DeltaDataFileReader reader = new DeltaDataFileReader(table, schemaJson, partitionColumns);
+    DeltaTable target = table.withHadoopSetting(TARGET_FILE_SIZE, Long.toString(targetFileSize));
+    DeltaTableWriter writer =
+        new DeltaTableWriter(target, declaration(snapshot.getSchema(), partitionColumns));
+    List<DeltaWrittenFile> added = new ArrayList<>();
+    for (List<CompactedFile> bin : bins) {
+      for (CompactedFile file : bin) {
+        try (DeltaFileRows rows = reader.open(addedFile(snapshot.getVersion(), file))) {
+          while (rows.hasNext()) {
+            writer.append(rows.next());
+          }
+        } catch (UncheckedIOException e) {
+          throw e.getCause();
+        }
+      }
+      added.addAll(writer.flush());
+    }
+    return added;
+  }
+
+  private static DeltaTableSchema declaration(StructType schema, List<String> partitionColumns) {
+    return DeltaTableSchema.builder()
+        .columns(DeltaTypes.fromKernel(schema))
+        .partitionedBy(partitionColumns.toArray(new String[0]))
+        .build();
+  }
+
+  private static DeltaAddedFile addedFile(long version, CompactedFile file) {
+    return new DeltaAddedFile(
+        file.absolutePath(),
+        version,
+        0,
+        true,
+        file.partitionValues(),
+        file.size(),
+        file.numRecords());
+  }
+
+  private List<String> commitLines(
+      long readVersion, List<CompactedFile> removed, List<DeltaWrittenFile> added) {
+    long now = System.currentTimeMillis();
+    MaintenanceCommitFile file = new MaintenanceCommitFile(rootOf());
+    file.commitInfo("OPTIMIZE", now, readVersion, parameters(), metrics(removed, added));
+    removed.forEach(f -> file.remove(f, now));
+    added.forEach(file::add);
+    return file.lines();
+  }
+
+  private String rootOf() {
+    return io.delta.kernel.Table.forPath(table.engine(), table.path()).getPath(table.engine());
+  }
+
+  /** Spark's OPTIMIZE parameters: the predicate, no Z-order, and whether it is auto-compaction. */
+  private Map<String, String> parameters() {
+    Map<String, String> p = new LinkedHashMap<>();
+    String predicate = whereText != null ? whereText : where == null ? null : where.toString();
+    p.put("predicate", predicate == null ? "[]" : "[\"" + predicate.replace("\"", "\\\"") + "\"]");
+    p.put("zOrderBy", "[]");
+    p.put("auto", Boolean.toString(auto));
+    return p;
+  }
+
+  private static Map<String, Long> metrics(
+      List<CompactedFile> removed, List<DeltaWrittenFile> added) {
+    long[] sizes = added.stream().mapToLong(DeltaWrittenFile::size).sorted().toArray();
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("numRemovedFiles", (long) removed.size());
+    m.put("numRemovedBytes", removed.stream().mapToLong(CompactedFile::size).sum());
+    m.put("numAddedFiles", (long) added.size());
+    m.put("numAddedBytes", added.stream().mapToLong(DeltaWrittenFile::size).sum());
+    m.put("minFileSize", sizes.length == 0 ? 0 : sizes[0]);
+    m.put("p50FileSize", sizes.length == 0 ? 0 : sizes[sizes.length / 2]);
+    m.put("maxFileSize", sizes.length == 0 ? 0 : sizes[sizes.length - 1]);
+    return m;
+  }
+
+  private static Set<String> inputPaths(List<CompactedFile> removed) {
+    Set<String> paths = new HashSet<>();
+    for (CompactedFile f : removed) {
+      paths.add(f.logPath());
+      paths.add(f.absolutePath());
+    }
+    return paths;
+  }
+
+  /** Why a winning version's actions conflict with this compaction, or empty. */
+  private Optional<String> conflict(List<String> winner, Set<String> inputs) {
+    KernelTablePath root = KernelTablePath.of(rootOf());
+    for (String line : winner) {
+      if (line.contains("\"metaData\"") || line.contains("\"protocol\"")) {
+        return Optional.of("it changed the table's metadata or protocol");
+      }
+      Optional<String> removed = LogActions.removedPath(line);
+      if (removed.isPresent()
+          && (inputs.contains(removed.get()) || inputs.contains(root.resolve(removed.get())))) {
+        return Optional.of("it removed " + removed.get() + ", one of the files being compacted");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The partition filter: given, or read from the predicate text with the table's schema. */
+  private DeltaFilter filter(StructType schema) {
+    return whereText != null ? PartitionPredicate.parse(whereText, schema) : where;
+  }
+
+  private DeltaFileSkipping partitionSkipping(
+      DeltaFilter where, StructType schema, List<String> partitionColumns) {
+    if (where == null) {
+      return DeltaFileSkipping.none();
+    }
+    for (String column : columns(where)) {
+      if (partitionColumns.stream().noneMatch(column::equalsIgnoreCase)) {
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MAINTENANCE,
+            "OPTIMIZE of "
+                + table.path()
+                + " filters on '"
+                + column
+                + "', which is not a partition column ("
+                + partitionColumns
+                + "): OPTIMIZE WHERE takes partition columns only, as Delta's does.");
+      }
+    }
+    return DeltaFileSkipping.of(where, schema, partitionColumns, table.path());
+  }
+
+  private static long numRecords(String stats) {
+    return LogActions.numRecords(stats);
+  }
+
+  /** The columns a filter names. */
+  private static Set<String> columns(DeltaFilter filter) {
+    Set<String> columns = new HashSet<>();
+    if (filter instanceof DeltaFilter.Comparison c) {
+      columns.add(c.column());
+    } else if (filter instanceof DeltaFilter.In in) {
+      columns.add(in.column());
+    } else if (filter instanceof DeltaFilter.NullTest n) {
+      columns.add(n.column());
+    } else if (filter instanceof DeltaFilter.And and) {
+      and.filters().forEach(f -> columns.addAll(columns(f)));
+    } else if (filter instanceof DeltaFilter.Or or) {
+      or.filters().forEach(f -> columns.addAll(columns(f)));
+    }
+    return columns;
+  }
+
+  private DeltaTableException missing() {
+    return new DeltaTableException(
+        DeltaErrorClass.DELTA_TABLE_NOT_FOUND, "No Delta table at " + table.path());
+  }
+
+  /** Settings of an OPTIMIZE; {@link #build} checks them. */
+  public static final class Builder {
+    private final DeltaTable table;
+    private DeltaFilter where;
+    private String whereText;
+    private long targetFileSize = DEFAULT_TARGET_FILE_SIZE;
+    private int minFiles = 2;
+    private Set<Map<String, String>> partitions;
+    private boolean auto;
+
+    private Builder(DeltaTable table) {
+      this.table = Objects.requireNonNull(table, "table");
+    }
+
+    /** Only partitions whose values match {@code partitionFilter} (partition columns only). */
+    public Builder where(DeltaFilter partitionFilter) {
+      this.where = partitionFilter;
+      this.whereText = null;
+      return this;
+    }
+
+    /**
+     * Only partitions matching a predicate as SQL writes it: {@code day >= '2026-12-01' AND region
+     * IN ('eu', 'us')} (comparisons and IN of partition columns, joined by AND).
+     */
+    public Builder where(String predicate) {
+      this.whereText = predicate;
+      this.where = null;
+      return this;
+    }
+
+    /** Files below this size are compacted into files of about this size (default 128 MiB). */
+    public Builder targetFileSize(long bytes) {
+      this.targetFileSize = bytes;
+      return this;
+    }
+
+    /** Only partitions with at least this many small files (default 2). */
+    public Builder minFilesPerPartition(int files) {
+      this.minFiles = files;
+      return this;
+    }
+
+    /** Only these partitions (partition column to value text), as auto-compaction chooses. */
+    public Builder onlyPartitions(Collection<Map<String, String>> values) {
+      this.partitions = Set.copyOf(values);
+      return this;
+    }
+
+    /** Records the run as auto-compaction ({@code auto = true} in the commit's parameters). */
+    public Builder auto(boolean auto) {
+      this.auto = auto;
+      return this;
+    }
+
+    /**
+     * @throws LakestreamException ({@code DELTA_INVALID_MAINTENANCE}) for a target size below 1 MiB
+     *     or fewer than two files per partition
+     */
+    public DeltaOptimize build() {
+      if (targetFileSize < 1024 * 1024) {
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MAINTENANCE,
+            "OPTIMIZE target file size "
+                + targetFileSize
+                + " bytes is below 1 MiB; use a size such as 128m (Delta's default)");
+      }
+      if (minFiles < 2) {
+        throw new LakestreamException(
+            DeltaErrorClass.DELTA_INVALID_MAINTENANCE,
+            "OPTIMIZE needs at least two small files in a partition to compact; minFiles was "
+                + minFiles);
+      }
+      return new DeltaOptimize(this);
+    }
+  }
+}

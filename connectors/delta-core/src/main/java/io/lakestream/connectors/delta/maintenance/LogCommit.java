@@ -1,0 +1,98 @@
+package io.lakestream.connectors.delta.maintenance;
+
+import io.delta.kernel.Table;
+import io.delta.storage.LogStore;
+import io.lakestream.connectors.delta.DeltaTable;
+import io.lakestream.connectors.delta.kernel.KernelLogStores;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a version's action lines as the next version of a table's log, put-if-absent through the
+ * log store Kernel's engine uses (a hard link on local disks, a conditional PUT on S3). When
+ * another writer took that version, its actions are judged: a conflict ends the attempt (the other
+ * commit stands), else the lines go to the next version. After a commit, a log checkpoint is
+ * written every {@code delta.checkpointInterval} versions (which also lets Kernel remove log files
+ * older than {@code delta.logRetentionDuration}).
+ */
+final class LogCommit {
+  private static final Logger LOG = LoggerFactory.getLogger(LogCommit.class);
+  static final int MAX_ATTEMPTS = 10;
+
+  private final DeltaTable table;
+
+  LogCommit(DeltaTable table) {
+    this.table = table;
+  }
+
+  /**
+   * Commits {@code lines} after {@code readVersion}.
+   *
+   * @param conflict the reason a winning version's lines conflict with this commit, or empty
+   * @return the committed version, or empty when a conflicting version won (or every attempt lost)
+   * @throws IOException if the log cannot be written or read
+   */
+  Optional<Long> commit(
+      long readVersion, List<String> lines, Function<List<String>, Optional<String>> conflict)
+      throws IOException {
+    Configuration conf = table.hadoopConfiguration();
+    Path root = new Path(Table.forPath(table.engine(), table.path()).getPath(table.engine()));
+    LogStore logStore = KernelLogStores.forScheme(conf, root.toUri().getScheme());
+    long version = readVersion + 1;
+    for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++, version++) {
+      Path file = new Path(new Path(root, "_delta_log"), String.format("%020d.json", version));
+      try {
+        logStore.write(file, lines.iterator(), false, conf);
+        checkpointIfDue(version);
+        return Optional.of(version);
+      } catch (FileAlreadyExistsException lost) {
+        Optional<String> reason = conflict.apply(read(logStore, file, conf));
+        if (reason.isPresent()) {
+          LOG.info("{}: version {} won over this commit: {}", table.path(), version, reason.get());
+          return Optional.empty();
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static List<String> read(LogStore logStore, Path file, Configuration conf)
+      throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (io.delta.storage.CloseableIterator<String> it = logStore.read(file, conf)) {
+      it.forEachRemaining(lines::add);
+    }
+    return lines;
+  }
+
+  /** A checkpoint every {@code delta.checkpointInterval} (default 10) versions; failures logged. */
+  private void checkpointIfDue(long version) {
+    try {
+      String interval =
+          table
+              .latestSnapshot()
+              .orElseThrow()
+              .getTableProperties()
+              .getOrDefault("delta.checkpointInterval", "10")
+              .trim();
+      int every = Integer.parseInt(interval);
+      if (every > 0 && version % every == 0) {
+        Table.forPath(table.engine(), table.path()).checkpoint(table.engine(), version);
+      }
+    } catch (Exception e) {
+      LOG.warn(
+          "{}: checkpoint after version {} failed (the commit stands): {}",
+          table.path(),
+          version,
+          e.toString());
+    }
+  }
+}
