@@ -3,6 +3,7 @@ package io.lakestream.sql;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.sql.plan.OperatorUids;
 import io.lakestream.sql.plan.SqlPlan;
+import io.lakestream.sql.streamingtable.StreamingTableRun;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -84,7 +85,12 @@ final class ScriptRun {
     }
   }
 
-  private void runOne(SqlScript.Statement statement) {
+  private void runOne(SqlScript.Statement written) {
+    // CREATE OR REFRESH STREAMING TABLE: the Delta table created if missing, then INSERT INTO it
+    SqlScript.Statement statement = StreamingTableRun.prepare(written, tables);
+    if (statement == null) {
+      return; // another streaming table of the script than the one refreshed
+    }
     if (statement.isInsert()) {
       compiled.addInsertSql(statement.text());
       inserts.add(

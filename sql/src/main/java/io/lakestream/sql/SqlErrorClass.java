@@ -22,6 +22,12 @@ public enum SqlErrorClass implements ErrorClass {
   /** A statement failed to parse or validate; the message names its line and column. */
   SQL_INVALID_STATEMENT,
   /**
+   * A {@code CREATE OR REFRESH STREAMING TABLE} cannot run: its clauses do not parse, its schedule
+   * is under the 1-minute minimum, it is not in a Delta catalog, its query's columns differ from
+   * the table's, or it runs outside its own refresh.
+   */
+  SQL_INVALID_STREAMING_TABLE,
+  /**
    * A {@code DROP_DUPLICATES_WITHIN_WATERMARK} view cannot be planned: its input has no watermark
    * or one whose delay is not {@code ts - INTERVAL ...}, a key column is missing or cannot key
    * state, or the statement is not {@code CREATE TEMPORARY VIEW v AS SELECT * FROM TABLE(...)}.

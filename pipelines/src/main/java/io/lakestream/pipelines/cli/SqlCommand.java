@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "sql",
     mixinStandardHelpOptions = true,
+    subcommands = SqlRefreshCommand.class,
     description = {
       "Run a SQL script as one streaming query: its CREATE CATALOG / CREATE TABLE / CREATE"
           + " TEMPORARY VIEW and SET statements run in order, and all its INSERT INTO statements"
@@ -209,7 +210,7 @@ final class SqlCommand implements Callable<Integer> {
   }
 
   /** The file's text, read through Flink's file systems (a local path, s3://, ...). */
-  private static String read(String file) {
+  static String read(String file) {
     URI uri = StreamingQueryBuilder.toUri(file);
     try (InputStream in = FileSystem.get(uri).open(new Path(uri))) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -224,6 +224,14 @@ public final class DeltaCatalog extends TableOnlyCatalog {
     }
   }
 
+  /**
+   * Where the table {@code tablePath} lives or would live: {@code <warehouse>/<database>/<table>},
+   * whether or not it exists.
+   */
+  public String tableLocation(ObjectPath tablePath) {
+    return tableDir(tablePath).toString();
+  }
+
   private DeltaTable table(ObjectPath tablePath) {
     return DeltaTable.forPath(tableDir(tablePath).toString(), hadoopConf);
   }

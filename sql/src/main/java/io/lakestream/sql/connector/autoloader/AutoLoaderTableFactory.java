@@ -7,6 +7,7 @@ import io.lakestream.connectors.autoloader.AutoLoaderOptions;
 import io.lakestream.sql.QueryContextConfig;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
+import io.lakestream.state.Locations;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +58,7 @@ public final class AutoLoaderTableFactory extends CatalogCheckedTableFactory
     Optional<String> schemaLocation =
         options.values().getOptional(AutoLoaderOptions.SCHEMA_LOCATION);
     AutoLoaderBuilder builder =
-        AutoLoaderBuilder.forPath(path)
+        AutoLoaderBuilder.forPath(Locations.absolute(path)) // the client's, not a task manager's
             .name(options.table())
             .hadoopConf(options.values().passThrough(AutoLoaderSqlOptions.HADOOP_PREFIX))
             .query(QueryContextConfig.find(context.getConfiguration()).orElse(null));

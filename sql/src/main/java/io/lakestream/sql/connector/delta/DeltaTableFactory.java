@@ -4,6 +4,7 @@ import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.sql.QueryContextConfig;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
+import io.lakestream.state.Locations;
 import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -88,7 +89,11 @@ public final class DeltaTableFactory extends CatalogCheckedTableFactory
             DeltaSqlOptions.PATH,
             "add 'path' = '<table location>' to its WITH clause, or create the table in a Delta"
                 + " catalog");
-    return DeltaTableSettings.of(
-        options.table(), path, options.given(), options.values(), hadoopDefaults);
+    return DeltaTableSettings.of( // a relative path is the client's, not a task manager's
+        options.table(),
+        Locations.absolute(path),
+        options.given(),
+        options.values(),
+        hadoopDefaults);
   }
 }

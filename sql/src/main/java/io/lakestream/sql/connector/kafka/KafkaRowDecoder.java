@@ -25,7 +25,8 @@ import org.apache.flink.util.Collector;
 /**
  * Turns Kafka records into a Kafka table's rows: each column from the record's Kafka columns or,
  * with {@code format = 'json'}, from the fields of its JSON value (fields the table does not
- * declare are ignored, a missing field is null, as Spark's {@code from_json} reads them).
+ * declare are ignored, a missing field is null, as Spark's {@code from_json} reads them, unless its
+ * column is declared {@code NOT NULL}: then the record is a dead letter).
  *
  * <p>A record whose value is not a JSON object, or has a field that does not fit its column's type,
  * goes to the {@link ParseWithDeadLetters#DEAD_LETTERS} side output with the reason and the
@@ -89,11 +90,21 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
   }
 
   private static Object jsonValue(OutputColumn column, JsonNode field) {
+    Object value;
     try {
-      return JsonColumnValues.convert(column.jsonType(), field);
+      value = JsonColumnValues.convert(column.jsonType(), field);
     } catch (IllegalArgumentException e) {
       throw new MalformedValue("field '" + column.name() + "': " + e.getMessage());
     }
+    if (value == null && column.required()) {
+      throw new MalformedValue(
+          "field '"
+              + column.name()
+              + "' is "
+              + (field == null ? "missing" : "null")
+              + ", but its column is declared NOT NULL");
+    }
+    return value;
   }
 
   /**

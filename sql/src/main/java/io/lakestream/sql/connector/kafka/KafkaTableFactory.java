@@ -113,7 +113,7 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
     List<OutputColumn> columns = new ArrayList<>();
     for (RowType.RowField field : row.getFields()) {
       ColumnType type = FlinkTypes.toCoreColumnType(field, table, "format 'json'");
-      columns.add(OutputColumn.json(field.getName(), type));
+      columns.add(OutputColumn.json(field.getName(), type, !field.getType().isNullable()));
     }
     return columns;
   }

@@ -1,6 +1,7 @@
 package io.lakestream.sql.connector.kafka;
 
 import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.state.Locations;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -43,7 +44,7 @@ record KafkaTableSettings(
         name,
         Map.copyOf(kafka),
         values.get(KafkaSqlOptions.FORMAT).equalsIgnoreCase("json"),
-        values.getOptional(KafkaSqlOptions.DEAD_LETTER_TABLE).orElse(null),
+        values.getOptional(KafkaSqlOptions.DEAD_LETTER_TABLE).map(Locations::absolute).orElse(null),
         Map.copyOf(values.passThrough(KafkaSqlOptions.HADOOP_PREFIX)));
   }
 }

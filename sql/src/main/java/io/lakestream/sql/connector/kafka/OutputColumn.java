@@ -18,16 +18,19 @@ import org.apache.flink.table.data.TimestampData;
  * @param kafka the Kafka column, or null for a JSON field
  * @param asText whether a {@code key} or {@code value} column is declared STRING (UTF-8)
  * @param jsonType the JSON field's type, or null for a Kafka column
+ * @param required whether a JSON field's column is declared NOT NULL, so a record without the field
+ *     (or with null) is a dead letter
  */
-record OutputColumn(String name, KafkaRecordColumn kafka, boolean asText, ColumnType jsonType)
+record OutputColumn(
+    String name, KafkaRecordColumn kafka, boolean asText, ColumnType jsonType, boolean required)
     implements Serializable {
 
   static OutputColumn kafka(String name, KafkaRecordColumn column, boolean asText) {
-    return new OutputColumn(name, column, asText, null);
+    return new OutputColumn(name, column, asText, null, false);
   }
 
-  static OutputColumn json(String name, ColumnType type) {
-    return new OutputColumn(name, null, false, type);
+  static OutputColumn json(String name, ColumnType type, boolean required) {
+    return new OutputColumn(name, null, false, type, required);
   }
 
   boolean isJsonField() {
