@@ -16,7 +16,9 @@ import io.delta.kernel.hook.PostCommitHook;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.kernel.KernelLogCleanup;
 import io.lakestream.connectors.delta.logstore.LogStoreSelection;
 import java.io.IOException;
 import java.io.Serializable;
@@ -394,6 +396,9 @@ public final class DeltaTable implements Serializable {
       try {
         hook.threadSafeInvoke(engine());
         LOG.debug("{}: ran post-commit hook {} after version {}", path, hook.getType(), result);
+        if (hook.getType() == PostCommitHook.PostCommitHookType.CHECKPOINT) {
+          deleteExpiredLogFiles();
+        }
       } catch (IOException | RuntimeException failed) {
         LOG.warn(
             "{}: post-commit hook {} after version {} failed (the commit stands): {}",
@@ -402,6 +407,26 @@ public final class DeltaTable implements Serializable {
             result.getVersion(),
             failed.toString());
       }
+    }
+  }
+
+  /**
+   * After a log checkpoint: deletes the log files older than {@code delta.logRetentionDuration}
+   * that the oldest checkpoint kept makes unnecessary (see {@link KernelLogCleanup}). Failures are
+   * logged, never thrown: the table reads with or without them.
+   */
+  @Internal
+  public void deleteExpiredLogFiles() {
+    try {
+      Optional<Snapshot> latest = latestSnapshot();
+      if (latest.isPresent()) {
+        long deleted = KernelLogCleanup.deleteExpired(engine(), latest.get());
+        if (deleted > 0) {
+          LOG.info("{}: deleted {} expired log files", path, deleted);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: expired log cleanup failed (the table is unaffected): {}", path, e.toString());
     }
   }
 

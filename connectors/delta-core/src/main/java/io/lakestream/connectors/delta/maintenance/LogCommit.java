@@ -86,6 +86,7 @@ final class LogCommit {
       int every = Integer.parseInt(interval);
       if (every > 0 && version % every == 0) {
         Table.forPath(table.engine(), table.path()).checkpoint(table.engine(), version);
+        table.deleteExpiredLogFiles();
       }
     } catch (Exception e) {
       LOG.warn(

@@ -416,6 +416,7 @@ public final class DeltaMergeCommit implements Serializable {
               snapshot.getTableProperties().getOrDefault("delta.checkpointInterval", "10").trim());
       if (interval > 0 && version % interval == 0) {
         Table.forPath(engine, table.path()).checkpoint(engine, version);
+        table.deleteExpiredLogFiles();
       }
     } catch (Exception e) {
       LOG.warn(
