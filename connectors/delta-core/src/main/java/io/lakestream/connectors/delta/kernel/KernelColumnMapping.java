@@ -29,10 +29,21 @@ public final class KernelColumnMapping {
   /**
    * The schema to read data files with for the columns {@code columns} of {@code tableSchema}:
    * physical names and, in {@code id} mode, field ids; {@code columns} itself in mode {@code none}.
+   * Columns without mapping metadata (such as a change file's {@code _change_type}) keep their
+   * names.
    */
   public static StructType physicalSchema(StructType columns, StructType tableSchema, String mode) {
-    return ColumnMapping.convertToPhysicalSchema(
-        columns, tableSchema, ColumnMapping.ColumnMappingMode.fromTableConfig(mode));
+    ColumnMapping.ColumnMappingMode kernelMode =
+        ColumnMapping.ColumnMappingMode.fromTableConfig(mode);
+    StructType physical = new StructType();
+    for (StructField field : columns.fields()) {
+      physical =
+          physical.add(
+              isMapped(field)
+                  ? ColumnMapping.convertToPhysicalColumn(field, tableSchema, kernelMode)
+                  : field);
+    }
+    return physical;
   }
 
   /** The physical name of a column (its name when it has none). */
