@@ -201,6 +201,7 @@ public final class DeltaDataFileReader {
     private int size;
     private int next;
     private long batchStart; // the file row index of the current batch's first row
+    private long lastIndex = -1;
 
     private Rows(
         DeltaAddedFile file,
@@ -264,8 +265,14 @@ public final class DeltaDataFileReader {
       for (int c = 0; c < vectors.length; c++) {
         row[c] = partition[c] ? partitionValues[c] : DeltaTableReader.value(vectors[c], next);
       }
+      lastIndex = batchStart + next;
       next++;
       return row;
+    }
+
+    /** The position in the file (from 0) of the row {@link #next()} returned last, or -1. */
+    public long rowIndex() {
+      return lastIndex;
     }
 
     @Override

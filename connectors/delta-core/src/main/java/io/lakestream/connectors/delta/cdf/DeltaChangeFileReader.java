@@ -11,6 +11,7 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.dv.DeletionVectorStore;
 import io.lakestream.connectors.delta.dv.RowIndexBitmap;
+import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.time.Instant;
@@ -45,6 +46,7 @@ public final class DeltaChangeFileReader {
   private final DeltaTable table;
   private final int width;
   private final List<String> partitionColumns;
+  private final List<String> partitionKeys; // as the log keys partition values (physical names)
   private final DeltaDataFileReader dataFiles;
   private final DeltaDataFileReader cdcFiles;
   private final DeletionVectorStore vectors;
@@ -73,6 +75,10 @@ public final class DeltaChangeFileReader {
     StructType schema = KernelSchemaJson.parse(schemaJson);
     this.width = schema.length();
     this.partitionColumns = List.copyOf(partitionColumns);
+    this.partitionKeys =
+        partitionColumns.stream()
+            .map(c -> KernelColumnMapping.physicalName(schema.get(c)))
+            .toList();
     this.vectors = new DeletionVectorStore(table);
     this.dataFiles = reader(table, schemaJson, partitionColumns, columnMappingMode);
     this.cdcFiles =
@@ -93,8 +99,10 @@ public final class DeltaChangeFileReader {
 
   /** Opens {@code file}; the caller closes the returned rows. */
   public Rows open(DeltaChangeFile file) {
-    for (String column : partitionColumns) {
-      if (!file.partitionValues().containsKey(column)) {
+    for (int p = 0; p < partitionColumns.size(); p++) {
+      String column = partitionColumns.get(p);
+      if (!file.partitionValues().containsKey(column)
+          && !file.partitionValues().containsKey(partitionKeys.get(p))) {
         throw new DeltaTableException(
             DeltaErrorClass.DELTA_TABLE_CORRUPT,
             "Change file "
