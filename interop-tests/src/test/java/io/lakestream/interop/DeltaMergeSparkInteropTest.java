@@ -23,11 +23,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Tables merged by lakestream's {@link DeltaMergeCommit}, read back with delta-spark: the table
- * equals a reference model, and the change data feed ({@code table_changes}) returns exactly the
- * expected change rows per version.
+ * Tables merged by lakestream's {@link DeltaMergeCommit} (copy-on-write, and with deletion
+ * vectors), read back with delta-spark: the table equals a reference model, and the change data
+ * feed ({@code table_changes}) returns exactly the expected change rows per version.
  */
 class DeltaMergeSparkInteropTest {
   private static final int OP = 4; // source-only column: "D" deletes
@@ -46,25 +48,36 @@ class DeltaMergeSparkInteropTest {
   }
 
   private static DeltaTableSchema accounts() {
-    return DeltaTableSchema.builder()
-        .column("id", ColumnType.LONG, false)
-        .column("region", ColumnType.STRING)
-        .column("name", ColumnType.STRING)
-        .column("balance", ColumnType.LONG)
-        .partitionedBy("region")
-        .property("delta.enableChangeDataFeed", "true")
-        .build();
+    return accounts(false);
+  }
+
+  /** The accounts table; with {@code deletionVectors}, MERGE marks rows deleted (merge-on-read). */
+  private static DeltaTableSchema accounts(boolean deletionVectors) {
+    DeltaTableSchema.Builder b =
+        DeltaTableSchema.builder()
+            .column("id", ColumnType.LONG, false)
+            .column("region", ColumnType.STRING)
+            .column("name", ColumnType.STRING)
+            .column("balance", ColumnType.LONG)
+            .partitionedBy("region")
+            .property("delta.enableChangeDataFeed", "true");
+    if (deletionVectors) {
+      b.property("delta.enableDeletionVectors", "true");
+    }
+    return b.build();
   }
 
   private static String text(Object[] row) {
     return row[0] + "|" + row[1] + "|" + row[2] + "|" + row[3];
   }
 
-  @Test
-  void sparkReadsTheMergedTableAndItsChangeDataFeedExactly() throws IOException {
+  @ParameterizedTest(name = "deletion vectors: {0}")
+  @ValueSource(booleans = {false, true})
+  void sparkReadsTheMergedTableAndItsChangeDataFeedExactly(boolean deletionVectors)
+      throws IOException {
     String path = dir.resolve("merged").toString();
     DeltaTable table = DeltaTable.forPath(path);
-    DeltaTableSchema schema = accounts();
+    DeltaTableSchema schema = accounts(deletionVectors);
     DeltaMergeCommit commit =
         new DeltaMergeCommit(
             DeltaMerge.into(table, schema, "id")
@@ -113,6 +126,9 @@ class DeltaMergeSparkInteropTest {
       }
       DeltaMergeResult result = commit.commit(epoch, batch);
       assertThat(result.status()).isEqualTo(DeltaMergeResult.Status.COMMITTED);
+      if (deletionVectors) {
+        assertThat(result.rowsCopied()).as("merge-on-read copies no rows").isZero();
+      }
       for (String[] c : changes) {
         expectedChanges.add(result.version() + "|" + c[0] + "|" + c[1]);
       }

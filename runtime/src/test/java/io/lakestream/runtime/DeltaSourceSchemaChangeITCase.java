@@ -47,6 +47,13 @@ class DeltaSourceSchemaChangeITCase {
           .column("amount", ColumnType.DOUBLE)
           .build();
 
+  private static final DeltaTableSchema RENAMED =
+      DeltaTableSchema.builder()
+          .column("id", ColumnType.LONG, false)
+          .column("title", ColumnType.STRING)
+          .column("amount", ColumnType.DOUBLE)
+          .build();
+
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   @TempDir Path dir;
@@ -59,7 +66,7 @@ class DeltaSourceSchemaChangeITCase {
     List<Object[]> rows = new ArrayList<>();
     for (long id = from; id < to; id++) {
       rows.add(
-          schema == WIDE ? new Object[] {id, "l" + id, id + 0.5} : new Object[] {id, "l" + id});
+          schema == NARROW ? new Object[] {id, "l" + id} : new Object[] {id, "l" + id, id + 0.5});
     }
     commit.commit(version, new DeltaTableWriter(table, schema).write(rows));
   }
@@ -88,13 +95,17 @@ class DeltaSourceSchemaChangeITCase {
   }
 
   private StreamingQuery start() throws Exception {
+    return start(Map.of("pollInterval", "100ms"));
+  }
+
+  private StreamingQuery start(Map<String, String> options) throws Exception {
     String out = dir.resolve("out").toUri().toString();
     Dataflow dataflow =
         (env, query) ->
             env.fromSource(
                     DeltaSourceBuilder.forTable(dir.resolve("in").toUri().toString())
                         .name("delta-in")
-                        .options(Map.of("pollInterval", "100ms"))
+                        .options(options)
                         .query(query)
                         .build(),
                     WatermarkStrategy.noWatermarks(),
@@ -180,5 +191,73 @@ class DeltaSourceSchemaChangeITCase {
     assertThat(out())
         .as("rows before the change keep their shape, rows after it carry the new column")
         .containsExactlyInAnyOrderElementsOf(expected.stream().sorted().toList());
+  }
+
+  /** Appends ids [from, to) as lakestream's sink does with mergeSchema=true (column mapping). */
+  private void appendEvolving(DeltaTableSchema schema, long from, long to, long epoch)
+      throws IOException {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("in").toUri().toString());
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, schema, "producer", 10, true);
+    commit.open();
+    List<Object[]> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(
+          schema == WIDE ? new Object[] {id, "l" + id, id + 0.5} : new Object[] {id, "l" + id});
+    }
+    commit.commit(epoch, new DeltaTableWriter(table, schema, true).write(rows));
+  }
+
+  /** A metaData commit renaming {@code label} to {@code title}, as ALTER TABLE RENAME COLUMN. */
+  private void renameLabel(long version) throws IOException {
+    Path log = dir.resolve("in/_delta_log");
+    ObjectNode metaData = null;
+    for (long v = 0; v < version; v++) {
+      for (String line : Files.readAllLines(log.resolve(String.format("%020d.json", v)))) {
+        JsonNode action = MAPPER.readTree(line);
+        if (action.has("metaData")) {
+          metaData = (ObjectNode) action.get("metaData");
+        }
+      }
+    }
+    assertThat(metaData).isNotNull();
+    metaData.put(
+        "schemaString", metaData.get("schemaString").asText().replace("\"label\"", "\"title\""));
+    ObjectNode action = MAPPER.createObjectNode();
+    action.set("metaData", metaData);
+    Files.writeString(
+        log.resolve(String.format("%020d.json", version)),
+        MAPPER.writeValueAsString(action) + "\n");
+  }
+
+  @Test
+  void theEvolvedBronzeStreamsThroughAnAddedAndARenamedColumn() throws Exception {
+    appendEvolving(NARROW, 0, 5, 1); // version 0 creates the table with column mapping
+    long version;
+    try (CapturedLogs logs = CapturedLogs.of("io.lakestream.runtime")) {
+      StreamingQuery query =
+          start(Map.of("pollInterval", "100ms", "allowSourceColumnRename", "true"));
+      String firstRun = query.runId();
+      awaitRows(5);
+      appendEvolving(WIDE, 5, 8, 2); // mergeSchema adds amount, then appends
+      awaitRows(8);
+      String secondRun = query.runId();
+      assertThat(secondRun).as("rebuilt for the added column").isNotEqualTo(firstRun);
+      version =
+          DeltaTable.forPath(dir.resolve("in").toUri().toString())
+              .latestSnapshot()
+              .orElseThrow()
+              .getVersion();
+      renameLabel(version + 1);
+      append(RENAMED, 8, 10, 3);
+      awaitRows(10);
+      assertThat(query.runId()).as("rebuilt for the renamed column").isNotEqualTo(secondRun);
+      query.stop();
+      assertThat(logs.lines()).anyMatch(l -> l.contains("input schema changed (columns [label])"));
+    }
+    List<String> expected = new ArrayList<>();
+    for (long id = 0; id < 10; id++) {
+      expected.add(id + "|l" + id + (id < 5 ? "" : "|" + (id + 0.5)));
+    }
+    assertThat(out()).containsExactlyInAnyOrderElementsOf(expected.stream().sorted().toList());
   }
 }

@@ -18,7 +18,9 @@ import java.util.Objects;
  *     of {@code version}
  * @param partitionValues partition column name to its value's text form (values may be null)
  * @param size the file's size in bytes
- * @param numRecords the file's row count from its statistics, or -1 if it has none
+ * @param numRecords the file's row count from its statistics (less the rows its deletion vector
+ *     deletes), or -1 if it has none
+ * @param deletionVector the file's deletion vector in the version, or null: its rows are not read
  */
 @Internal
 public record DeltaAddedFile(
@@ -28,12 +30,25 @@ public record DeltaAddedFile(
     boolean initialSnapshot,
     Map<String, String> partitionValues,
     long size,
-    long numRecords)
+    long numRecords,
+    DeltaDeletionVector deletionVector)
     implements DeltaStreamFile {
 
   public DeltaAddedFile {
     Objects.requireNonNull(path, "path");
     partitionValues = Collections.unmodifiableMap(new LinkedHashMap<>(partitionValues));
+  }
+
+  /** A file without a deletion vector. */
+  public DeltaAddedFile(
+      String path,
+      long version,
+      int index,
+      boolean initialSnapshot,
+      Map<String, String> partitionValues,
+      long size,
+      long numRecords) {
+    this(path, version, index, initialSnapshot, partitionValues, size, numRecords, null);
   }
 
   /** A stable identifier of the file's position, e.g. {@code snapshot-4-17} or {@code v-5-0}. */

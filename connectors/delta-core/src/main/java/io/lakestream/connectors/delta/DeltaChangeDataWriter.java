@@ -25,8 +25,9 @@ import java.util.Optional;
  * as for data files) plus {@value #CHANGE_TYPE_COLUMN}. Rows are {@code Object[]} in declared
  * column order (partition columns included), with the Java values {@link ColumnType} lists.
  *
- * <p>Each distinct combination of partition values gets its own file(s). Not thread-safe. Tables
- * with column mapping are not supported (the file columns carry the logical names).
+ * <p>Each distinct combination of partition values gets its own file(s). Not thread-safe. On a
+ * table with column mapping the file columns carry the columns' physical names, as data files do
+ * (the written files' partition values stay keyed by column name; the commit keys them).
  */
 @Internal
 public final class DeltaChangeDataWriter {
@@ -44,6 +45,15 @@ public final class DeltaChangeDataWriter {
 
   /** A writer for {@code table} declared as {@code schema}; does no I/O until used. */
   public DeltaChangeDataWriter(DeltaTable table, DeltaTableSchema schema) {
+    this(table, schema, Map.of());
+  }
+
+  /**
+   * A writer for a table with column mapping: {@code physicalNames} maps a column's name to the
+   * name its values are written under (missing: its own name).
+   */
+  public DeltaChangeDataWriter(
+      DeltaTable table, DeltaTableSchema schema, Map<String, String> physicalNames) {
     this.table = table;
     this.schema = schema;
     List<Column> columns = new ArrayList<>();
@@ -51,7 +61,11 @@ public final class DeltaChangeDataWriter {
     for (int c = 0; c < schema.columns().size(); c++) {
       Column column = schema.columns().get(c);
       if (!schema.partitionColumns().contains(column.name())) {
-        columns.add(column);
+        columns.add(
+            new Column(
+                physicalNames.getOrDefault(column.name(), column.name()),
+                column.type(),
+                column.nullable()));
         data.add(c);
       }
     }

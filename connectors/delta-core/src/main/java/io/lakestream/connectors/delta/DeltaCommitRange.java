@@ -208,6 +208,22 @@ public final class DeltaCommitRange {
       return dv != null && !dv.isNullAt(row);
     }
 
+    /** The deletion vector of the file of {@code row}'s action of {@code kind}, or null. */
+    public DeltaDeletionVector deletionVector(Action kind, int row) {
+      ColumnVector dv = child(kind, "deletionVector");
+      if (dv == null || dv.isNullAt(row)) {
+        return null;
+      }
+      StructType fields = (StructType) dv.getDataType();
+      ColumnVector offset = dv.getChild(fields.indexOf("offset"));
+      return new DeltaDeletionVector(
+          dv.getChild(fields.indexOf("storageType")).getString(row),
+          dv.getChild(fields.indexOf("pathOrInlineDv")).getString(row),
+          offset.isNullAt(row) ? -1 : offset.getInt(row),
+          dv.getChild(fields.indexOf("sizeInBytes")).getInt(row),
+          dv.getChild(fields.indexOf("cardinality")).getLong(row));
+    }
+
     /** Partition column name to its value's text form (values may be null). */
     public Map<String, String> partitionValues(Action kind, int row) {
       Map<String, String> out = new LinkedHashMap<>();

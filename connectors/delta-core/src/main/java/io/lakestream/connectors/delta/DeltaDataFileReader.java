@@ -10,6 +10,9 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.delta.dv.DeletionVectorStore;
+import io.lakestream.connectors.delta.dv.RowIndexBitmap;
+import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +21,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongPredicate;
 
 /**
  * Reads the rows of single data files of a Delta table through Kernel's Parquet reader, for
@@ -26,8 +30,13 @@ import java.util.Set;
  * documents; partition columns are filled in from the file's partition values. Only the chosen
  * columns that are not partition columns are read from the Parquet file ({@link #readSchema()}):
  * the others are not decoded, whatever their type. Rows come in file order, so a reader can resume
- * after the first {@code n} rows of a file. Flink-free. Tables with column mapping are not
- * supported (Parquet columns are looked up by their logical names).
+ * after the first {@code n} rows of a file. Flink-free.
+ *
+ * <p>Column mapping ({@code delta.columnMapping.mode} {@code name} or {@code id}): Parquet columns
+ * are looked up by the columns' physical names (and field ids in {@code id} mode), partition values
+ * by physical names; rows carry the logical columns. A file with a deletion vector ({@link
+ * DeltaAddedFile#deletionVector()}) yields only the rows it does not delete. A column widened since
+ * a file was written (type widening, e.g. {@code int} to {@code long}) reads as the wider type.
  */
 @Internal
 public final class DeltaDataFileReader {
@@ -35,6 +44,8 @@ public final class DeltaDataFileReader {
   private final StructType columns;
   private final boolean[] partition;
   private final StructType readSchema;
+  private final String[] partitionKeys;
+  private final DeletionVectorStore deletionVectors;
 
   /**
    * A reader of every column of the table.
@@ -59,7 +70,25 @@ public final class DeltaDataFileReader {
    */
   public DeltaDataFileReader(
       DeltaTable table, String schemaJson, List<String> partitionColumns, List<String> columns) {
+    this(table, schemaJson, partitionColumns, columns, inferredMode(schemaJson));
+  }
+
+  /**
+   * A reader of the columns named {@code columns} of a table with the column mapping mode {@code
+   * columnMappingMode} ({@code none}, {@code name} or {@code id}, as the table property says).
+   *
+   * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) if a chosen column has a type
+   *     rows cannot carry (variant, geospatial)
+   * @throws IllegalArgumentException if a name is not a column of the schema
+   */
+  public DeltaDataFileReader(
+      DeltaTable table,
+      String schemaJson,
+      List<String> partitionColumns,
+      List<String> columns,
+      String columnMappingMode) {
     this.table = table;
+    this.deletionVectors = new DeletionVectorStore(table);
     StructType schema = KernelSchemaJson.parse(schemaJson);
     Set<String> partitions = Set.copyOf(partitionColumns);
     List<StructField> chosen = new ArrayList<>();
@@ -79,9 +108,24 @@ public final class DeltaDataFileReader {
       }
     }
     this.columns = new StructType(chosen);
+    this.partitionKeys = new String[chosen.size()];
+    for (int c = 0; c < chosen.size(); c++) {
+      partitionKeys[c] = KernelColumnMapping.physicalName(chosen.get(c));
+    }
     // only partition columns chosen: read the row index, to count the file's rows
     this.readSchema =
-        new StructType(data.isEmpty() ? List.of(StructField.DEFAULT_ROW_INDEX_COLUMN) : data);
+        data.isEmpty()
+            ? new StructType(List.of(StructField.DEFAULT_ROW_INDEX_COLUMN))
+            : KernelColumnMapping.physicalSchema(new StructType(data), schema, columnMappingMode);
+  }
+
+  /**
+   * The mode of a schema whose table's mode is not known: {@code name} when its columns carry
+   * physical names (files written under {@code id} mode hold the physical names too).
+   */
+  private static String inferredMode(String schemaJson) {
+    StructType schema = KernelSchemaJson.parse(schemaJson);
+    return schema.fields().stream().anyMatch(KernelColumnMapping::isMapped) ? "name" : "none";
   }
 
   private StructField checkSupported(StructField field) {
@@ -93,15 +137,38 @@ public final class DeltaDataFileReader {
     return readSchema;
   }
 
-  /** Opens {@code file}; the caller closes the returned rows. */
+  /**
+   * Opens {@code file}, leaving out the rows its deletion vector deletes; the caller closes the
+   * returned rows.
+   *
+   * @throws DeltaTableException if the file or its deletion vector cannot be read
+   */
   public Rows open(DeltaAddedFile file) {
+    DeltaDeletionVector vector = file.deletionVector();
+    if (vector == null || vector.cardinality() == 0) {
+      return open(file, row -> true);
+    }
+    RowIndexBitmap deleted = deletionVectors.load(vector);
+    return open(file, row -> !deleted.contains(row));
+  }
+
+  /**
+   * Opens {@code file}, keeping the rows whose index in the file (from 0) {@code keep} accepts; the
+   * caller closes the returned rows.
+   *
+   * @throws DeltaTableException if the file cannot be read
+   */
+  public Rows open(DeltaAddedFile file, LongPredicate keep) {
     Object[] partitionValues = new Object[columns.length()];
     for (int c = 0; c < columns.length(); c++) {
       if (partition[c]) {
         StructField field = columns.at(c);
+        String key =
+            file.partitionValues().containsKey(partitionKeys[c])
+                ? partitionKeys[c]
+                : field.getName();
         partitionValues[c] =
-            DeltaPartitionValues.parse(
-                field, file.partitionValues().get(field.getName()), file.path());
+            DeltaPartitionValues.parse(field, file.partitionValues().get(key), file.path());
       }
     }
     try {
@@ -114,7 +181,7 @@ public final class DeltaDataFileReader {
                   readSchema,
                   Optional.empty())
               .map(FileReadResult::getData);
-      return new Rows(file, batches, partitionValues);
+      return new Rows(file, batches, partitionValues, keep);
     } catch (IOException | UncheckedIOException | KernelException | KernelEngineException e) {
       throw KernelFailures.describe(
           table,
@@ -129,15 +196,22 @@ public final class DeltaDataFileReader {
     private final DeltaAddedFile file;
     private final CloseableIterator<ColumnarBatch> batches;
     private final Object[] partitionValues;
+    private final LongPredicate keep;
     private ColumnVector[] vectors;
     private int size;
     private int next;
+    private long batchStart; // the file row index of the current batch's first row
+    private long lastIndex = -1;
 
     private Rows(
-        DeltaAddedFile file, CloseableIterator<ColumnarBatch> batches, Object[] partitionValues) {
+        DeltaAddedFile file,
+        CloseableIterator<ColumnarBatch> batches,
+        Object[] partitionValues,
+        LongPredicate keep) {
       this.file = file;
       this.batches = batches;
       this.partitionValues = partitionValues;
+      this.keep = keep;
     }
 
     /**
@@ -147,22 +221,18 @@ public final class DeltaDataFileReader {
      */
     public boolean hasNext() {
       try {
-        while (vectors == null || next >= size) {
+        while (true) {
+          while (vectors != null && next < size && !keep.test(batchStart + next)) {
+            next++; // deleted by a deletion vector
+          }
+          if (vectors != null && next < size) {
+            return true;
+          }
           if (!batches.hasNext()) {
             return false;
           }
-          ColumnarBatch batch = batches.next();
-          vectors = new ColumnVector[columns.length()];
-          for (int c = 0; c < columns.length(); c++) {
-            if (!partition[c]) {
-              vectors[c] =
-                  batch.getColumnVector(batch.getSchema().indexOf(columns.at(c).getName()));
-            }
-          }
-          size = batch.getSize();
-          next = 0;
+          nextBatch(batches.next());
         }
-        return true;
       } catch (UncheckedIOException | KernelException | KernelEngineException e) {
         throw KernelFailures.describe(
             table,
@@ -170,6 +240,20 @@ public final class DeltaDataFileReader {
             e,
             DeltaErrorClass.DELTA_TABLE_READ_FAILED);
       }
+    }
+
+    private void nextBatch(ColumnarBatch batch) {
+      batchStart += size;
+      vectors = new ColumnVector[columns.length()];
+      int data = 0;
+      for (int c = 0; c < columns.length(); c++) {
+        if (!partition[c]) {
+          // the data columns come in read-schema order, under their physical names
+          vectors[c] = batch.getColumnVector(data++);
+        }
+      }
+      size = batch.getSize();
+      next = 0;
     }
 
     /** The next row. */
@@ -181,8 +265,14 @@ public final class DeltaDataFileReader {
       for (int c = 0; c < vectors.length; c++) {
         row[c] = partition[c] ? partitionValues[c] : DeltaTableReader.value(vectors[c], next);
       }
+      lastIndex = batchStart + next;
       next++;
       return row;
+    }
+
+    /** The position in the file (from 0) of the row {@link #next()} returned last, or -1. */
+    public long rowIndex() {
+      return lastIndex;
     }
 
     @Override

@@ -34,8 +34,10 @@ import java.util.Set;
  * dataChange=true} changes existing data: it fails with {@link DeltaChangeCommitException}, unless
  * {@code skipChangeCommits} (the whole version is skipped, its adds too) or {@code ignoreDeletes}
  * and the version adds no data (a pure delete is skipped). A version that changes the table's
- * schema fails with a {@link DeltaTableException} naming the version. Data files with deletion
- * vectors are refused (the message names the file).
+ * schema fails with a {@link DeltaTableException} naming the version. A file's deletion vector
+ * travels with it ({@link DeltaAddedFile#deletionVector()}): its deleted rows are not read. A
+ * version that gives an existing file a new deletion vector (a DELETE, UPDATE or MERGE with
+ * deletion vectors: remove and add of the same path) removes data, so it is a change commit.
  *
  * <p>With a {@link DeltaFileSkipping}, files none of whose rows can match its filter are left out,
  * of the snapshot and of later versions alike ({@link Listing#skipped()} counts them). A file keeps
@@ -53,6 +55,7 @@ public final class DeltaTableChanges {
   private final boolean skipChangeCommits;
   private final boolean ignoreDeletes;
   private final DeltaFileSkipping skipping;
+  private final DeltaColumnChanges followed;
 
   /**
    * The files of a snapshot or of a range of versions that may match the filter, and how many were
@@ -90,6 +93,28 @@ public final class DeltaTableChanges {
       boolean skipChangeCommits,
       boolean ignoreDeletes,
       DeltaFileSkipping skipping) {
+    this(
+        table,
+        schemaJson,
+        skipChangeCommits,
+        ignoreDeletes,
+        skipping,
+        DeltaColumnChanges.ADDITIONS_ONLY);
+  }
+
+  /**
+   * As {@link #DeltaTableChanges(DeltaTable, String, boolean, boolean, DeltaFileSkipping)}, and
+   * {@code followed} says which renames and drops of columns a version may make and still be
+   * followed by a rebuilt query ({@link DeltaSchemaChangedException#recorded()}).
+   */
+  public DeltaTableChanges(
+      DeltaTable table,
+      String schemaJson,
+      boolean skipChangeCommits,
+      boolean ignoreDeletes,
+      DeltaFileSkipping skipping,
+      DeltaColumnChanges followed) {
+    this.followed = Objects.requireNonNull(followed, "followed");
     this.table = Objects.requireNonNull(table, "table");
     this.commits = new DeltaCommitRange(table);
     this.schemaJson = Objects.requireNonNull(schemaJson, "schemaJson");
@@ -146,7 +171,7 @@ public final class DeltaTableChanges {
    * Every data file of {@code snapshot} (of this table, already loaded), as {@link
    * #snapshotFiles(long)} lists those of its version.
    *
-   * @throws DeltaTableException if a file has a deletion vector or the files cannot be listed
+   * @throws DeltaTableException if the files cannot be listed
    */
   public List<DeltaAddedFile> snapshotFiles(Snapshot snapshot) {
     return listSnapshot(snapshot).files();
@@ -183,7 +208,8 @@ public final class DeltaTableChanges {
                 true,
                 f.partitionValues(),
                 f.status().getSize(),
-                f.numRecords()));
+                f.numRecords(),
+                f.deletionVector()));
       }
     }
     return new Listing(kept, listed.size() - kept.size());
@@ -194,7 +220,11 @@ public final class DeltaTableChanges {
    * kept: a snapshot may have many files).
    */
   private record SnapshotFile(
-      FileStatus status, Map<String, String> partitionValues, long numRecords, boolean mayMatch) {
+      FileStatus status,
+      Map<String, String> partitionValues,
+      long numRecords,
+      boolean mayMatch,
+      DeltaDeletionVector deletionVector) {
     long modificationTime() {
       return status.getModificationTime();
     }
@@ -202,13 +232,15 @@ public final class DeltaTableChanges {
 
   private SnapshotFile snapshotFile(KernelScanFile scanFile, long version) {
     FileStatus status = scanFile.status();
-    if (scanFile.hasDeletionVector()) {
-      throw deletionVector(status.getPath(), version);
-    }
+    DeltaDeletionVector dv = scanFile.deletionVector();
     Map<String, String> partitionValues = scanFile.partitionValues();
     String stats = scanFile.stats();
     return new SnapshotFile(
-        status, partitionValues, numRecords(stats), skipping.mayMatch(partitionValues, stats));
+        status,
+        partitionValues,
+        liveRecords(numRecords(stats), dv),
+        skipping.mayMatch(partitionValues, stats),
+        dv);
   }
 
   /**
@@ -273,9 +305,7 @@ public final class DeltaTableChanges {
       }
       if (actions.changesData(Action.ADD, row)) {
         String path = actions.path(Action.ADD, row);
-        if (actions.hasDeletionVector(Action.ADD, row)) {
-          throw deletionVector(path, version);
-        }
+        DeltaDeletionVector dv = actions.deletionVector(Action.ADD, row);
         int index = added++;
         Map<String, String> partitionValues = actions.partitionValues(Action.ADD, row);
         String stats = actions.stats(Action.ADD, row);
@@ -288,7 +318,8 @@ public final class DeltaTableChanges {
                   false,
                   partitionValues,
                   actions.size(Action.ADD, row),
-                  numRecords(stats)));
+                  liveRecords(numRecords(stats), dv),
+                  dv));
         }
       }
     }
@@ -322,7 +353,8 @@ public final class DeltaTableChanges {
 
   /**
    * Fails when version {@code version} changed the schema the stream reads: with a restartable
-   * {@link DeltaSchemaChangedException} when it only added columns, else with a final one.
+   * {@link DeltaSchemaChangedException} when it only added columns or made changes the stream
+   * follows, else with a final one.
    */
   private void checkSchema(long version) {
     Snapshot snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
@@ -334,22 +366,14 @@ public final class DeltaTableChanges {
           actual,
           "restart the query with a new checkpoint location and startingVersion "
               + version
-              + " to continue from this version.");
+              + " to continue from this version.",
+          followed);
     }
   }
 
-  private DeltaTableException deletionVector(String path, long version) {
-    return new DeltaTableException(
-        DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-        "Data file "
-            + path
-            + " (version "
-            + version
-            + ") of the Delta table at "
-            + table.path()
-            + " has a deletion vector, which the Delta streaming source does not read; disable"
-            + " deletion vectors on the table (delta.enableDeletionVectors=false) and rewrite it"
-            + " (REORG TABLE ... APPLY (PURGE)).");
+  /** The rows of a file its deletion vector leaves, or -1 when the file's count is unknown. */
+  private static long liveRecords(long numRecords, DeltaDeletionVector dv) {
+    return numRecords < 0 || dv == null ? numRecords : Math.max(0, numRecords - dv.cardinality());
   }
 
   /** {@code numRecords} of a file's statistics JSON, or -1. */

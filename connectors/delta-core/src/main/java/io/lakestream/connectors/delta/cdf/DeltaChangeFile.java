@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.cdf;
 
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,6 +22,10 @@ import java.util.Objects;
  * @param kind which action the file comes from, and so where its rows' change type comes from
  * @param partitionValues partition column name to its value's text form (values may be null)
  * @param size the file's size in bytes (0 when a {@code remove} action does not record it)
+ * @param deletionVector rows of the file not read (its deletion vector), or null
+ * @param selectionVector if not null, only rows of the file in this vector are read: a version that
+ *     gives a file a new deletion vector deletes the rows of the new vector that the old one did
+ *     not hold
  */
 @Internal
 public record DeltaChangeFile(
@@ -30,7 +35,9 @@ public record DeltaChangeFile(
     long commitTimestamp,
     Kind kind,
     Map<String, String> partitionValues,
-    long size)
+    long size,
+    DeltaDeletionVector deletionVector,
+    DeltaDeletionVector selectionVector)
     implements DeltaStreamFile {
 
   /** Where a change file comes from. */
@@ -49,6 +56,18 @@ public record DeltaChangeFile(
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(kind, "kind");
     partitionValues = Collections.unmodifiableMap(new LinkedHashMap<>(partitionValues));
+  }
+
+  /** A whole file: no deletion or selection vector. */
+  public DeltaChangeFile(
+      String path,
+      long version,
+      int index,
+      long commitTimestamp,
+      Kind kind,
+      Map<String, String> partitionValues,
+      long size) {
+    this(path, version, index, commitTimestamp, kind, partitionValues, size, null, null);
   }
 
   /**
@@ -78,12 +97,23 @@ public record DeltaChangeFile(
         commitTimestamp,
         Kind.ADD,
         file.partitionValues(),
-        file.size());
+        file.size(),
+        file.deletionVector(),
+        null);
   }
 
   /** This file at position {@code index} of its version. */
   public DeltaChangeFile withIndex(int index) {
-    return new DeltaChangeFile(path, version, index, commitTimestamp, kind, partitionValues, size);
+    return new DeltaChangeFile(
+        path,
+        version,
+        index,
+        commitTimestamp,
+        kind,
+        partitionValues,
+        size,
+        deletionVector,
+        selectionVector);
   }
 
   /** A stable identifier of the file's position, e.g. {@code cdf-5-0}. */

@@ -5,6 +5,7 @@ import io.delta.kernel.types.StructType;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaCommitRange;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
@@ -13,7 +14,9 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -25,13 +28,17 @@ import java.util.Set;
  * _change_data/}, rows carry {@code _change_type}) are change files; otherwise each {@code add}
  * with {@code dataChange=true} is a file of inserts and each {@code remove} with {@code
  * dataChange=true} a file of deletes (the removed file is still there until VACUUM). Versions whose
- * actions all have {@code dataChange=false} (OPTIMIZE, compaction) have no change files.
+ * actions all have {@code dataChange=false} (OPTIMIZE, compaction) have no change files. Deletion
+ * vectors count, as Delta's change data feed reader counts them: an added file's vector hides rows
+ * from its inserts, a removed file's rows are those its vector left; a file removed and added again
+ * with a new vector (a DELETE, UPDATE or MERGE with deletion vectors that wrote no cdc files)
+ * deletes the rows its new vector holds and its old one did not (and re-inserts those the old one
+ * held and the new one does not).
  *
  * <p>Failures, all naming the table: {@link ChangeDataFeedNotEnabledException} for a version at
  * which the metadata in effect does not set {@code delta.enableChangeDataFeed=true}; a {@link
  * DeltaTableException} for a version range outside the table's history, a version that changes the
- * table schema away from the one the reader was built for, a data file with a deletion vector, or
- * an unreadable log.
+ * table schema away from the one the reader was built for, or an unreadable log.
  */
 @Internal
 public final class DeltaChangeLog {
@@ -102,8 +109,8 @@ public final class DeltaChangeLog {
    * order Spark's Delta source reads an initial snapshot (modification time, then path). This is
    * what a change data feed stream without {@code startingVersion} emits first.
    *
-   * @throws DeltaTableException if the version is not in the table's history, has another schema
-   *     than the one the feed is read with, or holds a file with a deletion vector
+   * @throws DeltaTableException if the version is not in the table's history or has another schema
+   *     than the one the feed is read with
    */
   public List<DeltaChangeFile> snapshotFiles(long version) {
     Snapshot snapshot = snapshotAt(version);
@@ -133,7 +140,8 @@ public final class DeltaChangeLog {
     private final long version;
     private final long timestamp;
     private final List<DeltaChangeFile> cdc = new ArrayList<>();
-    private final List<DeltaChangeFile> others = new ArrayList<>();
+    private final List<DeltaChangeFile> adds = new ArrayList<>();
+    private final List<DeltaChangeFile> removes = new ArrayList<>();
     private boolean changesMetadata;
 
     VersionChanges(long version, long timestamp) {
@@ -148,12 +156,10 @@ public final class DeltaChangeLog {
         cdc.add(file(actions, Action.CDC, row, DeltaChangeFile.Kind.CDC));
       }
       if (actions.changesData(Action.ADD, row)) {
-        refuseDeletionVector(actions, Action.ADD, row, version);
-        others.add(file(actions, Action.ADD, row, DeltaChangeFile.Kind.ADD));
+        adds.add(file(actions, Action.ADD, row, DeltaChangeFile.Kind.ADD));
       }
       if (actions.changesData(Action.REMOVE, row)) {
-        refuseDeletionVector(actions, Action.REMOVE, row, version);
-        others.add(file(actions, Action.REMOVE, row, DeltaChangeFile.Kind.REMOVE));
+        removes.add(file(actions, Action.REMOVE, row, DeltaChangeFile.Kind.REMOVE));
       }
     }
 
@@ -166,18 +172,66 @@ public final class DeltaChangeLog {
           timestamp,
           kind,
           actions.partitionValues(action, row),
-          actions.size(action, row));
+          actions.size(action, row),
+          actions.deletionVector(action, row),
+          null);
     }
 
     /** The version's cdc files if it has any, else its data-changing adds and removes. */
     List<DeltaChangeFile> changeFiles() {
-      List<DeltaChangeFile> chosen = cdc.isEmpty() ? others : cdc;
+      List<DeltaChangeFile> chosen = cdc.isEmpty() ? dataFileChanges() : cdc;
       List<DeltaChangeFile> indexed = new ArrayList<>(chosen.size());
       for (DeltaChangeFile f : chosen) {
         indexed.add(f.withIndex(indexed.size()));
       }
       return indexed;
     }
+
+    /**
+     * Adds as inserts and removes as deletes, except a file both removed and added (a new deletion
+     * vector): the rows the vectors differ in.
+     */
+    private List<DeltaChangeFile> dataFileChanges() {
+      Map<String, DeltaChangeFile> removed = new LinkedHashMap<>();
+      removes.forEach(f -> removed.put(f.path(), f));
+      List<DeltaChangeFile> out = new ArrayList<>();
+      for (DeltaChangeFile add : adds) {
+        DeltaChangeFile remove = removed.remove(add.path());
+        if (remove == null) {
+          out.add(add);
+          continue;
+        }
+        // deleted: in the new vector, not in the old one
+        out.add(selected(remove, remove.deletionVector(), add.deletionVector()));
+        if (remove.deletionVector() != null) { // re-inserted: in the old vector only
+          out.add(selected(add, add.deletionVector(), remove.deletionVector()));
+        }
+      }
+      out.addAll(removed.values());
+      return out.stream().filter(f -> !selectsNothing(f)).toList();
+    }
+
+    private DeltaChangeFile selected(
+        DeltaChangeFile file, DeltaDeletionVector hidden, DeltaDeletionVector selection) {
+      return new DeltaChangeFile(
+          file.path(),
+          version,
+          0,
+          timestamp,
+          file.kind(),
+          file.partitionValues(),
+          file.size(),
+          hidden,
+          selection == null ? EMPTY_SELECTION : selection);
+    }
+  }
+
+  /** A selection of no rows (a file re-added without a vector deletes nothing). */
+  private static final DeltaDeletionVector EMPTY_SELECTION =
+      new DeltaDeletionVector("i", "", -1, 0, 0);
+
+  private static boolean selectsNothing(DeltaChangeFile file) {
+    return file.selectionVector() != null && file.selectionVector().cardinality() == 0;
   }
 
   /** Fails unless the metadata in effect at {@code version} records the feed with our schema. */
@@ -222,22 +276,5 @@ public final class DeltaChangeLog {
 
   private Snapshot snapshotAt(long version) {
     return new DeltaTableReader(table).snapshotAtVersion(version);
-  }
-
-  private void refuseDeletionVector(
-      DeltaCommitRange.Actions actions, Action action, int row, long version) {
-    if (actions.hasDeletionVector(action, row)) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-          "Data file "
-              + actions.path(action, row)
-              + " (version "
-              + version
-              + ") of the Delta table at "
-              + table.path()
-              + " has a deletion vector, which the change data feed reader does not read; disable"
-              + " deletion vectors on the table (delta.enableDeletionVectors=false) and rewrite"
-              + " it (REORG TABLE ... APPLY (PURGE)), then read changes of later versions.");
-    }
   }
 }

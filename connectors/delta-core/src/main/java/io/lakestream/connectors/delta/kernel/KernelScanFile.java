@@ -11,6 +11,7 @@ import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
@@ -95,6 +96,29 @@ public final class KernelScanFile {
     return dv != null && dv.isOnDisk()
         ? Optional.of(dv.getAbsolutePath(tableRoot))
         : Optional.empty();
+  }
+
+  /** The file's deletion vector, or null. */
+  public DeltaDeletionVector deletionVector() {
+    DeletionVectorDescriptor dv = InternalScanFileUtils.getDeletionVectorDescriptorFromRow(row);
+    return dv == null
+        ? null
+        : new DeltaDeletionVector(
+            dv.getStorageType(),
+            dv.getPathOrInlineDv(),
+            dv.getOffset().orElse(-1),
+            dv.getSizeInBytes(),
+            dv.getCardinality());
+  }
+
+  /** The file's {@code baseRowId} (row tracking), if its add action has one. */
+  public Optional<Long> baseRowId() {
+    return InternalScanFileUtils.getBaseRowId(row);
+  }
+
+  /** The file's {@code defaultRowCommitVersion} (row tracking), if its add action has one. */
+  public Optional<Long> defaultRowCommitVersion() {
+    return InternalScanFileUtils.getDefaultRowCommitVersion(row);
   }
 
   /** The number of rows the file's deletion vector removes (0 without one). */

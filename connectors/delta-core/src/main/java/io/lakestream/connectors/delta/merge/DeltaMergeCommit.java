@@ -8,16 +8,20 @@ import io.lakestream.api.annotation.Experimental;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.delta.DeltaChangeDataWriter;
 import io.lakestream.connectors.delta.DeltaCommitConflictException;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
+import io.lakestream.connectors.delta.dv.DeletionVectorStore;
+import io.lakestream.connectors.delta.dv.RowIndexBitmap;
 import io.lakestream.connectors.delta.kernel.KernelLogStores;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,11 +34,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Executes a {@link DeltaMerge} batch per epoch as ONE Delta table version, exactly once per {@code
- * (appId, epoch)}: copy-on-write (files with an updated or deleted row are rewritten whole, inserts
- * go to new files), and on a table with {@code delta.enableChangeDataFeed=true} change data files
- * under {@code _change_data/} with {@code update_preimage}, {@code update_postimage}, {@code
- * delete} and {@code insert} rows (a batch that only inserts writes none: its add actions are its
- * change feed, as the Delta protocol reads a version without cdc actions).
+ * (appId, epoch)}. On a table with {@code delta.enableDeletionVectors=true}, as Databricks'
+ * merge-on-read: the updated and deleted rows are marked deleted in their files by deletion vectors
+ * (the file is removed with its old vector and added again with the new one) and the updated rows
+ * go to new files, so a batch costs what it touches, not the size of the files it touches ({@link
+ * #withDeletionVectors} turns this off). Otherwise copy-on-write: files with an updated or deleted
+ * row are rewritten whole. Inserts go to new files. On a table with {@code
+ * delta.enableChangeDataFeed=true}, change data files under {@code _change_data/} with {@code
+ * update_preimage}, {@code update_postimage}, {@code delete} and {@code insert} rows (a batch that
+ * only inserts writes none: its add actions are its change feed, as the Delta protocol reads a
+ * version without cdc actions).
  *
  * <p>The commit is written by lakestream, not Delta Kernel (Kernel 4.4 refuses removes with
  * dataChange on CDF tables and cannot write cdc actions): the version's JSON ({@link
@@ -56,9 +65,14 @@ import org.slf4j.LoggerFactory;
  * writer's commit stands. After {@code maxAttempts} lost races without conflict, also {@link
  * DeltaCommitConflictException}.
  *
- * <p>Refused with a {@link DeltaTableException} naming the property: tables with column mapping,
- * row tracking, in-commit timestamps, or {@code delta.appendOnly=true}; data files with deletion
- * vectors. Flink-free; serializable (the merge and table travel, engines are made per JVM).
+ * <p>Table features: files with deletion vectors are read without their deleted rows; column
+ * mapping ({@code name}, {@code id}) writes data and change files, statistics and partition values
+ * under physical names; row tracking gives new files {@code baseRowId} and {@code
+ * defaultRowCommitVersion} above the recorded high water mark (which the commit raises), and keeps
+ * them on removed and re-added files; in-commit timestamps put a monotonic {@code
+ * inCommitTimestamp} in {@code commitInfo}. A batch that updates or deletes rows of a table with
+ * {@code delta.appendOnly=true} is refused with a {@link DeltaTableException} naming the property.
+ * Flink-free; serializable (the merge and table travel, engines are made per JVM).
  */
 @PublicEvolving
 public final class DeltaMergeCommit implements Serializable {
@@ -72,6 +86,7 @@ public final class DeltaMergeCommit implements Serializable {
   private final DeltaMerge merge;
   private final String appId;
   private final int maxAttempts;
+  private final Boolean deletionVectors; // null: where the table enables them
   private transient Runnable afterPlanning;
 
   /**
@@ -89,6 +104,11 @@ public final class DeltaMergeCommit implements Serializable {
    * @param maxAttempts commit attempts when other writers keep winning without conflict (>= 1)
    */
   public DeltaMergeCommit(DeltaMerge merge, String appId, int maxAttempts) {
+    this(merge, appId, maxAttempts, null);
+  }
+
+  private DeltaMergeCommit(DeltaMerge merge, String appId, int maxAttempts, Boolean dvs) {
+    this.deletionVectors = dvs;
     this.merge = Objects.requireNonNull(merge, "merge");
     this.appId = Objects.requireNonNull(appId, "appId");
     if (appId.isBlank()) {
@@ -102,6 +122,16 @@ public final class DeltaMergeCommit implements Serializable {
 
   public String appId() {
     return appId;
+  }
+
+  /**
+   * This commit, marking matched rows deleted with deletion vectors ({@code true}, the default on
+   * tables with {@code delta.enableDeletionVectors=true}) or rewriting their files ({@code false},
+   * copy-on-write). Deletion vectors on a table that does not enable them fail the batch with a
+   * {@link DeltaTableException} naming the property.
+   */
+  public DeltaMergeCommit withDeletionVectors(boolean enabled) {
+    return new DeltaMergeCommit(merge, appId, maxAttempts, enabled);
   }
 
   /**
@@ -177,58 +207,110 @@ public final class DeltaMergeCommit implements Serializable {
       return new PreparedMerge(
           epoch,
           null,
-          List.of(),
+          null,
+          null,
           0,
           0,
           DeltaMergeResult.Status.ALREADY_COMMITTED,
           snapshot.getVersion());
     }
     Map<String, String> properties = snapshot.getTableProperties();
-    checkTable(properties);
-    MergePlan plan = new MergePlanner(merge).plan(snapshot, sourceRows);
+    MergeTableFeatures features = MergeTableFeatures.of(snapshot, snapshot.getTimestamp(engine));
+    MergePlan plan =
+        new MergePlanner(merge, useDeletionVectors(features)).plan(snapshot, sourceRows);
     if (plan.changesNothing()) {
       return new PreparedMerge(
-          epoch, plan, List.of(), 0, 0, DeltaMergeResult.Status.NO_CHANGE, snapshot.getVersion());
+          epoch,
+          plan,
+          null,
+          features,
+          0,
+          0,
+          DeltaMergeResult.Status.NO_CHANGE,
+          snapshot.getVersion());
     }
     if (!plan.removed().isEmpty() && isTrue(properties, "delta.appendOnly")) {
       throw refused("delta.appendOnly=true", "the table only accepts appends");
     }
-    DeltaTableWriter writer = new DeltaTableWriter(table, merge.schema());
-    List<DeltaWrittenFile> dataFiles = new ArrayList<>();
-    for (List<Object[]> rows : plan.rewrittenRows()) {
-      dataFiles.addAll(writer.write(rows)); // one rewrite per removed file keeps its key range
-    }
-    dataFiles.addAll(writer.write(plan.insertedRows()));
-    boolean cdc =
-        isTrue(properties, "delta.enableChangeDataFeed")
-            && plan.rowsUpdated() + plan.rowsDeleted() > 0;
-    List<DeltaWrittenFile> changeFiles =
-        cdc
-            ? new DeltaChangeDataWriter(table, merge.schema())
-                .write(plan.changeRows(), plan.changeTypes())
-            : List.of();
-    long now = System.currentTimeMillis();
-    MergeCommitFile file = new MergeCommitFile(root(engine));
-    file.commitInfo(
-            now,
+    List<DeltaWrittenFile> dataFiles = writeData(plan);
+    List<DeltaWrittenFile> changeFiles = writeChanges(plan, properties, features);
+    List<DeltaDeletionVector> vectors = writeVectors(plan);
+    MergeCommitContent content =
+        new MergeCommitContent(
+            root(engine),
+            System.currentTimeMillis(),
             plan.readVersion(),
             ENGINE_INFO,
             parameters(),
-            metrics(plan, dataFiles, changeFiles, sourceRows.size()))
-        .txn(appId, epoch, now);
-    for (TargetFile removed : plan.removed()) {
-      file.remove(removed, now);
-    }
-    dataFiles.forEach(file::add);
-    changeFiles.forEach(file::cdc);
+            metrics(plan, dataFiles, changeFiles, sourceRows.size()),
+            appId,
+            epoch,
+            plan.removed(),
+            vectors,
+            dataFiles,
+            changeFiles);
     return new PreparedMerge(
         epoch,
         plan,
-        file.lines(),
+        content,
+        features,
         dataFiles.size(),
         changeFiles.size(),
         DeltaMergeResult.Status.COMMITTED,
         snapshot.getVersion());
+  }
+
+  private boolean useDeletionVectors(MergeTableFeatures features) {
+    if (deletionVectors == null) {
+      return features.deletionVectors();
+    }
+    if (deletionVectors && !features.deletionVectors()) {
+      throw refused(
+          "no delta.enableDeletionVectors=true (or no deletionVectors table feature)",
+          "deletion vectors were asked for (withDeletionVectors(true)); set the table property"
+              + " delta.enableDeletionVectors=true, or merge with withDeletionVectors(false)");
+    }
+    return deletionVectors;
+  }
+
+  /**
+   * Writes the rewritten files (one rewrite per removed file keeps its key range), then the rest.
+   */
+  private List<DeltaWrittenFile> writeData(MergePlan plan) {
+    DeltaTableWriter writer = new DeltaTableWriter(merge.table(), merge.schema());
+    List<DeltaWrittenFile> dataFiles = new ArrayList<>();
+    for (List<Object[]> rows : plan.rewrittenRows()) {
+      dataFiles.addAll(writer.write(rows));
+    }
+    dataFiles.addAll(writer.write(plan.movedRows()));
+    dataFiles.addAll(writer.write(plan.insertedRows()));
+    return dataFiles;
+  }
+
+  private List<DeltaWrittenFile> writeChanges(
+      MergePlan plan, Map<String, String> properties, MergeTableFeatures features) {
+    boolean cdc =
+        isTrue(properties, "delta.enableChangeDataFeed")
+            && plan.rowsUpdated() + plan.rowsDeleted() > 0;
+    return cdc
+        ? new DeltaChangeDataWriter(merge.table(), merge.schema(), features.physicalNames())
+            .write(plan.changeRows(), plan.changeTypes())
+        : List.of();
+  }
+
+  /** Writes the new deletion vectors into one file; their descriptors, parallel to removed. */
+  private List<DeltaDeletionVector> writeVectors(MergePlan plan) {
+    if (!plan.usesDeletionVectors()) {
+      return List.of();
+    }
+    List<RowIndexBitmap> kept = plan.deletionVectors().stream().filter(v -> v != null).toList();
+    Iterator<DeltaDeletionVector> written =
+        new DeletionVectorStore(merge.table()).write(kept).iterator();
+    List<DeltaDeletionVector> vectors = new ArrayList<>();
+    for (RowIndexBitmap vector : plan.deletionVectors()) {
+      vectors.add(vector == null ? null : written.next());
+    }
+    return vectors;
   }
 
   /**
@@ -252,12 +334,14 @@ public final class DeltaMergeCommit implements Serializable {
         new ConcurrentCommitCheck(
             root, prepared.plan.removed(), prepared.plan.keyRanges(), appId, prepared.epoch);
     long version = prepared.plan.readVersion() + 1;
+    MergeTableFeatures base = prepared.features;
     for (int attempt = 1; attempt <= maxAttempts; ) {
       org.apache.hadoop.fs.Path commitFile = logFile(rootPath, version);
       try {
-        logStore.write(commitFile, prepared.actions.iterator(), false, conf);
+        logStore.write(commitFile, prepared.content.lines(version, base).iterator(), false, conf);
       } catch (FileAlreadyExistsException lost) {
-        ConcurrentCommitCheck.Outcome outcome = check.check(read(logStore, commitFile, conf));
+        List<String> winner = read(logStore, commitFile, conf);
+        ConcurrentCommitCheck.Outcome outcome = check.check(winner);
         switch (outcome.verdict()) {
           case ALREADY_COMMITTED:
             LOG.info(
@@ -291,6 +375,7 @@ public final class DeltaMergeCommit implements Serializable {
                 table.path(),
                 prepared.epoch,
                 version);
+            base = base.after(winner);
             version++;
             attempt++;
             continue;
@@ -324,21 +409,6 @@ public final class DeltaMergeCommit implements Serializable {
     return (epoch, rows) -> commit(epoch, rows);
   }
 
-  private void checkTable(Map<String, String> properties) {
-    String mode = properties.getOrDefault("delta.columnMapping.mode", "none");
-    if (!"none".equalsIgnoreCase(mode)) {
-      throw refused(
-          "delta.columnMapping.mode=" + mode, "the MERGE reads and writes columns by their names");
-    }
-    if (isTrue(properties, "delta.enableRowTracking")) {
-      throw refused("delta.enableRowTracking=true", "the MERGE does not assign row ids");
-    }
-    if (isTrue(properties, "delta.enableInCommitTimestamps")) {
-      throw refused(
-          "delta.enableInCommitTimestamps=true", "the MERGE does not write in-commit timestamps");
-    }
-  }
-
   private DeltaTableException refused(String property, String why) {
     return new DeltaTableException(
         DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
@@ -348,7 +418,7 @@ public final class DeltaMergeCommit implements Serializable {
             + property
             + " and "
             + why
-            + ". Merge into a table without that property.");
+            + ".");
   }
 
   private static boolean isTrue(Map<String, String> properties, String key) {

@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.merge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
 import java.util.ArrayList;
@@ -16,7 +17,11 @@ import java.util.UUID;
  * remove} per rewritten file ({@code dataChange=true}, with deletion timestamp, partition values
  * and size), one {@code add} per new data file (with statistics), one {@code cdc} per change data
  * file ({@code dataChange=false}). Paths are relative to the table root and URI-encoded, as Delta
- * writers record them.
+ * writers record them. With deletion vectors a changed file is removed with its old vector and
+ * added again with its new one ({@link #addWithVector}); with row tracking adds carry {@code
+ * baseRowId} and {@code defaultRowCommitVersion} and a {@code domainMetadata} action records the
+ * row id high water mark; with in-commit timestamps {@code commitInfo} carries {@code
+ * inCommitTimestamp}.
  */
 final class MergeCommitFile {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -30,12 +35,16 @@ final class MergeCommitFile {
 
   MergeCommitFile commitInfo(
       long timestamp,
+      Long inCommitTimestamp,
       long readVersion,
       String engineInfo,
       Map<String, String> parameters,
       Map<String, Long> metrics) {
     ObjectNode info = JSON.createObjectNode();
-    info.put("timestamp", timestamp);
+    if (inCommitTimestamp != null) {
+      info.put("inCommitTimestamp", inCommitTimestamp);
+    }
+    info.put("timestamp", inCommitTimestamp != null ? inCommitTimestamp : timestamp);
     info.put("operation", "MERGE");
     ObjectNode params = info.putObject("operationParameters");
     parameters.forEach(params::put);
@@ -68,26 +77,103 @@ final class MergeCommitFile {
     if (file.statsJson() != null) {
       remove.put("stats", file.statsJson());
     }
+    fileIdentity(remove, file);
     return line("remove", remove);
   }
 
-  MergeCommitFile add(DeltaWrittenFile file) {
+  /** The deletion vector and row tracking fields the file's add action holds. */
+  private static void fileIdentity(ObjectNode action, TargetFile file) {
+    if (file.deletionVector() != null) {
+      file.deletionVector().toJson(action.putObject("deletionVector"));
+    }
+    if (file.baseRowId() != null) {
+      action.put("baseRowId", file.baseRowId());
+    }
+    if (file.defaultRowCommitVersion() != null) {
+      action.put("defaultRowCommitVersion", file.defaultRowCommitVersion());
+    }
+  }
+
+  /**
+   * A new data file.
+   *
+   * @param partitionValues its partition values keyed as the log keys them (physical names)
+   * @param baseRowId its first row id, or null without row tracking
+   * @param commitVersion the version being committed (its {@code defaultRowCommitVersion})
+   */
+  MergeCommitFile add(
+      DeltaWrittenFile file,
+      Map<String, String> partitionValues,
+      Long baseRowId,
+      long commitVersion) {
     ObjectNode add = JSON.createObjectNode();
     add.put("path", relative(file.path()));
-    partitionValues(add, file.partitionValues());
+    partitionValues(add, partitionValues);
     add.put("size", file.size());
     add.put("modificationTime", file.modificationTime());
     add.put("dataChange", true);
     if (!file.statsJson().isEmpty()) {
       add.put("stats", file.statsJson());
     }
+    if (baseRowId != null) {
+      add.put("baseRowId", baseRowId);
+      add.put("defaultRowCommitVersion", commitVersion);
+    }
     return line("add", add);
   }
 
-  MergeCommitFile cdc(DeltaWrittenFile file) {
+  /**
+   * A file of the snapshot added again with a new deletion vector; its statistics are kept, marked
+   * as no longer tight ({@code tightBounds=false}), and so are its row tracking fields.
+   */
+  MergeCommitFile addWithVector(TargetFile file, DeltaDeletionVector vector) {
+    ObjectNode add = JSON.createObjectNode();
+    add.put("path", file.logPath());
+    partitionValues(add, file.partitionValues());
+    add.put("size", file.size());
+    add.put("modificationTime", file.modificationTime());
+    add.put("dataChange", true);
+    if (file.statsJson() != null) {
+      add.put("stats", wideBounds(file.statsJson()));
+    }
+    TargetFile withVector =
+        new TargetFile(
+            file.logPath(),
+            file.absolutePath(),
+            file.partitionValues(),
+            file.size(),
+            file.modificationTime(),
+            file.statsJson(),
+            vector,
+            file.baseRowId(),
+            file.defaultRowCommitVersion());
+    fileIdentity(add, withVector);
+    return line("add", add);
+  }
+
+  private static String wideBounds(String stats) {
+    try {
+      ObjectNode node = (ObjectNode) JSON.readTree(stats);
+      node.put("tightBounds", false);
+      return JSON.writeValueAsString(node);
+    } catch (JsonProcessingException | ClassCastException e) {
+      return stats;
+    }
+  }
+
+  /** The row id high water mark of the {@code delta.rowTracking} domain. */
+  MergeCommitFile rowIdHighWaterMark(long mark) {
+    ObjectNode domain = JSON.createObjectNode();
+    domain.put("domain", MergeTableFeatures.ROW_TRACKING_DOMAIN);
+    domain.put("configuration", "{\"rowIdHighWaterMark\":" + mark + "}");
+    domain.put("removed", false);
+    return line("domainMetadata", domain);
+  }
+
+  MergeCommitFile cdc(DeltaWrittenFile file, Map<String, String> partitionValues) {
     ObjectNode cdc = JSON.createObjectNode();
     cdc.put("path", relative(file.path()));
-    partitionValues(cdc, file.partitionValues());
+    partitionValues(cdc, partitionValues);
     cdc.put("size", file.size());
     cdc.put("dataChange", false);
     return line("cdc", cdc);

@@ -10,7 +10,9 @@ import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
-import io.lakestream.connectors.delta.DeltaTableSchema;
+import io.lakestream.connectors.delta.dv.DeletionVectorStore;
+import io.lakestream.connectors.delta.dv.RowIndexBitmap;
+import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,10 +24,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plans a copy-on-write MERGE batch on a snapshot (Flink-free, no writes): lists the snapshot's
- * data files with their statistics, keeps the candidates that may hold a source key ({@link
- * MergeKeyRanges}), reads only those, applies the clauses row by row, and collects the files with
- * at least one updated or deleted row (to be rewritten whole), the new rows and the change rows.
+ * Plans a MERGE batch on a snapshot (Flink-free, no writes): lists the snapshot's data files with
+ * their statistics, keeps the candidates that may hold a source key ({@link MergeKeyRanges}), reads
+ * only those (skipping the rows their deletion vectors delete), applies the clauses row by row, and
+ * collects the files with at least one updated or deleted row, the new rows and the change rows.
+ * Copy-on-write: such a file is rewritten whole (its untouched and updated rows). With deletion
+ * vectors: its touched rows join its deletion vector and only the updated rows are written anew.
  */
 final class MergePlanner {
   static final String INSERT = "insert";
@@ -35,141 +39,173 @@ final class MergePlanner {
 
   private final DeltaMerge merge;
   private final MergeKeys keys;
+  private final boolean deletionVectors;
 
-  MergePlanner(DeltaMerge merge) {
+  /**
+   * @param deletionVectors mark matched rows deleted in their files instead of rewriting the files
+   */
+  MergePlanner(DeltaMerge merge, boolean deletionVectors) {
     this.merge = merge;
     this.keys = new MergeKeys(merge.schema(), merge.keyColumns());
+    this.deletionVectors = deletionVectors;
   }
 
   MergeKeys keys() {
     return keys;
   }
 
+  /** What the clauses did to one candidate file. */
+  private static final class FileOutcome {
+    final List<Object[]> kept = new ArrayList<>(); // copy-on-write: the rewritten file's rows
+    final List<Object[]> moved = new ArrayList<>(); // deletion vectors: the updated rows
+    final RowIndexBitmap touched = new RowIndexBitmap();
+    final List<Object[]> changes = new ArrayList<>();
+    final List<String> types = new ArrayList<>();
+    long live;
+    long updated;
+    long deleted;
+
+    boolean changed() {
+      return updated + deleted > 0;
+    }
+  }
+
   /**
    * @throws DuplicateMergeKeyException see {@link DeltaMerge}
    * @throws io.lakestream.api.error.LakestreamException if a source row is too short or an update
    *     changes a key
-   * @throws DeltaTableException if a file has a deletion vector or cannot be read
+   * @throws DeltaTableException if a file or deletion vector cannot be read
    */
   MergePlan plan(Snapshot snapshot, List<Object[]> sourceRows) {
     DeltaTable table = merge.table();
-    DeltaTableSchema schema = merge.schema();
-    int width = schema.columns().size();
     MergeSource source = MergeSource.of(merge, keys, sourceRows);
     MergeKeyRanges ranges =
-        new MergeKeyRanges(keys, schema.partitionColumns(), source.byKey().keySet());
+        new MergeKeyRanges(keys, merge.schema().partitionColumns(), source.byKey().keySet());
     List<TargetFile> files = files(table.engine(), snapshot);
     DeltaDataFileReader reader =
-        new DeltaDataFileReader(table, snapshot.getSchema().toJson(), schema.partitionColumns());
-
-    List<TargetFile> removed = new ArrayList<>();
-    List<List<Object[]>> rewritten = new ArrayList<>();
-    List<Object[]> inserts = new ArrayList<>();
-    List<Object[]> changeRows = new ArrayList<>();
-    List<String> changeTypes = new ArrayList<>();
+        new DeltaDataFileReader(
+            table,
+            snapshot.getSchema().toJson(),
+            merge.schema().partitionColumns(),
+            snapshot.getSchema().fieldNames(),
+            KernelColumnMapping.mode(snapshot.getTableProperties()));
+    DeletionVectorStore store = new DeletionVectorStore(table);
+    MergePlan.Builder plan = new MergePlan.Builder(snapshot.getVersion(), files.size(), ranges);
     Set<List<Object>> matchedKeys = new HashSet<>();
-    long updated = 0;
-    long deleted = 0;
-    long copied = 0;
-    int candidates = 0;
     for (TargetFile file : files) {
       if (!ranges.mayContainAny(file.partitionValues(), file.statsJson())) {
         continue;
       }
-      candidates++;
-      List<Object[]> kept = new ArrayList<>();
-      List<Object[]> fileChanges = new ArrayList<>();
-      List<String> fileTypes = new ArrayList<>();
-      long fileUpdated = 0;
-      long fileDeleted = 0;
-      try (DeltaDataFileReader.Rows rows =
-          reader.open(
-              new DeltaAddedFile(
-                  file.absolutePath(),
-                  snapshot.getVersion(),
-                  0,
-                  true,
-                  file.partitionValues(),
-                  file.size(),
-                  -1))) {
-        while (rows.hasNext()) {
-          Object[] target = rows.next();
-          List<Object> key = keys.keyOf(target);
-          Object[] src = key == null ? null : source.byKey().get(key);
-          if (src == null) {
-            kept.add(target);
-            continue;
-          }
+      plan.candidate();
+      FileOutcome outcome = apply(reader, snapshot, file, source, matchedKeys);
+      if (outcome.changed()) {
+        addChanged(plan, store, file, outcome);
+      }
+    }
+    addInserts(plan, source, matchedKeys);
+    return plan.build();
+  }
+
+  private void addChanged(
+      MergePlan.Builder plan, DeletionVectorStore store, TargetFile file, FileOutcome outcome) {
+    plan.changes(outcome.changes, outcome.types, outcome.updated, outcome.deleted);
+    if (!deletionVectors) {
+      plan.rewrite(file, outcome.kept, outcome.kept.size() - outcome.updated);
+      return;
+    }
+    RowIndexBitmap vector =
+        file.deletionVector() == null ? new RowIndexBitmap() : store.load(file.deletionVector());
+    vector.addAll(outcome.touched);
+    boolean empty = outcome.live == outcome.touched.cardinality();
+    plan.markDeleted(file, empty ? null : vector, outcome.moved);
+  }
+
+  private FileOutcome apply(
+      DeltaDataFileReader reader,
+      Snapshot snapshot,
+      TargetFile file,
+      MergeSource source,
+      Set<List<Object>> matchedKeys) {
+    FileOutcome out = new FileOutcome();
+    DeltaAddedFile added =
+        new DeltaAddedFile(
+            file.absolutePath(),
+            snapshot.getVersion(),
+            0,
+            true,
+            file.partitionValues(),
+            file.size(),
+            -1,
+            file.deletionVector());
+    try (DeltaDataFileReader.Rows rows = reader.open(added)) {
+      while (rows.hasNext()) {
+        Object[] target = rows.next();
+        out.live++;
+        List<Object> key = keys.keyOf(target);
+        Object[] src = key == null ? null : source.byKey().get(key);
+        DeltaMerge.MatchedClause clause = src == null ? null : firstApplying(src, target);
+        if (src != null) {
           matchedKeys.add(key);
-          DeltaMerge.MatchedClause clause = firstApplying(src, target);
-          if (clause == null) {
-            kept.add(target);
-          } else if (clause.action() == DeltaMerge.MatchedAction.DELETE) {
-            fileChanges.add(target);
-            fileTypes.add(DELETE);
-            fileDeleted++;
-          } else {
-            Object[] after =
-                clause.assignment() == null
-                    ? Arrays.copyOf(src, width)
-                    : checkUpdate(clause.assignment().apply(src, target.clone()), key);
-            kept.add(after);
-            fileChanges.add(target);
-            fileTypes.add(PREIMAGE);
-            fileChanges.add(after);
-            fileTypes.add(POSTIMAGE);
-            fileUpdated++;
-          }
         }
-      } catch (IOException e) {
-        throw new DeltaTableException(
-            DeltaErrorClass.DELTA_TABLE_READ_FAILED,
-            "Cannot read " + file.absolutePath() + ": " + e,
-            e);
+        if (clause == null) {
+          out.kept.add(target);
+        } else {
+          applyClause(out, clause, src, target, key, rows.rowIndex());
+        }
       }
-      if (fileUpdated + fileDeleted > 0) {
-        removed.add(file);
-        rewritten.add(kept);
-        changeRows.addAll(fileChanges);
-        changeTypes.addAll(fileTypes);
-        updated += fileUpdated;
-        deleted += fileDeleted;
-        copied += kept.size() - fileUpdated;
+    } catch (IOException e) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_READ_FAILED,
+          "Cannot read " + file.absolutePath() + ": " + e,
+          e);
+    }
+    return out;
+  }
+
+  private void applyClause(
+      FileOutcome out,
+      DeltaMerge.MatchedClause clause,
+      Object[] src,
+      Object[] target,
+      List<Object> key,
+      long rowIndex) {
+    out.touched.add(rowIndex);
+    out.changes.add(target);
+    if (clause.action() == DeltaMerge.MatchedAction.DELETE) {
+      out.types.add(DELETE);
+      out.deleted++;
+      return;
+    }
+    int width = merge.schema().columns().size();
+    Object[] after =
+        clause.assignment() == null
+            ? Arrays.copyOf(src, width)
+            : checkUpdate(clause.assignment().apply(src, target.clone()), key);
+    (deletionVectors ? out.moved : out.kept).add(after);
+    out.types.add(PREIMAGE);
+    out.changes.add(after);
+    out.types.add(POSTIMAGE);
+    out.updated++;
+  }
+
+  private void addInserts(
+      MergePlan.Builder plan, MergeSource source, Set<List<Object>> matchedKeys) {
+    if (merge.insertCondition().isEmpty()) {
+      return;
+    }
+    MergeCondition condition = merge.insertCondition().get();
+    int width = merge.schema().columns().size();
+    List<Object[]> unmatched = new ArrayList<>(source.nullKeyRows());
+    for (Map.Entry<List<Object>, Object[]> e : source.byKey().entrySet()) {
+      if (!matchedKeys.contains(e.getKey())) {
+        unmatched.add(e.getValue());
       }
     }
-    long inserted = 0;
-    if (merge.insertCondition().isPresent()) {
-      MergeCondition condition = merge.insertCondition().get();
-      List<Object[]> unmatched = new ArrayList<>(source.nullKeyRows());
-      for (Map.Entry<List<Object>, Object[]> e : source.byKey().entrySet()) {
-        if (!matchedKeys.contains(e.getKey())) {
-          unmatched.add(e.getValue());
-        }
-      }
-      for (Object[] src : unmatched) {
-        if (condition.test(src, null)) {
-          Object[] row = Arrays.copyOf(src, width);
-          inserts.add(row);
-          changeRows.add(row);
-          changeTypes.add(INSERT);
-          inserted++;
-        }
+    for (Object[] src : unmatched) {
+      if (condition.test(src, null)) {
+        plan.insert(Arrays.copyOf(src, width));
       }
     }
-    return new MergePlan(
-        snapshot.getVersion(),
-        files.size(),
-        candidates,
-        removed,
-        rewritten,
-        inserts,
-        changeRows,
-        changeTypes,
-        updated,
-        deleted,
-        inserted,
-        copied,
-        ranges);
   }
 
   private DeltaMerge.MatchedClause firstApplying(Object[] source, Object[] target) {
@@ -230,20 +266,15 @@ final class MergePlanner {
   private static TargetFile targetFile(KernelScanFile scanFile) {
     Row add = scanFile.addAction();
     String absolute = scanFile.status().getPath();
-    if (scanFile.hasDeletionVector()) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-          "Data file "
-              + absolute
-              + " has a deletion vector, which the lakestream MERGE does not read. Set"
-              + " delta.enableDeletionVectors=false on the table and purge them (REORG"
-              + " TABLE ... APPLY (PURGE)) before merging into it.");
-    }
     return new TargetFile(
         add.getString(add.getSchema().indexOf("path")),
         absolute,
         scanFile.partitionValues(),
         add.getLong(add.getSchema().indexOf("size")),
-        scanFile.stats());
+        scanFile.status().getModificationTime(),
+        scanFile.stats(),
+        scanFile.deletionVector(),
+        scanFile.baseRowId().orElse(null),
+        scanFile.defaultRowCommitVersion().orElse(null));
   }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 public final class PreparedMerge {
   final long epoch;
   final MergePlan plan;
-  final List<String> actions;
+  final MergeCommitContent content; // null when there is nothing to commit
+  final MergeTableFeatures features;
   final int filesAdded;
   final int changeFilesAdded;
   final DeltaMergeResult.Status status;
@@ -21,14 +22,16 @@ public final class PreparedMerge {
   PreparedMerge(
       long epoch,
       MergePlan plan,
-      List<String> actions,
+      MergeCommitContent content,
+      MergeTableFeatures features,
       int filesAdded,
       int changeFilesAdded,
       DeltaMergeResult.Status status,
       long seenVersion) {
     this.epoch = epoch;
     this.plan = plan;
-    this.actions = List.copyOf(actions);
+    this.content = content;
+    this.features = features;
     this.filesAdded = filesAdded;
     this.changeFilesAdded = changeFilesAdded;
     this.status = status;
@@ -44,9 +47,13 @@ public final class PreparedMerge {
     return seenVersion;
   }
 
-  /** The Delta log JSON lines the commit will write (empty if there is nothing to commit). */
+  /**
+   * The Delta log JSON lines the commit writes as the next version after the one it was planned on
+   * (empty if there is nothing to commit; a commit rebased onto later versions may differ in its
+   * row ids and in-commit timestamp).
+   */
   public List<String> actions() {
-    return actions;
+    return content == null ? List.of() : content.lines(seenVersion + 1, features);
   }
 
   DeltaMergeResult result(DeltaMergeResult.Status status, long version, int attempts) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeletionVectorCommits;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -39,6 +40,7 @@ class DeltaChangeDataFeedTest {
             .partitionedBy("day");
     if (cdf) {
       builder.property(DeltaChangeLog.ENABLE_PROPERTY, "true");
+      builder.property("delta.enableDeletionVectors", "true");
     }
     schema = builder.build();
     table = DeltaTable.forPath(dir.resolve("t").toUri().toString());
@@ -209,5 +211,42 @@ class DeltaChangeDataFeedTest {
         .hasMessageContaining("out of range")
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("DELTA_INVALID_VERSION_RANGE");
+  }
+
+  @Test
+  void deletionVectorCommitsDeleteTheRowsTheirNewVectorsAdd() throws IOException {
+    open(true);
+    append(1, 0, 2); // one file per day: ids 0 (day 1) and 1 (day 2)
+    long first = DeletionVectorCommits.deleteRows(table, 0); // no cdc files, as Spark's DELETE
+    append(2, 2, 8);
+    long second = DeletionVectorCommits.deleteRows(table, 0, 1);
+
+    assertThat(describe(DeltaChangeDataFeed.tableChanges(table, first, first)))
+        .containsExactlyElementsOf(
+            List.of("0/row-0/2024-05-01/delete/" + first, "1/row-1/2024-05-02/delete/" + first));
+    // the second DELETE adds row 1 of every file: the old vectors already held row 0
+    assertThat(describe(DeltaChangeDataFeed.tableChanges(table, second, second)))
+        .containsExactlyInAnyOrderElementsOf(
+            List.of(
+                "2/row-2/2024-05-01/delete/" + second,
+                "3/row-3/2024-05-02/delete/" + second,
+                "4/row-4/2024-05-01/delete/" + second,
+                "5/row-5/2024-05-02/delete/" + second));
+    long latest = table.latestSnapshot().orElseThrow().getVersion();
+    List<String> snapshot = new ArrayList<>();
+    DeltaChangeLog log = new DeltaChangeLog(table, schemaJson());
+    DeltaChangeFileReader reader = new DeltaChangeFileReader(table, schemaJson(), List.of("day"));
+    for (DeltaChangeFile file : log.snapshotFiles(latest)) {
+      try (DeltaChangeFileReader.Rows rows = reader.open(file)) {
+        while (rows.hasNext()) {
+          snapshot.add(String.valueOf(rows.next()[0]));
+        }
+      }
+    }
+    assertThat(snapshot).as("the snapshot's inserts skip deleted rows").containsExactly("6", "7");
+  }
+
+  private String schemaJson() {
+    return table.latestSnapshot().orElseThrow().getSchema().toJson();
   }
 }

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.source;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.DeltaColumnChanges;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
@@ -43,7 +44,8 @@ import org.apache.flink.types.Row;
  * <p>Guarantees: every row of every admitted data file is emitted exactly once per checkpointed
  * stream position (the enumerator checkpoints the next file position, readers the rows emitted of
  * their current file). Fails with {@link io.lakestream.connectors.delta.DeltaChangeCommitException}
- * on a version that removes or rewrites data unless {@code skipChangeCommits}; versions with only
+ * on a version that removes or rewrites data (deletion vectors added to files included) unless
+ * {@code skipChangeCommits}; a file's deletion vector hides its deleted rows; versions with only
  * {@code dataChange=false} actions (compaction) are skipped. In an availableNow run it reads up to
  * the version current when the run started, then reports caught-up and idles.
  *
@@ -73,6 +75,7 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
   private final long boundedVersion;
   private final boolean skipChangeCommits;
   private final boolean ignoreDeletes;
+  private final DeltaColumnChanges followed;
 
   DeltaSource(
       Settings settings,
@@ -80,8 +83,10 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
       long startingVersion,
       long boundedVersion,
       boolean skipChangeCommits,
-      boolean ignoreDeletes) {
+      boolean ignoreDeletes,
+      DeltaColumnChanges followed) {
     super(settings);
+    this.followed = followed;
     this.selection = selection;
     this.startingVersion = startingVersion;
     this.boundedVersion = boundedVersion;
@@ -102,7 +107,8 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
   public SourceReader<Row, DeltaSourceSplit> createReader(SourceReaderContext context) {
     return new DeltaSourceReader(
         context,
-        new DeltaDataFileReader(table, schemaJson, partitionColumns, selection.columns()),
+        new DeltaDataFileReader(
+            table, schemaJson, partitionColumns, selection.columns(), columnMappingMode),
         NestedRowValues.of((RowTypeInfo) getProducedType()));
   }
 
@@ -129,7 +135,8 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
     return new DeltaSourceEnumerator(
         context,
         checkpoint,
-        new DeltaTableChanges(table, schemaJson, skipChangeCommits, ignoreDeletes, skipping()),
+        new DeltaTableChanges(
+            table, schemaJson, skipChangeCommits, ignoreDeletes, skipping(), followed),
         limits(bounded(), end),
         positions(DeltaSourceEnumerator.ROWS_ADMITTED));
   }

@@ -5,6 +5,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.connectors.delta.DeltaColumnChanges;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
@@ -175,6 +176,9 @@ public final class DeltaSourceBuilder extends DeltaStreamSourceBuilder<DeltaSour
         startingVersion,
         bounded,
         options.get(DeltaSourceOptions.SKIP_CHANGE_COMMITS),
-        options.get(DeltaSourceOptions.IGNORE_DELETES));
+        options.get(DeltaSourceOptions.IGNORE_DELETES),
+        new DeltaColumnChanges(
+            options.get(DeltaSourceOptions.ALLOW_SOURCE_COLUMN_RENAME),
+            options.get(DeltaSourceOptions.ALLOW_SOURCE_COLUMN_DROP)));
   }
 }

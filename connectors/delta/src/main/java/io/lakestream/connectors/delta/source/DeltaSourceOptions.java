@@ -53,6 +53,28 @@ public final class DeltaSourceOptions {
 
   public static final Option<Duration> POLL_INTERVAL = DeltaStreamOptions.pollInterval();
 
+  public static final Option<Boolean> ALLOW_SOURCE_COLUMN_RENAME =
+      Option.key("allowSourceColumnRename")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Follow a column renamed on the table (a table with column mapping, e.g. ALTER"
+                  + " TABLE ... RENAME COLUMN): the query stops at the version that renamed it and"
+                  + " restarts by itself from its checkpoint with the new name, reading every file"
+                  + " by the column's physical name (Databricks' allowSourceColumnRename). Without"
+                  + " it such a version stops the query with DELTA_SCHEMA_CHANGED.");
+
+  public static final Option<Boolean> ALLOW_SOURCE_COLUMN_DROP =
+      Option.key("allowSourceColumnDrop")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Follow a column dropped from the table (a table with column mapping, e.g. ALTER"
+                  + " TABLE ... DROP COLUMN): the query stops at the version that dropped it and"
+                  + " restarts by itself from its checkpoint without the column (Databricks'"
+                  + " allowSourceColumnDrop). Without it such a version stops the query with"
+                  + " DELTA_SCHEMA_CHANGED.");
+
   public static final Option<Long> VERSION_AS_OF =
       Option.key("versionAsOf")
           .longType()
@@ -109,6 +131,8 @@ public final class DeltaSourceOptions {
         MAX_BYTES_PER_TRIGGER,
         SKIP_CHANGE_COMMITS,
         IGNORE_DELETES,
+        ALLOW_SOURCE_COLUMN_RENAME,
+        ALLOW_SOURCE_COLUMN_DROP,
         POLL_INTERVAL,
         VERSION_AS_OF,
         TIMESTAMP_AS_OF);

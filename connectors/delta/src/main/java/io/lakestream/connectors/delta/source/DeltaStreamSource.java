@@ -48,6 +48,8 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
    * @param table the table read
    * @param schemaJson the table's schema (as Delta JSON) the rows are read with
    * @param partitionColumns the table's partition columns
+   * @param columnMappingMode the table's {@code delta.columnMapping.mode}: {@code none}, {@code
+   *     name} or {@code id}
    * @param rowType the produced rows' type
    * @param maxFilesPerTrigger at most this many files per epoch
    * @param maxBytesPerTrigger soft limit of file bytes per epoch; 0 = none
@@ -59,6 +61,7 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
       DeltaTable table,
       String schemaJson,
       List<String> partitionColumns,
+      String columnMappingMode,
       RowTypeInfo rowType,
       int maxFilesPerTrigger,
       long maxBytesPerTrigger,
@@ -80,6 +83,9 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
   /** The table's partition columns. */
   protected final List<String> partitionColumns;
 
+  /** The table's column mapping mode ({@code none}, {@code name} or {@code id}). */
+  protected final String columnMappingMode;
+
   private final RowTypeInfo rowType;
   private final int maxFilesPerTrigger;
   private final long maxBytesPerTrigger;
@@ -91,6 +97,7 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
     this.table = settings.table();
     this.schemaJson = settings.schemaJson();
     this.partitionColumns = settings.partitionColumns();
+    this.columnMappingMode = settings.columnMappingMode();
     this.rowType = settings.rowType();
     this.maxFilesPerTrigger = settings.maxFilesPerTrigger();
     this.maxBytesPerTrigger = settings.maxBytesPerTrigger();

@@ -24,6 +24,7 @@ import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.source.CheckedOptionsBuilder;
 import java.time.Duration;
@@ -37,9 +38,10 @@ import org.apache.flink.api.java.typeutils.RowTypeInfo;
  * What the builders of the Delta source and the Delta change data feed source share: the reading of
  * {@code startingVersion} and of the rate options ({@code maxFilesPerTrigger}, {@code
  * maxBytesPerTrigger}, {@code pollInterval}; their values are checked by each source's options
- * catalog), the typing of the table's columns (refusing column mapping and nested types) and the
- * {@link DeltaStreamSource.Settings} a source is built with. Every failure message starts with the
- * builder's label, e.g. {@code "Delta CDF source option ..."}.
+ * catalog), the typing of the table's columns (by their logical names, whatever the table's column
+ * mapping; variant and geospatial columns are refused) and the {@link DeltaStreamSource.Settings} a
+ * source is built with. Every failure message starts with the builder's label, e.g. {@code "Delta
+ * CDF source option ..."}.
  *
  * @param <B> the concrete builder
  */
@@ -157,6 +159,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
         table,
         snapshot.getSchema().toJson(),
         snapshot.getPartitionColumnNames(),
+        KernelColumnMapping.mode(snapshot.getTableProperties()),
         rowType,
         options.get(maxFilesPerTrigger),
         options.getOptional(maxBytesPerTrigger).orElse(0L),
@@ -167,8 +170,8 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
   /**
    * The row type of the table's columns in {@code snapshot}, in table order.
    *
-   * @throws DeltaTableException if the table uses column mapping or has a column the Delta source
-   *     does not read (variant, geospatial); the message names it
+   * @throws DeltaTableException if the table has a column the Delta source does not read (variant,
+   *     geospatial); the message names it
    */
   protected static RowTypeInfo tableRowType(DeltaTable table, Snapshot snapshot) {
     return tableRowType(table, snapshot, snapshot.getSchema().fieldNames());
@@ -178,21 +181,11 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
    * The row type of the columns {@code columns} (as the schema spells them) of {@code snapshot}, in
    * that order; the table's other columns may have any type, as they are not read.
    *
-   * @throws DeltaTableException if the table uses column mapping or one of the columns is of a type
-   *     the Delta source does not read (variant, geospatial); the message names it
+   * @throws DeltaTableException if one of the columns is of a type the Delta source does not read
+   *     (variant, geospatial); the message names it
    */
   protected static RowTypeInfo tableRowType(
       DeltaTable table, Snapshot snapshot, List<String> columns) {
-    String mapping = snapshot.getTableProperties().get("delta.columnMapping.mode");
-    if (mapping != null && !mapping.equals("none")) {
-      throw new DeltaTableException(
-          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
-          "The Delta table at "
-              + table.path()
-              + " uses column mapping (delta.columnMapping.mode="
-              + mapping
-              + "), which the Delta source does not read yet");
-    }
     List<TypeInformation<?>> types = new ArrayList<>();
     for (String column : columns) {
       types.add(typeOf(snapshot.getSchema().get(column), snapshot.getPath()));

@@ -61,7 +61,7 @@ public final class DeltaCdfSource
   public SourceReader<Row, DeltaCdfSplit> createReader(SourceReaderContext context) {
     return new DeltaCdfSourceReader(
         context,
-        new DeltaChangeFileReader(table, schemaJson, partitionColumns),
+        new DeltaChangeFileReader(table, schemaJson, partitionColumns, columnMappingMode),
         NestedRowValues.of((RowTypeInfo) getProducedType()));
   }
 

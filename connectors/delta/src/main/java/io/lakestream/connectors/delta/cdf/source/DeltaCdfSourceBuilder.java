@@ -74,7 +74,7 @@ public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaC
     sanityCheck();
     DeltaTable table = DeltaTable.forPath(path, hadoopConf);
     Snapshot snapshot = latestSnapshot(table);
-    // typed as the Delta source types the table's columns (refusing column mapping)
+    // typed as the Delta source types the table's columns
     RowTypeInfo tableType = tableRowType(table, snapshot);
     long latest = snapshot.getVersion();
     long starting =

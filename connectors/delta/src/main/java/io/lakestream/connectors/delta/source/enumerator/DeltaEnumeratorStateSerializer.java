@@ -8,18 +8,20 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Versioned serializer for {@link DeltaEnumeratorState}. Version 1: next version, next index,
- * whether in the initial snapshot, rows admitted, then the pending splits (count, then each in
- * {@link DeltaSourceSplitSerializer}'s format).
+ * Versioned serializer for {@link DeltaEnumeratorState}: next version, next index, whether in the
+ * initial snapshot, rows admitted, then the pending splits (count, then each in {@link
+ * DeltaSourceSplitSerializer}'s format: its version 1 in state version 1, its version 2, with
+ * deletion vectors, in state version 2).
  */
 @Internal
 public final class DeltaEnumeratorStateSerializer
     extends DeltaStateSerializer<DeltaEnumeratorState> {
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
   public DeltaEnumeratorStateSerializer() {
     super(
         "Delta source enumerator state",
+        1,
         VERSION,
         DeltaEnumeratorStateSerializer::write,
         DeltaEnumeratorStateSerializer::read);
@@ -33,7 +35,7 @@ public final class DeltaEnumeratorStateSerializer
     writeList(state.pending(), DeltaSourceSplitSerializer::write, out);
   }
 
-  private static DeltaEnumeratorState read(DataInputView in) throws IOException {
+  private static DeltaEnumeratorState read(int version, DataInputView in) throws IOException {
     long nextVersion = in.readLong();
     int nextIndex = in.readInt();
     boolean initialSnapshot = in.readBoolean();
@@ -42,7 +44,7 @@ public final class DeltaEnumeratorStateSerializer
         nextVersion,
         nextIndex,
         initialSnapshot,
-        readList(DeltaSourceSplitSerializer::read, in),
+        readList(split -> DeltaSourceSplitSerializer.read(version, split), in),
         rowsAdmitted);
   }
 }

@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.source.split;
 
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.flink.core.memory.DataInputView;
@@ -10,15 +11,19 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Versioned serializer for {@link DeltaSourceSplit} (reader state, enumerator pending splits).
  * Version 1: the file's position (path, version, index), whether it is of the initial snapshot, its
- * partition values, size and row count, then the rows to skip.
+ * partition values, size and row count, then the rows to skip. Version 2 adds the file's deletion
+ * vector at the end ({@link #writeDeletionVector}); version 1 splits restore without one (they were
+ * written when files with deletion vectors were refused).
  */
 @Internal
 public final class DeltaSourceSplitSerializer extends DeltaStateSerializer<DeltaSourceSplit> {
-  private static final int VERSION = 1;
+  /** The version {@link #write} writes. */
+  public static final int VERSION = 2;
 
   public DeltaSourceSplitSerializer() {
     super(
         "Delta source split",
+        1,
         VERSION,
         DeltaSourceSplitSerializer::write,
         DeltaSourceSplitSerializer::read);
@@ -33,16 +38,18 @@ public final class DeltaSourceSplitSerializer extends DeltaStateSerializer<Delta
     out.writeLong(file.size());
     out.writeLong(file.numRecords());
     out.writeLong(split.rowsToSkip());
+    writeDeletionVector(file.deletionVector(), out);
   }
 
-  /** Reads a split written by {@link #write}. */
-  public static DeltaSourceSplit read(DataInputView in) throws IOException {
+  /** Reads a split written by {@link #write} in format {@code version}. */
+  public static DeltaSourceSplit read(int version, DataInputView in) throws IOException {
     FilePosition position = FilePosition.read(in);
     boolean initialSnapshot = in.readBoolean();
     Map<String, String> values = readPartitionValues(in);
     long size = in.readLong();
     long numRecords = in.readLong();
     long rowsToSkip = in.readLong();
+    DeltaDeletionVector dv = version >= 2 ? readDeletionVector(in) : null;
     return new DeltaSourceSplit(
         new DeltaAddedFile(
             position.path(),
@@ -51,7 +58,8 @@ public final class DeltaSourceSplitSerializer extends DeltaStateSerializer<Delta
             initialSnapshot,
             values,
             size,
-            numRecords),
+            numRecords,
+            dv),
         rowsToSkip);
   }
 }

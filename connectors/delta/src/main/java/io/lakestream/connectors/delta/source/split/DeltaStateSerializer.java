@@ -1,8 +1,10 @@
 package io.lakestream.connectors.delta.source.split;
 
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import io.lakestream.connectors.delta.DeltaStreamFile;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,6 +145,40 @@ public abstract class DeltaStateSerializer<T> implements SimpleVersionedSerializ
       values.put(key, in.readBoolean() ? in.readUTF() : null);
     }
     return values;
+  }
+
+  /**
+   * Writes a file's deletion vector: a presence flag, then its storage type, path or inline data
+   * (length-prefixed UTF-8), offset, size and cardinality.
+   */
+  public static void writeDeletionVector(DeltaDeletionVector dv, DataOutputView out)
+      throws IOException {
+    out.writeBoolean(dv != null);
+    if (dv != null) {
+      out.writeUTF(dv.storageType());
+      byte[] path = dv.pathOrInlineDv().getBytes(StandardCharsets.UTF_8);
+      out.writeInt(path.length);
+      out.write(path);
+      out.writeInt(dv.offset());
+      out.writeInt(dv.sizeInBytes());
+      out.writeLong(dv.cardinality());
+    }
+  }
+
+  /** Reads a deletion vector written by {@link #writeDeletionVector} (null if there was none). */
+  public static DeltaDeletionVector readDeletionVector(DataInputView in) throws IOException {
+    if (!in.readBoolean()) {
+      return null;
+    }
+    String storageType = in.readUTF();
+    byte[] path = new byte[in.readInt()];
+    in.readFully(path);
+    return new DeltaDeletionVector(
+        storageType,
+        new String(path, StandardCharsets.UTF_8),
+        in.readInt(),
+        in.readInt(),
+        in.readLong());
   }
 
   /** Writes a list: its size, then each item. */

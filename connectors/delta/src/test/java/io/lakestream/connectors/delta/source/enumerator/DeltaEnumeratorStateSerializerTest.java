@@ -41,8 +41,8 @@ class DeltaEnumeratorStateSerializerTest {
   @Test
   void anUnknownVersionIsRefused() throws IOException {
     byte[] bytes = serializer.serialize(new DeltaEnumeratorState(1, 0, false, List.of(), 0));
-    assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+    assertThatThrownBy(() -> serializer.deserialize(3, bytes))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("version 2");
+        .hasMessageContaining("version 3");
   }
 }

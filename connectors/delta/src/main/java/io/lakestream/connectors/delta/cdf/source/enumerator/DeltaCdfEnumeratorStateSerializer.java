@@ -13,12 +13,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * Versioned serializer for {@link DeltaCdfEnumeratorState}: next version, next index, files
  * admitted, the pending splits (count, then each in {@link DeltaCdfSplitSerializer}'s format), and
  * since version 2 the snapshot version; version 1 states (written before the source had an initial
- * snapshot) restore without one.
+ * snapshot) restore without one. Version 3 writes the pending splits in {@link
+ * DeltaCdfSplitSerializer}'s version 2 (with deletion vectors); states 1 and 2 hold its version 1.
  */
 @Internal
 public final class DeltaCdfEnumeratorStateSerializer
     extends DeltaStateSerializer<DeltaCdfEnumeratorState> {
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
   public DeltaCdfEnumeratorStateSerializer() {
     super(
@@ -41,7 +42,9 @@ public final class DeltaCdfEnumeratorStateSerializer
     long nextVersion = in.readLong();
     int nextIndex = in.readInt();
     long filesAdmitted = in.readLong();
-    List<DeltaCdfSplit> pending = readList(DeltaCdfSplitSerializer::read, in);
+    int splitVersion = version >= 3 ? 2 : 1;
+    List<DeltaCdfSplit> pending =
+        readList(split -> DeltaCdfSplitSerializer.read(splitVersion, split), in);
     long snapshotVersion = version >= 2 ? in.readLong() : DeltaCdfEnumeratorState.NO_SNAPSHOT;
     return new DeltaCdfEnumeratorState(
         nextVersion, nextIndex, pending, filesAdmitted, snapshotVersion);

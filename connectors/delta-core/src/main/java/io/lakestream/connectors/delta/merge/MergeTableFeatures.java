@@ -1,0 +1,104 @@
+package io.lakestream.connectors.delta.merge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructField;
+import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
+import io.lakestream.connectors.delta.kernel.KernelProtocol;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The table features a MERGE commit must honour, read from the snapshot it is planned on.
+ *
+ * @param physicalNames column name to the name data files, statistics and partition values use (the
+ *     same name without column mapping)
+ * @param rowTracking whether commits must assign row ids ({@code rowTracking} writer feature, not
+ *     suspended): {@code baseRowId} and {@code defaultRowCommitVersion} on adds, and the high water
+ *     mark in the {@code delta.rowTracking} domain
+ * @param inCommitTimestamps whether commits carry {@code commitInfo.inCommitTimestamp}
+ * @param deletionVectors whether the table allows writing deletion vectors ({@code
+ *     delta.enableDeletionVectors=true} and the {@code deletionVectors} feature)
+ * @param previousTimestamp the commit time of the snapshot's version (its in-commit timestamp when
+ *     the table has them)
+ * @param rowIdHighWaterMark the highest row id assigned so far, -1 if none
+ */
+record MergeTableFeatures(
+    Map<String, String> physicalNames,
+    boolean rowTracking,
+    boolean inCommitTimestamps,
+    boolean deletionVectors,
+    long previousTimestamp,
+    long rowIdHighWaterMark) {
+
+  static final String ROW_TRACKING_DOMAIN = "delta.rowTracking";
+
+  static MergeTableFeatures of(Snapshot snapshot, long previousTimestamp) {
+    Map<String, String> properties = snapshot.getTableProperties();
+    Set<String> writerFeatures = KernelProtocol.writerFeatures(snapshot);
+    Map<String, String> physical = new LinkedHashMap<>();
+    for (StructField field : snapshot.getSchema().fields()) {
+      physical.put(field.getName(), KernelColumnMapping.physicalName(field));
+    }
+    return new MergeTableFeatures(
+        physical,
+        writerFeatures.contains("rowTracking") && !isTrue(properties, "delta.rowTrackingSuspended"),
+        isTrue(properties, "delta.enableInCommitTimestamps"),
+        isTrue(properties, "delta.enableDeletionVectors")
+            && writerFeatures.contains("deletionVectors"),
+        previousTimestamp,
+        snapshot
+            .getDomainMetadata(ROW_TRACKING_DOMAIN)
+            .map(MergeTableFeatures::highWaterMark)
+            .orElse(-1L));
+  }
+
+  /** The same table after a version another writer committed, whose action lines are given. */
+  MergeTableFeatures after(Iterable<String> winnerLines) {
+    long timestamp =
+        previousTimestamp; // a table with in-commit timestamps has them in every commit
+    long mark = rowIdHighWaterMark;
+    try {
+      for (String line : winnerLines) {
+        JsonNode action = MergeCommitFile.JSON.readTree(line);
+        JsonNode ict = action.path("commitInfo").path("inCommitTimestamp");
+        if (ict.canConvertToLong()) {
+          timestamp = ict.asLong();
+        }
+        JsonNode domain = action.path("domainMetadata");
+        if (ROW_TRACKING_DOMAIN.equals(domain.path("domain").asText())) {
+          mark = Math.max(mark, highWaterMark(domain.path("configuration").asText()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new MergeTableFeatures(
+        physicalNames, rowTracking, inCommitTimestamps, deletionVectors, timestamp, mark);
+  }
+
+  /** The partition values of a written file keyed by physical names, as the log records them. */
+  Map<String, String> physicalKeys(Map<String, String> partitionValues) {
+    Map<String, String> out = new LinkedHashMap<>();
+    partitionValues.forEach(
+        (name, value) -> out.put(physicalNames.getOrDefault(name, name), value));
+    return out;
+  }
+
+  private static long highWaterMark(String configuration) {
+    try {
+      return MergeCommitFile.JSON.readTree(configuration).path("rowIdHighWaterMark").asLong(-1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean isTrue(Map<String, String> properties, String key) {
+    String v = properties.get(key);
+    return v != null && v.trim().toLowerCase(Locale.ROOT).equals("true");
+  }
+}
