@@ -54,10 +54,12 @@ import org.slf4j.LoggerFactory;
  * DeltaOptimizeResult.Status#LOST_TO_CONCURRENT_COMMIT} and commits nothing; appends and MERGEs
  * that touch other files do not stop it. A MERGE that loses to it plans again on the new version.
  *
- * <p>Files with deletion vectors and tables with column mapping are left as they are (the reader of
- * single files does not apply either yet). Fails with a {@link LakestreamException} ({@code
- * DELTA_INVALID_MAINTENANCE}) for a {@code where} on a column that is not a partition column, and
- * with {@link DeltaTableException} if the table is missing or cannot be read or written.
+ * <p>Files with deletion vectors, and tables with column mapping or row tracking, are left as they
+ * are: the rewrite does not yet carry their vectors, physical names and row ids over (a run on such
+ * a table reports nothing to compact and logs why). Fails with a {@link LakestreamException}
+ * ({@code DELTA_INVALID_MAINTENANCE}) for a {@code where} on a column that is not a partition
+ * column, and with {@link DeltaTableException} if the table is missing or cannot be read or
+ * written.
  */
 @PublicEvolving
 public final class DeltaOptimize {
@@ -107,9 +109,9 @@ public final class DeltaOptimize {
    */
   public DeltaOptimizeResult run() throws IOException {
     Snapshot snapshot = table.latestSnapshot().orElseThrow(this::missing);
-    String mapping = snapshot.getTableProperties().getOrDefault("delta.columnMapping.mode", "none");
-    if (!"none".equalsIgnoreCase(mapping)) {
-      LOG.info("{}: OPTIMIZE skips a table with column mapping ({})", table.path(), mapping);
+    Optional<String> unsupported = unsupportedFeature(snapshot.getTableProperties());
+    if (unsupported.isPresent()) {
+      LOG.info("{}: OPTIMIZE leaves a table with {} as it is", table.path(), unsupported.get());
       return DeltaOptimizeResult.nothing(snapshot.getVersion());
     }
     List<List<CompactedFile>> bins = bins(candidates(snapshot));
@@ -136,6 +138,21 @@ public final class DeltaOptimize {
         removed.stream().mapToLong(CompactedFile::size).sum(),
         added.stream().mapToLong(DeltaWrittenFile::size).sum(),
         (int) removed.stream().map(CompactedFile::partitionValues).distinct().count());
+  }
+
+  /**
+   * A table feature the rewrite does not carry over yet: column mapping (new files' partition
+   * values and statistics under physical names) and row tracking (rows would get new ids).
+   */
+  private static Optional<String> unsupportedFeature(Map<String, String> properties) {
+    String mapping = properties.getOrDefault("delta.columnMapping.mode", "none");
+    if (!"none".equalsIgnoreCase(mapping)) {
+      return Optional.of("column mapping (" + mapping + ")");
+    }
+    if ("true".equalsIgnoreCase(properties.getOrDefault("delta.enableRowTracking", "false"))) {
+      return Optional.of("row tracking");
+    }
+    return Optional.empty();
   }
 
   /** Small files without deletion vectors in the partitions chosen, by partition. */
