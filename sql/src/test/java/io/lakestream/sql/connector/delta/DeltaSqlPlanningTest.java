@@ -12,6 +12,8 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.sql.SqlDataflow;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -196,6 +198,33 @@ class DeltaSqlPlanningTest {
         "SQL_UPDATES_INTO_APPEND_ONLY_TABLE",
         "default_catalog.default_database.dst",
         "PRIMARY KEY");
+  }
+
+  @Test
+  void anUpsertTableRefusesOutputModeCompleteAndMergeSchema() {
+    String insert = "INSERT INTO dst SELECT `day`, COUNT(*) FROM src GROUP BY `day`";
+    String keyed = "`day` DATE NOT NULL, n BIGINT, PRIMARY KEY (`day`) NOT ENFORCED";
+    QueryContext complete =
+        new QueryContext(
+            "q",
+            "planning",
+            "run",
+            "planning-q",
+            "file:///unused",
+            false,
+            false,
+            OutputMode.COMPLETE);
+    assertFails(
+        () ->
+            SqlDataflow.of(source("") + sink(keyed, "") + insert)
+                .build(StreamExecutionEnvironment.getExecutionEnvironment(), complete),
+        "DELTA_UNSUPPORTED_OUTPUT_MODE",
+        "PRIMARY KEY",
+        "output mode append");
+    assertFails(
+        () -> plan(source("") + sink(keyed, ", 'mergeSchema' = 'true'") + insert),
+        "DELTA_INVALID_SINK_SETTING",
+        "remove 'mergeSchema'");
   }
 
   @Test
