@@ -129,6 +129,6 @@ class DeltaSinkBuilderTest {
         .isInstanceOfSatisfying(
             LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Delta sink option 'overwriteSchema'")
-        .hasMessageContaining("[mergeSchema]");
+        .hasMessageContaining("[autoCompact, mergeSchema]");
   }
 }
