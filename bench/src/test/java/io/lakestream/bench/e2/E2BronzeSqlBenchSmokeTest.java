@@ -28,6 +28,6 @@ class E2BronzeSqlBenchSmokeTest {
         .contains("OrdersBronze in Flink SQL", "table 2,700 rows = distinct events");
     assertThat(result.peer().detail()).contains("table 2,700 rows = distinct events");
     assertThat(result.ratio()).isPositive();
-    assertThat(result.toMarkdown()).contains("e2-bronze-sql", "ROW_NUMBER");
+    assertThat(result.toMarkdown()).contains("e2-bronze-sql", "DROP_DUPLICATES_WITHIN_WATERMARK");
   }
 }

@@ -1,14 +1,12 @@
 package io.lakestream.connectors.delta.maintenance;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.connectors.delta.DeltaLogLines;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * The actions of one maintenance version as Delta log JSON lines: {@code commitInfo} with Spark's
@@ -18,10 +16,10 @@ import java.util.UUID;
  * URI-encoded, as Delta writers record them.
  */
 final class MaintenanceCommitFile {
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = DeltaLogLines.JSON;
 
   private final KernelTablePath root;
-  private final List<String> lines = new ArrayList<>();
+  private final DeltaLogLines lines = new DeltaLogLines();
 
   MaintenanceCommitFile(String tableRoot) {
     this.root = KernelTablePath.of(tableRoot);
@@ -36,21 +34,9 @@ final class MaintenanceCommitFile {
       long readVersion,
       Map<String, String> parameters,
       Map<String, Long> metrics) {
-    ObjectNode info = JSON.createObjectNode();
-    info.put("timestamp", timestamp);
-    info.put("operation", operation);
-    ObjectNode params = info.putObject("operationParameters");
-    parameters.forEach(params::put);
-    if (readVersion >= 0) {
-      info.put("readVersion", readVersion);
-    }
-    info.put("isolationLevel", "SnapshotIsolation");
-    info.put("isBlindAppend", false);
-    ObjectNode m = info.putObject("operationMetrics");
-    metrics.forEach((k, v) -> m.put(k, String.valueOf(v)));
-    info.put("engineInfo", "lakestream");
-    info.put("txnId", UUID.randomUUID().toString());
-    return line("commitInfo", info);
+    lines.commitInfo(
+        operation, timestamp, null, readVersion, "SnapshotIsolation", parameters, metrics);
+    return this;
   }
 
   MaintenanceCommitFile remove(CompactedFile file, long deletionTimestamp) {
@@ -81,22 +67,15 @@ final class MaintenanceCommitFile {
   }
 
   List<String> lines() {
-    return List.copyOf(lines);
+    return lines.lines();
   }
 
   private static void partitionValues(ObjectNode action, Map<String, String> values) {
-    ObjectNode node = action.putObject("partitionValues");
-    values.forEach(node::put);
+    DeltaLogLines.partitionValues(action, values);
   }
 
   private MaintenanceCommitFile line(String name, ObjectNode action) {
-    ObjectNode wrapper = JSON.createObjectNode();
-    wrapper.set(name, action);
-    try {
-      lines.add(JSON.writeValueAsString(wrapper));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize a " + name + " action", e);
-    }
+    lines.action(name, action);
     return this;
   }
 }

@@ -78,7 +78,6 @@ import org.slf4j.LoggerFactory;
 public final class DeltaMergeCommit implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(DeltaMergeCommit.class);
-  private static final String ENGINE_INFO = "lakestream";
 
   /** Default bound on commit attempts when other writers keep winning without conflict. */
   public static final int DEFAULT_MAX_ATTEMPTS = 10;
@@ -240,7 +239,6 @@ public final class DeltaMergeCommit implements Serializable {
             root(engine),
             System.currentTimeMillis(),
             plan.readVersion(),
-            ENGINE_INFO,
             parameters(),
             metrics(plan, dataFiles, changeFiles, sourceRows.size()),
             appId,

@@ -13,7 +13,6 @@ import java.util.Map;
  * @param tableRoot the table root as Kernel names it
  * @param now the commit attempt's time (epoch milliseconds)
  * @param readVersion the version the batch was planned on
- * @param engineInfo the writer's name in {@code commitInfo}
  * @param parameters {@code commitInfo.operationParameters}
  * @param metrics {@code commitInfo.operationMetrics}
  * @param appId the {@code txn} application id
@@ -28,7 +27,6 @@ record MergeCommitContent(
     String tableRoot,
     long now,
     long readVersion,
-    String engineInfo,
     Map<String, String> parameters,
     Map<String, Long> metrics,
     String appId,
@@ -42,7 +40,7 @@ record MergeCommitContent(
   List<String> lines(long version, MergeTableFeatures base) {
     MergeCommitFile file = new MergeCommitFile(tableRoot);
     Long ict = base.inCommitTimestamps() ? Math.max(now, base.previousTimestamp() + 1) : null;
-    file.commitInfo(now, ict, readVersion, engineInfo, parameters, metrics).txn(appId, epoch, now);
+    file.commitInfo(now, ict, readVersion, parameters, metrics).txn(appId, epoch, now);
     for (int i = 0; i < removed.size(); i++) {
       file.remove(removed.get(i), now);
       if (!vectors.isEmpty() && vectors.get(i) != null) {

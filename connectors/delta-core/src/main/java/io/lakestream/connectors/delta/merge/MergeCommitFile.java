@@ -4,12 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.connectors.delta.DeltaDeletionVector;
+import io.lakestream.connectors.delta.DeltaLogLines;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * The actions of one MERGE version as Delta log JSON lines, in the order Delta writes them: {@code
@@ -24,10 +23,10 @@ import java.util.UUID;
  * inCommitTimestamp}.
  */
 final class MergeCommitFile {
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = DeltaLogLines.JSON;
 
   private final KernelTablePath root;
-  private final List<String> lines = new ArrayList<>();
+  private final DeltaLogLines lines = new DeltaLogLines();
 
   MergeCommitFile(String tableRoot) {
     this.root = KernelTablePath.of(tableRoot);
@@ -37,25 +36,17 @@ final class MergeCommitFile {
       long timestamp,
       Long inCommitTimestamp,
       long readVersion,
-      String engineInfo,
       Map<String, String> parameters,
       Map<String, Long> metrics) {
-    ObjectNode info = JSON.createObjectNode();
-    if (inCommitTimestamp != null) {
-      info.put("inCommitTimestamp", inCommitTimestamp);
-    }
-    info.put("timestamp", inCommitTimestamp != null ? inCommitTimestamp : timestamp);
-    info.put("operation", "MERGE");
-    ObjectNode params = info.putObject("operationParameters");
-    parameters.forEach(params::put);
-    info.put("readVersion", readVersion);
-    info.put("isolationLevel", "WriteSerializable");
-    info.put("isBlindAppend", false);
-    ObjectNode m = info.putObject("operationMetrics");
-    metrics.forEach((k, v) -> m.put(k, String.valueOf(v)));
-    info.put("engineInfo", engineInfo);
-    info.put("txnId", UUID.randomUUID().toString());
-    return line("commitInfo", info);
+    lines.commitInfo(
+        "MERGE",
+        timestamp,
+        inCommitTimestamp,
+        readVersion,
+        "WriteSerializable",
+        parameters,
+        metrics);
+    return this;
   }
 
   MergeCommitFile txn(String appId, long version, long lastUpdated) {
@@ -180,7 +171,7 @@ final class MergeCommitFile {
   }
 
   List<String> lines() {
-    return List.copyOf(lines);
+    return lines.lines();
   }
 
   /** The path relative to the table root, URI-encoded (absolute if outside the root). */
@@ -189,18 +180,11 @@ final class MergeCommitFile {
   }
 
   private static void partitionValues(ObjectNode action, Map<String, String> values) {
-    ObjectNode node = action.putObject("partitionValues");
-    values.forEach(node::put);
+    DeltaLogLines.partitionValues(action, values);
   }
 
   private MergeCommitFile line(String name, ObjectNode action) {
-    ObjectNode wrapper = JSON.createObjectNode();
-    wrapper.set(name, action);
-    try {
-      lines.add(JSON.writeValueAsString(wrapper));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize a " + name + " action", e);
-    }
+    lines.action(name, action);
     return this;
   }
 }
