@@ -15,15 +15,21 @@ import org.apache.flink.table.functions.ScalarFunction;
  * query's checkpoint location. So the restart restores that checkpoint and replays the rest of the
  * epoch (failing before any checkpoint of the run would only restart the run from its beginning).
  * The test checks {@link #failed()}; a run that ends before a checkpoint completes does not fail.
+ * So that small inputs are not all processed before the first checkpoint completes (the race a
+ * loaded machine loses), each instance paces its first {@value #PACED_ROWS} rows by {@value
+ * #PACE_MILLIS} ms and looks for the checkpoint at each of them.
  */
 public final class FailOnce extends ScalarFunction {
   private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
   private static final long CHECK_EVERY_NANOS = 20_000_000;
+  private static final int PACED_ROWS = 1_000;
+  private static final long PACE_MILLIS = 2;
   private static final AtomicBoolean FAILED = new AtomicBoolean();
   private static volatile Path location;
   private static volatile long checkpointBefore;
 
   private long nextCheck;
+  private int pacedRows;
 
   /** Arms the failure for a run of the query at {@code checkpointLocation}. */
   public static void arm(Path checkpointLocation) {
@@ -45,7 +51,13 @@ public final class FailOnce extends ScalarFunction {
 
   public Long eval(Long value) {
     Path armed = location;
-    if (armed == null || FAILED.get() || System.nanoTime() < nextCheck) {
+    if (armed == null || FAILED.get()) {
+      return value;
+    }
+    if (pacedRows < PACED_ROWS) {
+      pacedRows++;
+      pace();
+    } else if (System.nanoTime() < nextCheck) {
       return value;
     }
     nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
@@ -54,6 +66,14 @@ public final class FailOnce extends ScalarFunction {
           "injected task failure mid-epoch, after a checkpoint of the run, at " + value);
     }
     return value;
+  }
+
+  private static void pace() {
+    try {
+      Thread.sleep(PACE_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The id of the newest completed checkpoint under {@code location}, or 0. */
