@@ -65,6 +65,11 @@ public enum DeltaErrorClass implements ErrorClass {
   DELTA_TABLE_CORRUPT,
   /** The table could not be created or its schema evolved. */
   DELTA_TABLE_CREATE_FAILED,
+  /**
+   * A new table would be inside another Delta table's directory, where that table's VACUUM would
+   * delete its files.
+   */
+  DELTA_NESTED_TABLE,
   /** The table's log or files could not be read (the cause says why). */
   DELTA_TABLE_READ_FAILED,
   /** Files or a commit could not be written (the cause says why). */

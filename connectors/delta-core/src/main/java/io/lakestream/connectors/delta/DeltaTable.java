@@ -141,6 +141,47 @@ public final class DeltaTable implements Serializable {
     }
   }
 
+  /**
+   * Refuses to create a table inside another Delta table's directory, unless a directory on the way
+   * is hidden ({@code _checkpoints/...}): VACUUM of the outer table would delete the inner table's
+   * files as files no version of the outer table needs. An ancestor the credentials may not list is
+   * passed by.
+   */
+  private void refuseNestingInAnotherTable() {
+    org.apache.hadoop.fs.Path child = new org.apache.hadoop.fs.Path(path);
+    try {
+      org.apache.hadoop.fs.FileSystem fs = child.getFileSystem(hadoopConfiguration());
+      boolean hidden = false;
+      for (org.apache.hadoop.fs.Path parent = child.getParent();
+          parent != null && !hidden;
+          child = parent, parent = parent.getParent()) {
+        hidden = HiddenNames.isHidden(child.getName(), List.of());
+        if (!hidden && isTable(fs, parent)) {
+          throw new DeltaTableException(
+              DeltaErrorClass.DELTA_NESTED_TABLE,
+              "Cannot create a Delta table at "
+                  + path
+                  + ": it is inside the Delta table "
+                  + parent
+                  + ", whose VACUUM would delete this table's files. Write the table beside it,"
+                  + " not inside it (or below a directory whose name starts with '_').");
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_TABLE_CREATE_FAILED, "Cannot list " + path + ": " + e, e);
+    }
+  }
+
+  private static boolean isTable(org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path dir)
+      throws java.io.IOException {
+    try {
+      return fs.exists(new org.apache.hadoop.fs.Path(dir, "_delta_log"));
+    } catch (java.nio.file.AccessDeniedException e) {
+      return false; // credentials limited to a prefix below dir: nothing to tell
+    }
+  }
+
   Table kernelTable() {
     return Table.forPath(engine(), path);
   }
@@ -241,6 +282,7 @@ public final class DeltaTable implements Serializable {
         continue;
       }
       refuseOrphanedDataFiles();
+      refuseNestingInAnotherTable();
       try {
         Map<String, String> properties = new java.util.LinkedHashMap<>(schema.properties());
         if (mergeSchema) {

@@ -7,6 +7,7 @@ import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
+import io.lakestream.connectors.delta.HiddenNames;
 import io.lakestream.connectors.delta.kernel.KernelDeletionVectors;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
@@ -211,7 +212,7 @@ public final class DeltaVacuum {
       throws IOException {
     for (FileStatus entry : fs.listStatus(dir)) {
       String name = entry.getPath().getName();
-      if (VacuumListing.isHidden(name, partitionColumns)) {
+      if (HiddenNames.isHidden(name, partitionColumns)) {
         continue;
       }
       if (entry.isDirectory()) {
@@ -280,15 +281,6 @@ public final class DeltaVacuum {
 
     static boolean isCommit(Path path) {
       return path.getName().matches("\\d{20}\\.json");
-    }
-
-    /** Delta's rule: {@code _} and {@code .} names are hidden but change data and partitions. */
-    static boolean isHidden(String name, List<String> partitionColumns) {
-      if (!name.startsWith("_") && !name.startsWith(".")) {
-        return false;
-      }
-      return !name.equals("_change_data")
-          && partitionColumns.stream().noneMatch(c -> name.startsWith(c + "="));
     }
 
     static List<JsonNode> actions(FileSystem fs, Path commit) throws IOException {
