@@ -189,8 +189,9 @@ class DeltaSinkSparkInteropTest {
 
   /**
    * Every version that adds data carries exactly one txn of {@code appIds}, epochs increase per app
-   * id, {@code DESCRIBE HISTORY} lists each version once, and Spark's txn map holds each app id's
-   * last epoch.
+   * id, {@code DESCRIBE HISTORY} lists each version once (a streaming write's with Spark's
+   * operation parameters: its query id and epoch id are the txn's), and Spark's txn map holds each
+   * app id's last epoch.
    *
    * @return the number of epochs committed per app id
    */
@@ -220,6 +221,20 @@ class DeltaSinkSparkInteropTest {
     assertThat(history)
         .extracting(r -> r.getLong(0))
         .containsExactlyInAnyOrderElementsOf(commits.keySet());
+    for (Row version : history) {
+      commits.get(version.getLong(0)).stream()
+          .filter(a -> a.has("txn"))
+          .forEach(
+              txn -> {
+                assertThat(version.<String>getAs("operation")).isEqualTo("STREAMING UPDATE");
+                Map<String, String> parameters =
+                    version.getJavaMap(version.fieldIndex("operationParameters"));
+                assertThat(parameters)
+                    .containsEntry("queryId", txn.get("txn").get("appId").asText())
+                    .containsEntry("epochId", txn.get("txn").get("version").asText())
+                    .containsKey("outputMode");
+              });
+    }
     DeltaLog.clearCache();
     Map<String, Object> txnMap =
         CollectionConverters.asJava(DeltaLog.forTableWithSnapshot(spark, path)._2().transactions());

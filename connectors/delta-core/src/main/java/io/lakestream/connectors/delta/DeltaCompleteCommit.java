@@ -120,6 +120,11 @@ public final class DeltaCompleteCommit extends DeltaEpochCommit {
 
   /** A remove (dataChange=true) for every file of {@code snapshot}. */
   @Override
+  String outputMode() {
+    return "Complete";
+  }
+
+  @Override
   List<Row> otherActions(Engine engine, Snapshot snapshot) throws IOException {
     long now = System.currentTimeMillis();
     List<Row> removes = new ArrayList<>();

@@ -16,6 +16,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.lakestream.connectors.delta.kernel.KernelCommitInfoCommitter;
 import io.lakestream.connectors.delta.kernel.KernelStateRows;
 import io.lakestream.connectors.sink.EpochCommitAction;
 import io.lakestream.connectors.sink.EpochCommitOutcome;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +86,11 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
     return builder;
   }
 
+  /** The output mode the commits record, as Spark's streaming writes do ({@code Append}). */
+  String outputMode() {
+    return "Append";
+  }
+
   /** Actions committed besides the adds of the epoch's files (for example, removes). */
   List<Row> otherActions(Engine engine, Snapshot snapshot) throws IOException {
     return List.of();
@@ -124,9 +131,10 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
     Engine engine = table.engine();
     KernelException lastConflict = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      AtomicLong removedFiles = new AtomicLong();
       Snapshot snapshot =
           table
-              .latestSnapshot()
+              .latestSnapshot(committer(epoch, rows, files.size(), bytes, removedFiles))
               .orElseThrow(
                   () ->
                       new DeltaTableException(
@@ -153,7 +161,7 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
       table.checkMatches(schema, snapshot);
       checkTable(snapshot);
       try {
-        TransactionCommitResult result = commitOnce(engine, snapshot, epoch, files);
+        TransactionCommitResult result = commitOnce(engine, snapshot, epoch, files, removedFiles);
         table.runPostCommitHooks(result);
         LOG.debug(
             "{}: committed epoch {} of app {} as version {} ({} files, {} rows)",
@@ -210,8 +218,33 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
         lastConflict);
   }
 
+  /**
+   * Kernel's committer, recording what Spark's streaming writes record in {@code commitInfo}:
+   * {@code operationParameters} {@code outputMode}, {@code queryId} (Spark's txn app id is its
+   * query id, as the app id is here) and {@code epochId}, and the output metrics.
+   */
+  private KernelCommitInfoCommitter committer(
+      long epoch, long rows, int addedFiles, long bytes, AtomicLong removedFiles) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("outputMode", outputMode());
+    parameters.put("queryId", appId);
+    parameters.put("epochId", Long.toString(epoch));
+    return new KernelCommitInfoCommitter(
+        parameters,
+        () ->
+            Map.of(
+                "numAddedFiles", Integer.toString(addedFiles),
+                "numRemovedFiles", Long.toString(removedFiles.get()),
+                "numOutputRows", Long.toString(rows),
+                "numOutputBytes", Long.toString(bytes)));
+  }
+
   private TransactionCommitResult commitOnce(
-      Engine engine, Snapshot snapshot, long epoch, List<DeltaWrittenFile> files)
+      Engine engine,
+      Snapshot snapshot,
+      long epoch,
+      List<DeltaWrittenFile> files,
+      AtomicLong removedFiles)
       throws ConcurrentWriteException {
     Transaction txn =
         configure(
@@ -235,6 +268,7 @@ abstract class DeltaEpochCommit implements EpochCommitAction<DeltaWrittenFile> {
     List<Row> actions = new ArrayList<>();
     try {
       actions.addAll(otherActions(engine, snapshot));
+      removedFiles.set(actions.size());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -203,6 +203,28 @@ public final class DeltaTable implements Serializable {
   }
 
   /**
+   * The latest snapshot as {@link #latestSnapshot()} reads it, whose transactions commit through
+   * {@code committer}; empty if there is no table at the path yet.
+   *
+   * @throws DeltaTableException if the log cannot be read
+   */
+  Optional<Snapshot> latestSnapshot(io.delta.kernel.commit.Committer committer) {
+    try {
+      String root = engine().getFileSystemClient().resolvePath(path);
+      return Optional.of(
+          io.delta.kernel.TableManager.loadSnapshot(root).withCommitter(committer).build(engine()));
+    } catch (TableNotFoundException e) {
+      return Optional.empty();
+    } catch (IOException
+        | KernelException
+        | KernelEngineException
+        | java.io.UncheckedIOException e) {
+      throw KernelFailures.describe(
+          this, "Cannot read the Delta log of", e, DeltaErrorClass.DELTA_TABLE_READ_FAILED);
+    }
+  }
+
+  /**
    * Creates the table with {@code schema}'s columns, partitioning and properties if there is none
    * at the path; otherwise checks that the existing table has exactly the declared columns (names,
    * types, nullability, order) and partition columns. Same as {@code ensureExists(schema, false)}.

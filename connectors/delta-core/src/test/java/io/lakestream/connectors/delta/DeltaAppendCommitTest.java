@@ -135,6 +135,30 @@ class DeltaAppendCommitTest {
   }
 
   @Test
+  void theHistoryRecordsWhatSparksStreamingWritesRecord() throws IOException {
+    DeltaTableSchema schema = orders().build();
+    DeltaTable table = DeltaTable.forPath(table());
+    DeltaAppendCommit commit = new DeltaAppendCommit(table, schema, "app-1");
+    commit.open();
+    List<DeltaWrittenFile> files =
+        new DeltaTableWriter(table, schema).write(orders(0, 7, "2024-05-01"));
+    commit.commit(4, files);
+
+    JsonNode info = commit(1).get(0).get("commitInfo");
+    assertThat(info.get("operation").asText()).isEqualTo("STREAMING UPDATE");
+    assertThat(info.get("operationParameters"))
+        .isEqualTo(
+            JSON.readTree("{\"outputMode\":\"Append\",\"queryId\":\"app-1\",\"epochId\":\"4\"}"));
+    assertThat(info.get("operationMetrics").get("numOutputRows").asText()).isEqualTo("7");
+    assertThat(info.get("operationMetrics").get("numAddedFiles").asText()).isEqualTo("1");
+    assertThat(info.get("operationMetrics").get("numRemovedFiles").asText()).isEqualTo("0");
+    assertThat(info.get("operationMetrics").get("numOutputBytes").asLong())
+        .isEqualTo(files.get(0).size());
+    assertThat(info.get("timestamp").asLong()).isPositive();
+    assertThat(commit(1)).filteredOn(a -> a.has("commitInfo")).hasSize(1);
+  }
+
+  @Test
   void twoEpochsAreTwoVersionsAndARoundTripOfTheFileDescriptionWorks() throws IOException {
     DeltaTableSchema schema = orders().build();
     DeltaTable table = DeltaTable.forPath(table());

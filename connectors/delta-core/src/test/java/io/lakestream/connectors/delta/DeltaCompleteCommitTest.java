@@ -108,6 +108,11 @@ class DeltaCompleteCommitTest {
     assertThat(v2.stream().filter(a -> a.has("txn")))
         .singleElement()
         .satisfies(a -> assertThat(a.get("txn").get("version").asLong()).isEqualTo(2));
+    JsonNode info = v2.get(0).get("commitInfo");
+    assertThat(info.get("operationParameters").get("outputMode").asText()).isEqualTo("Complete");
+    assertThat(info.get("operationParameters").get("epochId").asText()).isEqualTo("2");
+    assertThat(info.get("operationMetrics").get("numRemovedFiles").asText())
+        .isEqualTo(Integer.toString(e1.size()));
 
     // replaying epoch 1 (restore) must not bring its rows back
     assertThat(commit.commit(1, e1).status()).isEqualTo(Status.ALREADY_COMMITTED);
