@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.pipelines.SqlExample;
 import io.lakestream.pipelines.silver.OrderEvents;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkLib;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The whole {@code lakestream run} process killed with SIGKILL at seeded random points, then the
  * same command run again, for every pipeline of the CLI (demo, bronze, silver, gold, bronze-files,
- * clicks; availableNow, several epochs each): the tables and dead-letter outputs equal a clean
- * run's row for row, and every epoch is in each Delta log once.
+ * clicks; availableNow, several epochs each), and {@code lakestream sql -f} of the worked example
+ * E3 ({@code e3_silver.sql}): the tables and dead-letter outputs equal a clean run's row for row,
+ * and every epoch is in each Delta log once.
  *
  * <p>Kill points: a random time into a random epoch (which falls inside epochs, Delta commits and
  * checkpoints alike), or right after availableNow starts its final stop-with-savepoint. The seed
@@ -50,9 +52,11 @@ class ProcessKillIT {
 
   /**
    * Columns that number a run's own epochs or versions (the quarantine's epoch, the silver version
-   * gold last read), which differ when a kill splits the input into other epochs.
+   * gold last read), which differ when a kill splits the input into other epochs, and a dead
+   * letter's processing time.
    */
-  private static final List<String> RUN_DEPENDENT_COLUMNS = List.of("epoch", "silver_version");
+  private static final List<String> RUN_DEPENDENT_COLUMNS =
+      List.of("epoch", "silver_version", "rejected_at");
 
   /** Kept when a test fails: the lakes and every run's output (*.out) show what happened. */
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -163,6 +167,32 @@ class ProcessKillIT {
     assertThat(S3.server().keys("checkpoints/killed-s3/lease/")).hasSize(1);
   }
 
+  /**
+   * E3 from SQL: {@code lakestream sql -f e3_silver.sql}, the example file with its tables and
+   * checkpoint location in the run's lake, on the test broker's 'orders' topic (the Java silver's
+   * input), availableNow with 60 records an epoch.
+   */
+  @Test
+  void silverFromSql() throws Exception {
+    Runs sql = new Runs("sql", Map.of(), lake -> List.of());
+    for (String kind : List.of("clean", "killed")) {
+      Path lake = Files.createDirectories(dir.resolve(sql.lake(kind)));
+      Files.writeString(
+          lake.resolve("e3_silver.sql"),
+          SqlExample.of("e3_silver.sql")
+              .localized(lake, KAFKA.bootstrapServers())
+              .replace("'format' = 'json',", "'format' = 'json', 'maxOffsetsPerTrigger' = '60',")
+              .text());
+    }
+    campaign(
+        "e3_silver",
+        sql,
+        lake -> List.of("sql", "-f", dir.resolve(lake).resolve("e3_silver.sql").toString()),
+        "orders_silver",
+        "orders_silver_quarantine",
+        "orders_silver_dead_letters");
+  }
+
   private static List<String> kafka() {
     return List.of(
         "-o",
@@ -195,15 +225,42 @@ class ProcessKillIT {
 
   private static void campaign(String pipeline, List<String> given, Runs runs, String... outputs)
       throws Exception {
+    campaign(
+        pipeline,
+        runs,
+        lake -> {
+          List<String> args =
+              new ArrayList<>(
+                  List.of(
+                      "run",
+                      pipeline,
+                      "--output",
+                      dir.resolve(lake).toString(),
+                      "--trigger",
+                      "availableNow"));
+          args.addAll(given);
+          args.addAll(runs.perLake().apply(lake));
+          return args;
+        },
+        outputs);
+  }
+
+  /**
+   * Runs {@code command} (the {@code lakestream} arguments for a lake, by the lake's directory
+   * name) once cleanly and with kills, and compares {@code outputs}.
+   *
+   * @param pipeline the query's name, which its progress lines start with
+   */
+  private static void campaign(
+      String pipeline, Runs runs, Function<String, List<String>> command, String... outputs)
+      throws Exception {
     Path clean = dir.resolve(runs.lake("clean"));
     Path killed = dir.resolve(runs.lake("killed"));
-    List<String> cleanOptions = new ArrayList<>(given);
-    cleanOptions.addAll(runs.perLake().apply(runs.lake("clean")));
-    List<String> options = new ArrayList<>(given);
-    options.addAll(runs.perLake().apply(runs.lake("killed")));
+    List<String> cleanArgs = command.apply(runs.lake("clean"));
+    List<String> args = command.apply(runs.lake("killed"));
     long started = System.nanoTime();
     LakestreamProcess run =
-        start(pipeline, runs.lake("clean"), clean, runs.environment(), cleanOptions).await();
+        start(pipeline, runs.lake("clean"), runs.environment(), cleanArgs).await();
     assertThat(run.exitCode()).as(run.output()).isZero();
     Duration cleanRun = Duration.ofNanos(System.nanoTime() - started);
 
@@ -211,13 +268,13 @@ class ProcessKillIT {
     int kills = 0;
     for (int attempt = 0; kills < KILLS && attempt < KILLS + 3; attempt++) {
       LakestreamProcess victim =
-          start(pipeline, runs.lake("kill-" + attempt), killed, runs.environment(), options);
+          start(pipeline, runs.lake("kill-" + attempt), runs.environment(), args);
       if (killOnce(pipeline, victim, KillPoint.random(random, cleanRun))) {
         kills++;
       }
     }
     LakestreamProcess last =
-        start(pipeline, runs.lake("after-kills"), killed, runs.environment(), options).await();
+        start(pipeline, runs.lake("after-kills"), runs.environment(), args).await();
     assertThat(last.exitCode()).as(last.output()).isZero();
     assertThat(kills).as("kills that landed before the run ended (seed %d)", SEED).isPositive();
 
@@ -229,15 +286,8 @@ class ProcessKillIT {
   }
 
   private static LakestreamProcess start(
-      String pipeline,
-      String name,
-      Path lake,
-      Map<String, String> environment,
-      List<String> options)
+      String pipeline, String name, Map<String, String> environment, List<String> args)
       throws Exception {
-    List<String> args = new ArrayList<>();
-    args.addAll(List.of("run", pipeline, "--output", lake.toString(), "--trigger", "availableNow"));
-    args.addAll(options);
     return LakestreamProcess.start(dir, pipeline + "-" + name, environment, args);
   }
 
