@@ -212,9 +212,10 @@ class OrdersBronzeFromFilesITCase {
     continuousShape("default", Trigger.parse("default"));
   }
 
+  /** The seeds' {@code processingTime='10 seconds'} shape, at 3 s so the test takes seconds. */
   @Test
-  void processingTime10sIngestsRunningAndAcrossARestartExactlyOnce() throws Exception {
-    continuousShape("ptime", Trigger.parse("processingTime=10 seconds"));
+  void processingTimeIngestsRunningAndAcrossARestartExactlyOnce() throws Exception {
+    continuousShape("ptime", Trigger.parse("processingTime=3 seconds"));
   }
 
   @Test
