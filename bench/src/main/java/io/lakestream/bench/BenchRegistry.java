@@ -8,6 +8,7 @@ import io.lakestream.bench.e2.E2BronzeSqlBench;
 import io.lakestream.bench.lakebase.LakebaseLatencyBench;
 import io.lakestream.bench.lakebase.LakebaseUpsertBench;
 import io.lakestream.bench.merge.MergeBench;
+import io.lakestream.bench.merge.MergeMode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,8 @@ public final class BenchRegistry {
             new E2BronzeBench(),
             new E2BronzeSqlBench(),
             new DeltaSinkBench(),
-            new MergeBench(),
+            new MergeBench(MergeMode.COPY_ON_WRITE),
+            new MergeBench(MergeMode.DELETION_VECTORS),
             new DedupStateBench(),
             new LakebaseUpsertBench(),
             new LakebaseLatencyBench(),

@@ -24,7 +24,9 @@ import org.apache.spark.sql.streaming.Trigger;
  * version, so micro-batch e is epoch e's batch) and, in {@code foreachBatch}, merges the
  * micro-batch into the silver table with delta-spark: {@code DeltaTable.merge(s, "t.id = s.id")
  * .whenMatched().updateAll().whenNotMatched().insertAll().execute()}. Each foreachBatch call is
- * timed alone (wall and process CPU); trigger availableNow, {@code local[N]}.
+ * timed alone (wall and process CPU); trigger availableNow, {@code local[N]}. On a table with
+ * {@code delta.enableDeletionVectors=true} delta-spark's MERGE writes deletion vectors (its
+ * default), and {@code copied} in the report is 0.
  *
  * <p>Arguments {@code key=value}: {@code table}, {@code source}, {@code checkpoint}, {@code
  * parallelism}, {@code epochs}, {@code batchRows}, {@code expected} ({@code updates:inserts} per
@@ -76,7 +78,7 @@ public final class SparkMergeMain {
               String.format(
                   Locale.ROOT,
                   "epoch=%d nanos=%d cpuNanos=%d filesInTable=%d filesRead=-1 filesRemoved=%s"
-                      + " filesAdded=%s changeFiles=%s updated=%s inserted=%s",
+                      + " filesAdded=%s changeFiles=%s updated=%s inserted=%s copied=%s",
                   batchId,
                   nanos,
                   cpu,
@@ -85,7 +87,8 @@ public final class SparkMergeMain {
                   m.apply("numTargetFilesAdded"),
                   m.getOrElse("numTargetChangeFilesAdded", () -> "-1"),
                   m.apply("numTargetRowsUpdated"),
-                  m.apply("numTargetRowsInserted")));
+                  m.apply("numTargetRowsInserted"),
+                  m.apply("numTargetRowsCopied")));
           System.err.println("spark merge: " + report.get(report.size() - 1));
         };
     StreamingQuery query =

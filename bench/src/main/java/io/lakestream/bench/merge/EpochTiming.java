@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * One MERGE epoch of one side of {@code bin/bench merge}, as a child JVM reports it: one line
  * {@code epoch=E nanos=N cpuNanos=N filesInTable=N filesRead=N filesRemoved=N filesAdded=N
- * changeFiles=N updated=N inserted=N} per epoch in a report file (-1 for what a side does not
- * know). The Spark side writes the same format.
+ * changeFiles=N updated=N inserted=N copied=N} per epoch in a report file (-1 for what a side does
+ * not know). The Spark side writes the same format.
  *
  * @param epoch the epoch (0-based)
  * @param nanos wall time of the epoch's MERGE (reading its batch included)
@@ -25,6 +25,7 @@ import java.util.Map;
  * @param changeFiles change data files added
  * @param updated rows updated
  * @param inserted rows inserted
+ * @param copied unchanged rows copied into rewritten files (0 with deletion vectors)
  */
 public record EpochTiming(
     int epoch,
@@ -36,14 +37,15 @@ public record EpochTiming(
     long filesAdded,
     long changeFiles,
     long updated,
-    long inserted) {
+    long inserted,
+    long copied) {
 
   /** The report line. */
   public String toLine() {
     return String.format(
         Locale.ROOT,
         "epoch=%d nanos=%d cpuNanos=%d filesInTable=%d filesRead=%d filesRemoved=%d filesAdded=%d"
-            + " changeFiles=%d updated=%d inserted=%d",
+            + " changeFiles=%d updated=%d inserted=%d copied=%d",
         epoch,
         nanos,
         cpuNanos,
@@ -53,7 +55,8 @@ public record EpochTiming(
         filesAdded,
         changeFiles,
         updated,
-        inserted);
+        inserted,
+        copied);
   }
 
   /**
@@ -80,7 +83,8 @@ public record EpochTiming(
         get(f, "filesAdded", line),
         get(f, "changeFiles", line),
         get(f, "updated", line),
-        get(f, "inserted", line));
+        get(f, "inserted", line),
+        get(f, "copied", line));
   }
 
   private static long get(Map<String, Long> f, String key, String line) {

@@ -23,13 +23,15 @@ import java.util.Map;
  * epoch's batch (version e+1 of the source table) are read back from their Parquet file and merged
  * by {@link DeltaMergeCommit#commit} (what a foreachBatch sink's committer calls per epoch through
  * {@link DeltaMergeCommit#asEpochFunction()}): {@code DeltaMerge.into(table, "id")
- * .whenMatchedUpdateAll().whenNotMatchedInsertAll()}, copy-on-write with statistics pruning, change
- * data files written. Each epoch is timed alone (wall and process CPU).
+ * .whenMatchedUpdateAll().whenNotMatchedInsertAll()}, statistics pruning, change data files
+ * written; copy-on-write or with deletion vectors ({@link DeltaMergeCommit#withDeletionVectors},
+ * from the {@link MergeMode} argument). Each epoch is timed alone (wall and process CPU).
  *
  * <p>Arguments {@code key=value}: {@code table}, {@code source}, {@code baseRows}, {@code
- * updateSpan}, {@code batchRows}, {@code epochs}, {@code fileRows}, {@code report} (the {@link
- * EpochTiming} file). After the clock, the change data feed of every merged version must hold
- * exactly the batch's inserts, pre- and post-images, else the process exits 1.
+ * updateSpan}, {@code batchRows}, {@code epochs}, {@code fileRows}, {@code mode} (a {@link
+ * MergeMode} name), {@code report} (the {@link EpochTiming} file). After the clock, the change data
+ * feed of every merged version must hold exactly the batch's inserts, pre- and post-images, else
+ * the process exits 1.
  */
 public final class LakestreamMergeMain {
   private LakestreamMergeMain() {}
@@ -45,7 +47,8 @@ public final class LakestreamMergeMain {
             Integer.parseInt(a.get("fileRows")));
     long cpu0 = ChildReport.processCpuNanos();
     long t0 = System.nanoTime();
-    List<EpochTiming> epochs = run(w, a.get("table"), a.get("source"));
+    MergeMode mode = MergeMode.valueOf(a.get("mode"));
+    List<EpochTiming> epochs = run(w, a.get("table"), a.get("source"), mode);
     long nanos = System.nanoTime() - t0;
     long cpu = ChildReport.processCpuNanos() - cpu0;
     long peakRss = ChildReport.peakRssBytes();
@@ -65,22 +68,33 @@ public final class LakestreamMergeMain {
         peakHeap,
         String.format(
             Locale.ROOT,
-            "DeltaMergeCommit per epoch (the foreachBatch function), %d epochs; CDF checked",
+            "DeltaMergeCommit per epoch (the foreachBatch function), %s, %d epochs; CDF checked",
+            mode.label(),
             w.epochs()));
     System.exit(0);
   }
 
-  /** Merges every epoch's batch into {@code table}; returns the epochs' timings. */
+  /** Merges every epoch's batch into {@code table}, copy-on-write; returns the epochs' timings. */
   public static List<EpochTiming> run(MergeWorkload w, String tablePath, String sourcePath)
       throws IOException {
+    return run(w, tablePath, sourcePath, MergeMode.COPY_ON_WRITE);
+  }
+
+  /**
+   * Merges every epoch's batch into {@code table} as {@code mode} says (deletion vectors need a
+   * table that enables them); returns the epochs' timings.
+   */
+  public static List<EpochTiming> run(
+      MergeWorkload w, String tablePath, String sourcePath, MergeMode mode) throws IOException {
     DeltaTable table = DeltaTable.forPath(tablePath);
     DeltaMergeCommit commit =
         new DeltaMergeCommit(
-            DeltaMerge.into(table, MergeWorkload.schema(), "id")
-                .whenMatchedUpdateAll()
-                .whenNotMatchedInsertAll()
-                .build(),
-            "merge-bench");
+                DeltaMerge.into(table, MergeWorkload.schema(mode), "id")
+                    .whenMatchedUpdateAll()
+                    .whenNotMatchedInsertAll()
+                    .build(),
+                "merge-bench")
+            .withDeletionVectors(mode.deletionVectors());
     DeltaTable source = DeltaTable.forPath(sourcePath);
     String schemaJson = source.latestSnapshot().orElseThrow().getSchema().toJson();
     DeltaTableChanges versions = new DeltaTableChanges(source, schemaJson, false, false);
@@ -115,7 +129,8 @@ public final class LakestreamMergeMain {
               r.filesAdded(),
               r.changeFilesAdded(),
               r.rowsUpdated(),
-              r.rowsInserted()));
+              r.rowsInserted(),
+              r.rowsCopied()));
       System.err.printf(Locale.ROOT, "lakestream merge: %s version=%d%n", out.get(e), r.version());
     }
     return out;

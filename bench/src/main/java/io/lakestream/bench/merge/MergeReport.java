@@ -5,23 +5,30 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 
-/** The markdown tables of {@code bin/bench merge}: per epoch side by side, and 5M vs 20M. */
+/**
+ * The markdown tables of {@code bin/bench merge} and {@code merge-dv}: per epoch side by side, 5M
+ * vs 20M, and (merge-dv) deletion vectors vs copy-on-write.
+ */
 final class MergeReport {
   private MergeReport() {}
 
   /** Per-epoch MERGE times and files of both sides, with medians and totals. */
-  static String sideBySide(MergeWorkload w, List<EpochTiming> ours, List<EpochTiming> spark) {
+  static String sideBySide(
+      MergeMode mode, MergeWorkload w, List<EpochTiming> ours, List<EpochTiming> spark) {
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
             Locale.ROOT,
-            "Per epoch, %,d-row table (ratio = Spark time / lakestream time):%n%n",
-            w.baseRows()));
+            "Per epoch, %,d-row table, %s (ratio = Spark time / lakestream time):%n%n",
+            w.baseRows(),
+            mode.label()));
     out.append(
         "| epoch | lakestream ms | Spark ms | ratio | lakestream CPU s | Spark CPU s | CPU ratio"
-            + " | files read (ours, of table) | files rewritten ours / Spark | files added ours /"
-            + " Spark | change files ours / Spark | updated | inserted |\n");
-    out.append("|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|\n");
+            + " | files read (ours, of table) | "
+            + mode.removedFiles()
+            + " ours / Spark | files added ours / Spark | change files ours / Spark | rows copied"
+            + " ours / Spark | updated | inserted |\n");
+    out.append("|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---:|\n");
     for (int i = 0; i < ours.size(); i++) {
       EpochTiming o = ours.get(i);
       EpochTiming s = spark.get(i);
@@ -29,7 +36,7 @@ final class MergeReport {
           String.format(
               Locale.ROOT,
               "| %d | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %d of %d | %d / %d | %d / %d |"
-                  + " %d / %d | %,d | %,d |%n",
+                  + " %d / %d | %,d / %,d | %,d | %,d |%n",
               o.epoch(),
               o.nanos() / 1e6,
               s.nanos() / 1e6,
@@ -45,6 +52,8 @@ final class MergeReport {
               s.filesAdded(),
               o.changeFiles(),
               s.changeFiles(),
+              o.copied(),
+              s.copied(),
               o.updated(),
               o.inserted()));
     }
@@ -55,7 +64,7 @@ final class MergeReport {
     out.append(
         String.format(
             Locale.ROOT,
-            "| median | %,.0f | %,.0f | **%.2f** | %.2f | %.2f | %.2f | | | | | | |%n",
+            "| median | %,.0f | %,.0f | **%.2f** | %.2f | %.2f | %.2f | | | | | | | |%n",
             oMed / 1e6,
             sMed / 1e6,
             sMed / oMed,
@@ -69,7 +78,7 @@ final class MergeReport {
     out.append(
         String.format(
             Locale.ROOT,
-            "| total | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | | | | | | |%n",
+            "| total | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | | | | | | | |%n",
             oSum / 1e6,
             sSum / 1e6,
             sSum / oSum,
@@ -91,6 +100,7 @@ final class MergeReport {
 
   /** The same batches into the small and the large table. */
   static String scaling(
+      MergeMode mode,
       MergeWorkload small,
       MergeWorkload big,
       List<EpochTiming> oursSmall,
@@ -99,11 +109,17 @@ final class MergeReport {
       List<EpochTiming> sparkBig) {
     StringBuilder out = new StringBuilder();
     out.append(
-        "Same batches into a table 4x as large (same clustering and file size; ratio = large /"
-            + " small):\n\n");
+        String.format(
+            Locale.ROOT,
+            "Same batches into a table %.0fx as large, %s (same clustering and file size; ratio ="
+                + " large / small):%n%n",
+            (double) big.baseRows() / small.baseRows(),
+            mode.label()));
     out.append(
         "| side | table rows | files in table (epoch 0) | median ms | total ms | median CPU s |"
-            + " files read per epoch | files rewritten per epoch |\n");
+            + " files read per epoch | "
+            + mode.removedFiles()
+            + " per epoch |\n");
     out.append("|---|---:|---:|---:|---:|---:|---|---|\n");
     row(out, "lakestream", small, oursSmall);
     row(out, "lakestream", big, oursBig);
@@ -114,6 +130,59 @@ final class MergeReport {
       scalingRow(out, "Spark", small, big, sparkSmall, sparkBig);
     }
     return out.toString();
+  }
+
+  /**
+   * lakestream with deletion vectors against lakestream copy-on-write on the same tables and
+   * batches (ratio = copy-on-write / deletion vectors: above 1, deletion vectors are faster). The
+   * large table's lists may be null (not run).
+   */
+  static String versusCopyOnWrite(
+      MergeWorkload small,
+      List<EpochTiming> dvSmall,
+      List<EpochTiming> cowSmall,
+      MergeWorkload big,
+      List<EpochTiming> dvBig,
+      List<EpochTiming> cowBig) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "lakestream with deletion vectors vs lakestream copy-on-write, same tables and batches"
+            + " (ratio = copy-on-write / deletion vectors):\n\n");
+    out.append(
+        "| table rows | median ms DV | median ms CoW | ratio | median CPU s DV | median CPU s CoW"
+            + " | CPU ratio | total ms DV | total ms CoW | files added per epoch DV / CoW | rows"
+            + " copied per epoch CoW |\n");
+    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    versusRow(out, small, dvSmall, cowSmall);
+    if (dvBig != null) {
+      versusRow(out, big, dvBig, cowBig);
+    }
+    return out.toString();
+  }
+
+  private static void versusRow(
+      StringBuilder out, MergeWorkload w, List<EpochTiming> dv, List<EpochTiming> cow) {
+    double dvMed = median(dv, EpochTiming::nanos);
+    double cowMed = median(cow, EpochTiming::nanos);
+    double dvCpu = median(dv, EpochTiming::cpuNanos);
+    double cowCpu = median(cow, EpochTiming::cpuNanos);
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %,d | %,.0f | %,.0f | **%.2f** | %.2f | %.2f | %.2f | %,.0f | %,.0f | %s / %s | %s"
+                + " |%n",
+            w.baseRows(),
+            dvMed / 1e6,
+            cowMed / 1e6,
+            cowMed / dvMed,
+            dvCpu / 1e9,
+            cowCpu / 1e9,
+            cowCpu / dvCpu,
+            sum(dv, EpochTiming::nanos) / 1e6,
+            sum(cow, EpochTiming::nanos) / 1e6,
+            list(dv, EpochTiming::filesAdded),
+            list(cow, EpochTiming::filesAdded),
+            list(cow, EpochTiming::copied)));
   }
 
   /** How one side's epochs grew from the small table to the large one. */

@@ -25,10 +25,18 @@ import java.util.stream.Stream;
 public final class MergeTables {
   private MergeTables() {}
 
-  /** Writes the initial table at {@code dir}; fails if it does not hold baseRows rows. */
+  /** Writes the initial copy-on-write table at {@code dir}. */
   public static void writeBase(MergeWorkload w, Path dir) throws IOException {
+    writeBase(w, dir, MergeMode.COPY_ON_WRITE);
+  }
+
+  /**
+   * Writes the initial table at {@code dir} with the properties of {@code mode} ({@link
+   * MergeWorkload#schema(MergeMode)}); fails if it does not commit.
+   */
+  public static void writeBase(MergeWorkload w, Path dir, MergeMode mode) throws IOException {
     DeltaTable table = DeltaTable.forPath(dir.toString());
-    DeltaTableSchema schema = MergeWorkload.schema();
+    DeltaTableSchema schema = MergeWorkload.schema(mode);
     DeltaTableWriter writer = new DeltaTableWriter(table, schema);
     DeltaAppendCommit commit = new DeltaAppendCommit(table, schema, "merge-bench-base");
     commit.open();

@@ -65,16 +65,28 @@ public record MergeWorkload(
     return new MergeWorkload(rows, updateSpan, batchRows, epochs, fileRows);
   }
 
-  /** The table's declaration. */
+  /** The table's declaration (copy-on-write: no deletion vectors). */
   public static DeltaTableSchema schema() {
-    return DeltaTableSchema.builder()
-        .column("id", ColumnType.LONG, false)
-        .column("name", ColumnType.STRING)
-        .column("amount", ColumnType.decimal(12, 2))
-        .column("score", ColumnType.DOUBLE)
-        .column("epoch", ColumnType.LONG)
-        .property("delta.enableChangeDataFeed", "true")
-        .build();
+    return schema(MergeMode.COPY_ON_WRITE);
+  }
+
+  /**
+   * The table's declaration for {@code mode}: with {@link MergeMode#DELETION_VECTORS} also {@code
+   * delta.enableDeletionVectors=true}, so lakestream's and Spark's MERGE write deletion vectors.
+   */
+  public static DeltaTableSchema schema(MergeMode mode) {
+    DeltaTableSchema.Builder b =
+        DeltaTableSchema.builder()
+            .column("id", ColumnType.LONG, false)
+            .column("name", ColumnType.STRING)
+            .column("amount", ColumnType.decimal(12, 2))
+            .column("score", ColumnType.DOUBLE)
+            .column("epoch", ColumnType.LONG)
+            .property("delta.enableChangeDataFeed", "true");
+    if (mode.deletionVectors()) {
+      b.property("delta.enableDeletionVectors", "true");
+    }
+    return b.build();
   }
 
   private static int updatesPerBatch(int batchRows) {

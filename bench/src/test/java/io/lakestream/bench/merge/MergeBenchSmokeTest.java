@@ -3,9 +3,11 @@ package io.lakestream.bench.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.bench.BenchRegistry;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * batches as the bench, merged through {@link LakestreamMergeMain#run}; the merged table must equal
  * the reference model and the change data feed must hold each batch's inserts and update images.
  * The checks must catch a table that differs from the model, the same table at 4x size must touch
- * the same number of files, and the model's counts must be what the batches say.
+ * the same number of files, and the model's counts must be what the batches say. {@code merge-dv}:
+ * on a table with deletion vectors the same batches are merged on read (no row copied, vectors in
+ * the log), equal to the model, and each mode's check refuses the other mode's epochs.
  */
 class MergeBenchSmokeTest {
   private static final MergeWorkload SMALL = new MergeWorkload(50_000, 5_000, 2, 5_000);
@@ -84,5 +88,59 @@ class MergeBenchSmokeTest {
     assertThat(epochs).allSatisfy(e -> assertThat(e.filesRead()).isBetween(1L, 5L));
     assertThat(MergeTableCheck.verify(big, DeltaTable.forPath(dir.resolve("big").toString())))
         .isPositive();
+  }
+
+  @Test
+  void mergeDvMergesOnReadEqualToTheModelAndRefusesCopyOnWriteEpochs() throws Exception {
+    assertThat(BenchRegistry.standard().find("merge-dv")).isPresent();
+    Path source = dir.resolve("source");
+    MergeTables.writeBatches(SMALL, source);
+    MergeTables.writeBase(SMALL, dir.resolve("base"), MergeMode.DELETION_VECTORS);
+    Path dvPath = dir.resolve("dv");
+    Path cowPath = dir.resolve("cow");
+    MergeTables.copy(dir.resolve("base"), dvPath);
+    MergeTables.copy(dir.resolve("base"), cowPath);
+
+    List<EpochTiming> dv =
+        LakestreamMergeMain.run(
+            SMALL, dvPath.toString(), source.toString(), MergeMode.DELETION_VECTORS);
+    List<EpochTiming> cow =
+        LakestreamMergeMain.run(
+            SMALL, cowPath.toString(), source.toString(), MergeMode.COPY_ON_WRITE);
+
+    assertThat(dv).hasSize(2);
+    for (EpochTiming e : dv) {
+      assertThat(e.updated()).isEqualTo(SMALL.updatesAndInserts(e.epoch())[0]);
+      assertThat(e.inserted()).isEqualTo(SMALL.updatesAndInserts(e.epoch())[1]);
+      assertThat(e.copied()).isZero();
+      assertThat(e.filesRemoved()).isEqualTo(e.filesRead()).isPositive();
+      MergeMode.DELETION_VECTORS.check("ours", e);
+      EpochTiming copyOnWrite = cow.get(e.epoch());
+      assertThat(copyOnWrite.copied()).isPositive();
+      MergeMode.COPY_ON_WRITE.check("ours", copyOnWrite);
+      assertThatThrownBy(() -> MergeMode.DELETION_VECTORS.check("ours", copyOnWrite))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("did not MERGE with deletion vectors");
+      assertThatThrownBy(() -> MergeMode.COPY_ON_WRITE.check("ours", e))
+          .isInstanceOf(IllegalStateException.class);
+    }
+    String lastCommit =
+        Files.readString(dvPath.resolve("_delta_log").resolve(String.format("%020d.json", 2)));
+    assertThat(lastCommit).contains("\"deletionVector\"");
+    DeltaTable table = DeltaTable.forPath(dvPath.toString());
+    MergeTableCheck.verify(SMALL, table);
+    LakestreamMergeMain.checkChangeFeed(SMALL, table, dv);
+    MergeTableCheck.verify(SMALL, DeltaTable.forPath(cowPath.toString()));
+
+    // A row off the model, written with a deletion vector, fails the check.
+    new DeltaMergeCommit(
+            DeltaMerge.into(table, MergeWorkload.schema(MergeMode.DELETION_VECTORS), "id")
+                .whenMatchedUpdateAll()
+                .build(),
+            "tamper")
+        .commit(0, List.<Object[]>of(MergeWorkload.batchRow(7, 3)));
+    assertThatThrownBy(() -> MergeTableCheck.verify(SMALL, table))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("key 3 holds");
   }
 }
