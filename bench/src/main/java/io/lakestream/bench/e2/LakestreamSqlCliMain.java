@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,9 +23,9 @@ import java.util.stream.Stream;
  *
  * <p>Arguments before {@code --} are {@code key=value}: {@code records} (the input records) and
  * {@code checkpoint} (the script's checkpoint location, a local directory). The hook reads the
- * query's progress files there ({@code progress/<epoch>}); unless their input rows add up to {@code
- * records} it halts the JVM with exit code 1 instead of printing the {@link ChildReport} line. The
- * tables' contents are checked by the bench after the JVM ended.
+ * query's newest progress file there ({@code progress/<epoch>}); unless its sources' end offsets
+ * add up to {@code records} it halts the JVM with exit code 1 instead of printing the {@link
+ * ChildReport} line. The tables' contents are checked by the bench after the JVM ended.
  */
 public final class LakestreamSqlCliMain {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,8 +58,8 @@ public final class LakestreamSqlCliMain {
     if (progress[0] != records) {
       System.err.printf(
           Locale.ROOT,
-          "lakestream sql side FAILED its check: the progress in %s counts %,d input rows"
-              + " (expected %,d)%n",
+          "lakestream sql side FAILED its check: the newest progress in %s has read %,d"
+              + " offsets (expected %,d input records)%n",
           checkpoint,
           progress[0],
           records);
@@ -72,27 +73,35 @@ public final class LakestreamSqlCliMain {
         peakHeap,
         String.format(
             Locale.ROOT,
-            "lakestream %s (LakestreamCli.main), clock from main to JVM exit; %d epoch(s) with"
-                + " input",
+            "lakestream %s (LakestreamCli.main), clock from main to JVM exit; newest epoch %d,"
+                + " progress counts all input",
             String.join(" ", List.of(cli)).replaceAll("-f \\S*/", "-f "),
             progress[1]));
   }
 
-  /** The input rows of all epochs' progress files, and the epochs with input. */
+  /**
+   * The rows read, as the newest progress file counts them (the sum of its sources' end offsets:
+   * the topic is read from its start), and that file's epoch. Older files are pruned after 100
+   * epochs, so their {@code numInputRows} need not add up to the input.
+   */
   private static long[] progress(Path dir) {
-    long rows = 0;
-    long epochs = 0;
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path file : files.filter(f -> f.getFileName().toString().matches("\\d+")).toList()) {
-        JsonNode epoch = JSON.readTree(file.toFile());
-        long n = epoch.path("numInputRows").asLong();
-        rows += n;
-        epochs += n > 0 ? 1 : 0;
+      Path newest =
+          files
+              .filter(f -> f.getFileName().toString().matches("\\d+"))
+              .max(Comparator.comparingLong(f -> Long.parseLong(f.getFileName().toString())))
+              .orElseThrow(() -> new IOException("no progress files"));
+      JsonNode epoch = JSON.readTree(newest.toFile());
+      long rows = 0;
+      for (JsonNode source : epoch.path("sources")) {
+        for (JsonNode offset : source.path("endOffset")) {
+          rows += offset.asLong();
+        }
       }
+      return new long[] {rows, epoch.path("batchId").asLong()};
     } catch (IOException e) {
       System.err.println("cannot read the progress in " + dir + ": " + e);
       return new long[] {-1, 0};
     }
-    return new long[] {rows, epochs};
   }
 }
