@@ -131,7 +131,7 @@ public final class LakestreamBronzeMain {
   }
 
   /** The rows of the dead-letter table: a Delta table (the SQL variant) or JSON lines. */
-  private static long deadLetters(Path table) throws Exception {
+  static long deadLetters(Path table) throws Exception {
     if (!Files.exists(table)) {
       return 0;
     }
