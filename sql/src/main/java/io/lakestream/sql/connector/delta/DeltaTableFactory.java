@@ -57,6 +57,9 @@ public final class DeltaTableFactory extends CatalogCheckedTableFactory
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
     DeltaTableSettings settings = settings(context);
+    if (settings.readsChangeFeed() && settings.changeRange() != null) {
+      return new DeltaChangeRangeTableSource(settings, context.getPhysicalRowDataType());
+    }
     if (settings.readsChangeFeed()) {
       return new DeltaChangeFeedTableSource(
           settings,
