@@ -9,15 +9,22 @@ import io.lakestream.connectors.delta.DeltaTypes;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
 import io.lakestream.connectors.delta.source.reader.NestedRowValues;
+import io.lakestream.connectors.rate.source.RateSourceBuilder;
+import io.lakestream.connectors.rate.source.SequenceSource;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.connector.delta.DeltaTableSettings.VersionRange;
 import io.lakestream.sql.types.FlinkTypes;
+import io.lakestream.state.query.QueryContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
@@ -57,12 +64,15 @@ final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsRead
       List.of("_change_type", "_commit_version", "_commit_timestamp");
 
   private final DeltaTableSettings settings;
+  private final QueryContext query;
   private final DataType physical;
   private List<String> metadataKeys = List.of();
   private DataType produced;
 
-  DeltaChangeRangeTableSource(DeltaTableSettings settings, DataType physicalRow) {
+  DeltaChangeRangeTableSource(
+      DeltaTableSettings settings, QueryContext query, DataType physicalRow) {
     this.settings = settings;
+    this.query = query;
     this.physical = physicalRow;
     this.produced = physicalRow;
   }
@@ -118,7 +128,7 @@ final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsRead
       @Override
       public DataStream<RowData> produceDataStream(
           ProviderContext provider, StreamExecutionEnvironment env) {
-        return env.fromSequence(versions.from(), versions.to())
+        return versionNumbers(env, versions, name + "-versions")
             .name("Versions[" + name + " " + versions.from() + ".." + versions.to() + "]")
             .uid(name + "-versions")
             .flatMap(rows)
@@ -132,6 +142,27 @@ final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsRead
         return true;
       }
     };
+  }
+
+  /**
+   * The range's version numbers, in order: a bounded sequence, or in a lakestream query (which ends
+   * an availableNow run when its sources report they caught up) a replayable sequence source of
+   * exactly that many numbers, whose position is in the query's checkpoints.
+   */
+  private DataStreamSource<Long> versionNumbers(
+      StreamExecutionEnvironment env, VersionRange versions, String name) {
+    if (query == null) {
+      return env.fromSequence(versions.from(), versions.to());
+    }
+    long from = versions.from();
+    SequenceSource<Long> source =
+        RateSourceBuilder.rate(name, (GeneratorFunction<Long, Long>) n -> from + n, Types.LONG)
+            .rows(versions.to() - from + 1)
+            .numPartitions(1)
+            .rowsPerSecond(0)
+            .query(query)
+            .build();
+    return env.fromSource(source, WatermarkStrategy.noWatermarks(), name);
   }
 
   /** The range, checked; an end past the latest version names {@code endingVersion}. */
@@ -159,7 +190,7 @@ final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsRead
 
   @Override
   public DynamicTableSource copy() {
-    DeltaChangeRangeTableSource copy = new DeltaChangeRangeTableSource(settings, physical);
+    DeltaChangeRangeTableSource copy = new DeltaChangeRangeTableSource(settings, query, physical);
     copy.metadataKeys = metadataKeys;
     copy.produced = produced;
     return copy;

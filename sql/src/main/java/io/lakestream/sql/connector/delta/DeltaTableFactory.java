@@ -58,7 +58,10 @@ public final class DeltaTableFactory extends CatalogCheckedTableFactory
   public DynamicTableSource createDynamicTableSource(Context context) {
     DeltaTableSettings settings = settings(context);
     if (settings.readsChangeFeed() && settings.changeRange() != null) {
-      return new DeltaChangeRangeTableSource(settings, context.getPhysicalRowDataType());
+      return new DeltaChangeRangeTableSource(
+          settings,
+          QueryContextConfig.find(context.getConfiguration()).orElse(null),
+          context.getPhysicalRowDataType());
     }
     if (settings.readsChangeFeed()) {
       return new DeltaChangeFeedTableSource(
