@@ -52,8 +52,6 @@ GROUP BY CAST(order_ts AS DATE);
 -- silver version applied to the day) and change_rows (change rows applied, never decreasing),
 -- audit columns a retracting SQL aggregate cannot keep. The totals are the same.
 --
--- E4c, the table_changes('orders_silver', 70, 75) replay, is not a SQL file yet: the change data
--- feed source has no 'endingVersion' (it streams up to the latest version), and Flink SQL cannot
--- write the feed's -U/-D change rows as plain rows of an append table. Until then:
---   ./bin/lakestream table-changes --table lakestream-sql/orders_silver \
---       --starting-version 70 --ending-version 75
+-- E4c, the table_changes('orders_silver', 70, 75) replay, is e4c_table_changes.sql: the same
+-- change feed with 'startingVersion' and 'endingVersion' is a bounded read whose change rows are
+-- plain rows (what ./bin/lakestream table-changes prints).

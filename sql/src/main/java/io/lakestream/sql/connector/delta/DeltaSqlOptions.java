@@ -5,6 +5,9 @@ import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceOptions;
 import io.lakestream.connectors.delta.sink.DeltaSinkOptions;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
 import io.lakestream.connectors.options.Option;
+import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.options.OptionRule;
+import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.PassThrough;
 import java.util.ArrayList;
@@ -29,6 +32,21 @@ public final class DeltaSqlOptions {
               "The Delta table's location: a local path or a URI such as s3a://bucket/lake/orders."
                   + " Required (a table of a Delta catalog has it from the catalog).");
 
+  /** The last version of a bounded change data feed read. */
+  public static final Option<Long> ENDING_VERSION =
+      Option.key("endingVersion")
+          .longType()
+          .noDefaultValue()
+          .atLeast(0)
+          .withDescription(
+              "With 'readChangeFeed' = 'true' and 'startingVersion': a bounded (batch) read of"
+                  + " the change rows of versions startingVersion..endingVersion (inclusive), as"
+                  + " Spark's batch readChangeFeed read and table_changes(table, start, end) return"
+                  + " them: insert-only rows with _change_type, _commit_version and"
+                  + " _commit_timestamp, then the read ends. Must not be below startingVersion nor"
+                  + " above the table's latest version, and the change data feed must be enabled"
+                  + " at every version of the range.");
+
   /** The Hadoop settings' prefix. */
   public static final String HADOOP_PREFIX = "hadoop.";
 
@@ -47,6 +65,12 @@ public final class DeltaSqlOptions {
                   + " match (comparisons of a column with a literal, IN, IS [NOT] NULL, AND, OR),"
                   + " by partition values and file statistics.")
           .options(all())
+          .rule(
+              OptionRule.of(
+                  "`endingVersion` needs `readChangeFeed` = true and a numeric `startingVersion`"
+                      + " not above it; no streaming options (`startingTimestamp`,"
+                      + " `maxFilesPerTrigger`, `maxBytesPerTrigger`, `pollInterval`) with it.",
+                  DeltaSqlOptions::checkEndingVersion))
           .passThrough(
               PassThrough.prefix(
                   HADOOP_PREFIX,
@@ -61,12 +85,72 @@ public final class DeltaSqlOptions {
 
   private DeltaSqlOptions() {}
 
+  /** The rule of {@link #ENDING_VERSION}: a bounded change data feed read of a version range. */
+  private static void checkEndingVersion(OptionValues values) {
+    if (!values.contains(ENDING_VERSION)) {
+      return;
+    }
+    long end = values.get(ENDING_VERSION);
+    if (!values.contains(DeltaCdfSourceOptions.READ_CHANGE_FEED)
+        || !values.get(DeltaCdfSourceOptions.READ_CHANGE_FEED)) {
+      throw values
+          .catalog()
+          .failure(
+              OptionErrorClass.CONFLICTING_OPTIONS,
+              ENDING_VERSION.key(),
+              "option endingVersion bounds a change data feed read: set 'readChangeFeed' = 'true'"
+                  + " (or use versionAsOf for a bounded read of one version of the table)");
+    }
+    for (Option<?> streaming :
+        List.of(
+            DeltaSourceOptions.STARTING_TIMESTAMP,
+            DeltaSourceOptions.MAX_FILES_PER_TRIGGER,
+            DeltaSourceOptions.MAX_BYTES_PER_TRIGGER,
+            DeltaSourceOptions.POLL_INTERVAL)) {
+      if (values.contains(streaming)) {
+        throw values
+            .catalog()
+            .conflict(
+                "option "
+                    + streaming.key()
+                    + " is for a streaming read; endingVersion makes a bounded read of versions"
+                    + " startingVersion..endingVersion: remove one of them");
+      }
+    }
+    String start = values.getOptional(DeltaSourceOptions.STARTING_VERSION).orElse(null);
+    if (start == null || start.trim().equalsIgnoreCase("latest")) {
+      throw values
+          .catalog()
+          .failure(
+              OptionErrorClass.MISSING_OPTION,
+              DeltaSourceOptions.STARTING_VERSION.key(),
+              "option endingVersion ("
+                  + end
+                  + ") needs startingVersion, the first version of the range (a version number,"
+                  + " as table_changes(table, start, end) does)");
+    }
+    if (Long.parseLong(start.trim()) > end) {
+      throw values
+          .catalog()
+          .failure(
+              OptionErrorClass.CONFLICTING_OPTIONS,
+              ENDING_VERSION.key(),
+              "option endingVersion ("
+                  + end
+                  + ") is below startingVersion ("
+                  + start.trim()
+                  + "): the range startingVersion..endingVersion is inclusive and must not be"
+                  + " empty");
+    }
+  }
+
   /** Every option, in the reference's order. */
   public static List<Option<?>> all() {
     List<Option<?>> all = new ArrayList<>();
     all.add(PATH);
     all.addAll(DeltaSourceOptions.all());
     all.add(DeltaCdfSourceOptions.READ_CHANGE_FEED);
+    all.add(ENDING_VERSION);
     all.addAll(DeltaSinkOptions.ALL);
     return List.copyOf(all);
   }

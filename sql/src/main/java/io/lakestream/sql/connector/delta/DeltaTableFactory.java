@@ -57,6 +57,12 @@ public final class DeltaTableFactory extends CatalogCheckedTableFactory
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
     DeltaTableSettings settings = settings(context);
+    if (settings.readsChangeFeed() && settings.changeRange() != null) {
+      return new DeltaChangeRangeTableSource(
+          settings,
+          QueryContextConfig.find(context.getConfiguration()).orElse(null),
+          context.getPhysicalRowDataType());
+    }
     if (settings.readsChangeFeed()) {
       return new DeltaChangeFeedTableSource(
           settings,

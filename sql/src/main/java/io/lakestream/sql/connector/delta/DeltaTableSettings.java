@@ -21,6 +21,8 @@ import java.util.Map;
  * @param autoCompact the sink's {@code autoCompact}
  * @param hadoopConf Hadoop settings for the table's file system
  * @param properties table properties ({@code delta.*}) for a table the sink creates
+ * @param changeRange the versions of a bounded change data feed read ({@code startingVersion} to
+ *     {@code endingVersion}), or null for a streaming read
  */
 record DeltaTableSettings(
     String name,
@@ -29,8 +31,17 @@ record DeltaTableSettings(
     boolean mergeSchema,
     boolean autoCompact,
     Map<String, String> hadoopConf,
-    Map<String, String> properties)
+    Map<String, String> properties,
+    VersionRange changeRange)
     implements Serializable {
+
+  /**
+   * Versions {@code from..to}, inclusive.
+   *
+   * @param from the first version
+   * @param to the last version
+   */
+  record VersionRange(long from, long to) implements Serializable {}
 
   /** Whether the table is read as its change data feed ({@code readChangeFeed = true}). */
   boolean readsChangeFeed() {
@@ -88,6 +99,14 @@ record DeltaTableSettings(
         values.get(DeltaSinkOptions.MERGE_SCHEMA),
         values.get(DeltaSinkOptions.AUTO_COMPACT),
         Map.copyOf(hadoop),
-        Map.copyOf(properties));
+        Map.copyOf(properties),
+        values
+            .getOptional(DeltaSqlOptions.ENDING_VERSION) // the catalog's rule checked the start
+            .map(
+                end ->
+                    new VersionRange(
+                        Long.parseLong(values.get(DeltaSourceOptions.STARTING_VERSION).trim()),
+                        end))
+            .orElse(null));
   }
 }

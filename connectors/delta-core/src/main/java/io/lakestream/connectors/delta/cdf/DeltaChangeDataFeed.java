@@ -7,9 +7,11 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import java.io.IOException;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Batch read of a Delta table's change data feed, like Delta's {@code table_changes(table, from,
@@ -19,7 +21,8 @@ import java.util.Objects;
  * _change_type} ({@code insert}, {@code update_preimage}, {@code update_postimage} or {@code
  * delete}), {@code _commit_version} (Long) and {@code _commit_timestamp} ({@link
  * java.time.Instant}); see {@link #columnNames}. Which files the rows come from is described by
- * {@link DeltaChangeLog}; row order is by version, otherwise unspecified.
+ * {@link DeltaChangeLog}; row order is by version, otherwise unspecified. {@link #range} and {@link
+ * #forEachRow} read the same rows version by version without holding them.
  *
  * <p>Failures: {@link ChangeDataFeedNotEnabledException} if {@code delta.enableChangeDataFeed} is
  * not true at some version of the range (names the version); {@link DeltaTableException} for a
@@ -45,17 +48,76 @@ public final class DeltaChangeDataFeed {
    * @throws DeltaTableException see the class comment
    */
   public List<Object[]> read(long fromVersion, long toVersion) {
-    Snapshot snapshot = snapshotForRange(fromVersion, toVersion);
-    String schemaJson = snapshot.getSchema().toJson();
-    List<DeltaChangeFile> files =
-        new DeltaChangeLog(table, schemaJson).changeFiles(fromVersion, toVersion);
-    DeltaChangeFileReader reader =
-        new DeltaChangeFileReader(table, schemaJson, snapshot.getPartitionColumnNames());
+    Range range = rangeOf(fromVersion, toVersion);
     List<Object[]> out = new ArrayList<>();
+    readFiles(range, changeLog(range).changeFiles(fromVersion, toVersion), out::add);
+    return out;
+  }
+
+  /**
+   * Checks versions {@code fromVersion..toVersion} as {@link #read} does (the range is in the
+   * table's history, the feed is enabled and the schema the same at every version of it), listing
+   * their change files but reading no row; {@link #forEachRow} then reads them version by version.
+   *
+   * @throws DeltaTableException as {@link #read} does
+   */
+  public Range range(long fromVersion, long toVersion) {
+    Range range = rangeOf(fromVersion, toVersion);
+    changeLog(range).changeFiles(fromVersion, toVersion);
+    return range;
+  }
+
+  /**
+   * Passes the change rows of {@code version} of {@code range} to {@code rows}, as {@link #read}
+   * returns them for that version, one change file at a time: memory holds one Parquet batch, not
+   * the version's rows.
+   *
+   * @throws IllegalArgumentException if {@code version} is not in {@code range}
+   * @throws DeltaTableException as {@link #read} does (e.g. a change file removed by VACUUM)
+   */
+  public void forEachRow(Range range, long version, Consumer<Object[]> rows) {
+    if (version < range.from() || version > range.to()) {
+      throw new IllegalArgumentException(
+          "version " + version + " is not in " + range.from() + ".." + range.to());
+    }
+    readFiles(range, changeLog(range).changeFiles(version, version), rows);
+  }
+
+  /**
+   * A checked range of versions of the change data feed and how its rows are read: with the schema
+   * and partition columns of its last version.
+   *
+   * @param from first version (inclusive)
+   * @param to last version (inclusive)
+   * @param schemaJson the schema of version {@code to}
+   * @param partitionColumns the partition columns of version {@code to}
+   */
+  public record Range(long from, long to, String schemaJson, List<String> partitionColumns)
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public Range {
+      Objects.requireNonNull(schemaJson, "schemaJson");
+      partitionColumns = List.copyOf(partitionColumns);
+    }
+  }
+
+  private Range rangeOf(long from, long to) {
+    Snapshot snapshot = snapshotForRange(from, to);
+    return new Range(from, to, snapshot.getSchema().toJson(), snapshot.getPartitionColumnNames());
+  }
+
+  private DeltaChangeLog changeLog(Range range) {
+    return new DeltaChangeLog(table, range.schemaJson());
+  }
+
+  private void readFiles(Range range, List<DeltaChangeFile> files, Consumer<Object[]> out) {
+    DeltaChangeFileReader reader =
+        new DeltaChangeFileReader(table, range.schemaJson(), range.partitionColumns());
     for (DeltaChangeFile file : files) {
       try (DeltaChangeFileReader.Rows rows = reader.open(file)) {
         while (rows.hasNext()) {
-          out.add(rows.next());
+          out.accept(rows.next());
         }
       } catch (IOException e) {
         throw new DeltaTableException(
@@ -64,7 +126,6 @@ public final class DeltaChangeDataFeed {
             e);
       }
     }
-    return out;
   }
 
   /**

@@ -88,6 +88,16 @@ public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaC
     return new DeltaCdfSource(settings(table, snapshot, withMetadataColumns(tableType)), starting);
   }
 
+  /**
+   * The type of the change rows of {@code snapshot} of {@code table}, as a {@link DeltaCdfSource}
+   * of that schema produces them: the table's columns, then the metadata columns.
+   *
+   * @throws DeltaTableException if a column has a type the source does not read
+   */
+  public static RowTypeInfo changeRowType(DeltaTable table, Snapshot snapshot) {
+    return withMetadataColumns(tableRowType(table, snapshot));
+  }
+
   private static RowTypeInfo withMetadataColumns(RowTypeInfo table) {
     List<TypeInformation<?>> types = new ArrayList<>(List.of(table.getFieldTypes()));
     List<String> names = new ArrayList<>(List.of(table.getFieldNames()));
