@@ -56,8 +56,10 @@ import org.apache.flink.util.Collector;
  * version, with {@code DELTA_CHANGE_DATA_FEED_NOT_ENABLED} when a version of it does not record the
  * feed, with {@code DELTA_SCHEMA_CHANGED}-class errors when the schema changes within it. The
  * versions are then read in parallel, one version per task at a time and one change file at a time,
- * so memory does not grow with the range. The source keeps no state: a query restored from a
- * checkpoint reads the range again.
+ * so memory does not grow with the range. In a lakestream query the position in the range is in the
+ * query's checkpoints (each version is read whole before the barrier after it), so a run on the
+ * same checkpoint location reads no version twice; a new range needs a new checkpoint location. In
+ * a plain {@code TableEnvironment} the read keeps no state.
  */
 final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsReadingMetadata {
   private static final List<String> METADATA_ORDER =
