@@ -24,6 +24,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,7 +113,13 @@ class ProcessKillIT {
         "orders_dead_letters");
   }
 
+  /**
+   * Bronze with a local checkpoint location: only in longer campaigns ({@code
+   * -Dlakestream.kill.all=true}); CI kills bronze on S3 ({@link
+   * #bronzeWithItsCheckpointLocationOnS3}), the same pipeline and kill points.
+   */
   @Test
+  @EnabledIfSystemProperty(named = "lakestream.kill.all", matches = "true")
   void bronze() throws Exception {
     campaign("bronze", kafka(), "orders_bronze", "orders_bronze_dead_letters");
   }
