@@ -7,7 +7,7 @@ import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.types.FlinkTypes;
 import io.lakestream.state.query.QueryContext;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,9 +69,29 @@ final class DeltaChangeFeedTableSource implements ScanTableSource, SupportsReadi
 
   @Override
   public Map<String, DataType> listReadableMetadata() {
+    return readableMetadata();
+  }
+
+  /** The metadata columns, in the order a change row carries them after the table's columns. */
+  static Map<String, DataType> readableMetadata() {
     Map<String, DataType> ordered = new LinkedHashMap<>();
     METADATA_ORDER.forEach(key -> ordered.put(key, METADATA.get(key)));
     return ordered;
+  }
+
+  /**
+   * Where each produced column is in a change row (the table's {@code storedColumns} columns, then
+   * the metadata): the declared columns at {@code physicalPositions}, then {@code metadataKeys}.
+   */
+  static int[] changeRowPositions(
+      int[] physicalPositions, int storedColumns, List<String> metadataKeys) {
+    int[] positions =
+        Arrays.copyOf(physicalPositions, physicalPositions.length + metadataKeys.size());
+    for (int i = 0; i < metadataKeys.size(); i++) {
+      positions[physicalPositions.length + i] =
+          storedColumns + METADATA_ORDER.indexOf(metadataKeys.get(i));
+    }
+    return positions;
   }
 
   @Override
@@ -91,16 +111,9 @@ final class DeltaChangeFeedTableSource implements ScanTableSource, SupportsReadi
             stored,
             settings.name(),
             table.path());
-    List<Integer> positions = new ArrayList<>();
-    for (int p : physicalPositions) {
-      positions.add(p);
-    }
-    for (String key : metadataKeys) {
-      positions.add(stored.size() + METADATA_ORDER.indexOf(key));
-    }
     RowConversion toChangelog =
         RowConversion.changes(
-            positions.stream().mapToInt(Integer::intValue).toArray(),
+            changeRowPositions(physicalPositions, stored.size(), metadataKeys),
             stored.size(),
             context.createDataStructureConverter(FlinkTypes.withObjectArrays(produced)));
     RowType rowType = (RowType) produced.getLogicalType();

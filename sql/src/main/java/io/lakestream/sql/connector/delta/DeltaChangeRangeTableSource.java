@@ -15,7 +15,6 @@ import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.sql.connector.delta.DeltaTableSettings.VersionRange;
 import io.lakestream.sql.types.FlinkTypes;
 import io.lakestream.state.query.QueryContext;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -62,9 +61,6 @@ import org.apache.flink.util.Collector;
  * a plain {@code TableEnvironment} the read keeps no state.
  */
 final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsReadingMetadata {
-  private static final List<String> METADATA_ORDER =
-      List.of("_change_type", "_commit_version", "_commit_timestamp");
-
   private final DeltaTableSettings settings;
   private final QueryContext query;
   private final DataType physical;
@@ -86,9 +82,7 @@ final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsRead
 
   @Override
   public Map<String, DataType> listReadableMetadata() {
-    Map<String, DataType> ordered = new LinkedHashMap<>();
-    METADATA_ORDER.forEach(key -> ordered.put(key, DeltaChangeFeedTableSource.METADATA.get(key)));
-    return ordered;
+    return DeltaChangeFeedTableSource.readableMetadata();
   }
 
   @Override
@@ -111,12 +105,9 @@ final class DeltaChangeRangeTableSource implements ScanTableSource, SupportsRead
             stored,
             settings.name(),
             table.path());
-    int[] positions = new int[physicalPositions.length + metadataKeys.size()];
-    System.arraycopy(physicalPositions, 0, positions, 0, physicalPositions.length);
-    for (int i = 0; i < metadataKeys.size(); i++) {
-      positions[physicalPositions.length + i] =
-          stored.size() + METADATA_ORDER.indexOf(metadataKeys.get(i));
-    }
+    int[] positions =
+        DeltaChangeFeedTableSource.changeRowPositions(
+            physicalPositions, stored.size(), metadataKeys);
     VersionRows rows =
         new VersionRows(
             table,
