@@ -118,12 +118,12 @@ public final class DeltaCompleteCommit extends DeltaEpochCommit {
         || failure instanceof MaxCommitRetryLimitReachedException;
   }
 
-  /** A remove (dataChange=true) for every file of {@code snapshot}. */
   @Override
   String outputMode() {
     return "Complete";
   }
 
+  /** A remove (dataChange=true) for every file of {@code snapshot}. */
   @Override
   List<Row> otherActions(Engine engine, Snapshot snapshot) throws IOException {
     long now = System.currentTimeMillis();
