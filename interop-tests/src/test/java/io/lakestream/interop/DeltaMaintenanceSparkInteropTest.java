@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * lakestream's OPTIMIZE and VACUUM beside delta-spark: many one-row epochs of a change data feed
  * table are compacted into one file; Spark reads the same rows as before, sees one file, no change
  * rows in the OPTIMIZE version and Spark's own OPTIMIZE entry in DESCRIBE HISTORY; after a forced
- * VACUUM Spark still reads the latest version and finds VACUUM START/END in the history.
+ * VACUUM Spark still reads the latest version and finds VACUUM START/END in the history. A table as
+ * Databricks writes it (deletion vectors, column mapping with a renamed and a dropped column,
+ * in-commit timestamps) is compacted too: the deleted rows are purged, Spark reads the same rows.
  */
 class DeltaMaintenanceSparkInteropTest {
   /** 1,000 in the campaign ({@code -Dlakestream.maintenance.epochs=1000}); fewer in CI. */
@@ -110,6 +112,67 @@ class DeltaMaintenanceSparkInteropTest {
                 .where("operation LIKE 'VACUUM%'")
                 .count())
         .isEqualTo(2);
+  }
+
+  @Test
+  void aTableWithDeletionVectorsAndColumnMappingIsCompactedAndSparkReadsTheSameRows()
+      throws Exception {
+    String path = dir.resolve("databricks").toString();
+    String t = "delta.`" + path + "`";
+    sql(
+        "CREATE TABLE "
+            + t
+            + " (id BIGINT, region STRING, name STRING, extra STRING) USING delta"
+            + " PARTITIONED BY (region) TBLPROPERTIES ('delta.enableDeletionVectors'='true',"
+            + " 'delta.columnMapping.mode'='name', 'delta.enableInCommitTimestamps'='true',"
+            + " 'delta.enableChangeDataFeed'='true')");
+    for (int batch = 0; batch < 4; batch++) {
+      sql(
+          "INSERT INTO "
+              + t
+              + " SELECT id, concat('r', id % 2), concat('n', id), 'e' FROM range("
+              + batch * 10
+              + ", "
+              + (batch + 1) * 10
+              + ")");
+    }
+    sql("DELETE FROM " + t + " WHERE id % 3 = 0");
+    sql("ALTER TABLE " + t + " RENAME COLUMN name TO title");
+    sql("ALTER TABLE " + t + " DROP COLUMN extra");
+    List<Row> before = spark.sql("SELECT * FROM " + t + " ORDER BY id").collectAsList();
+
+    DeltaOptimizeResult optimized = DeltaOptimize.forTable(DeltaTable.forPath(path)).build().run();
+
+    assertThat(optimized.status()).isEqualTo(DeltaOptimizeResult.Status.COMMITTED);
+    assertThat(spark.sql("SELECT * FROM " + t + " ORDER BY id").collectAsList()).isEqualTo(before);
+    assertThat(detail(path, "numFiles")).as("one file per region").isEqualTo("2");
+    assertThat(
+            spark
+                .sql(
+                    "SELECT * FROM table_changes_by_path('"
+                        + path
+                        + "', "
+                        + optimized.version()
+                        + ", "
+                        + optimized.version()
+                        + ")")
+                .count())
+        .isZero();
+    java.nio.file.Path commit =
+        Path.of(path, "_delta_log", String.format("%020d.json", optimized.version()));
+    String log = java.nio.file.Files.readString(commit);
+    assertThat(log).contains("\"inCommitTimestamp\"");
+    assertThat(log.lines().filter(l -> l.startsWith("{\"add\"")))
+        .as("the deleted rows are purged: no add carries a deletion vector")
+        .noneMatch(l -> l.contains("deletionVector"));
+    sql("INSERT INTO " + t + " VALUES (100, 'r0', 'n100')");
+    assertThat(spark.sql("SELECT count(*) FROM " + t).first().getLong(0))
+        .as("Spark writes on after it")
+        .isEqualTo(before.size() + 1L);
+  }
+
+  private static void sql(String statement) {
+    spark.sql(statement).collectAsList();
   }
 
   private static Row sumAndCount(String path) {

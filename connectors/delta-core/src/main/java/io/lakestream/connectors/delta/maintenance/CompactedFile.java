@@ -1,5 +1,6 @@
 package io.lakestream.connectors.delta.maintenance;
 
+import io.lakestream.connectors.delta.DeltaDeletionVector;
 import java.util.Map;
 
 /**
@@ -7,10 +8,13 @@ import java.util.Map;
  *
  * @param logPath the path exactly as the add action holds it (what the remove action repeats)
  * @param absolutePath the resolved path, for reading
- * @param partitionValues partition column name to value text
+ * @param partitionValues partition values keyed as the log keys them (physical names under column
+ *     mapping)
  * @param size bytes
  * @param statsJson the add action's statistics JSON, or null
- * @param numRecords rows, from the statistics, or -1
+ * @param numRecords rows the file holds for readers (its statistics' count less the rows its
+ *     deletion vector deletes), or -1 without statistics
+ * @param deletionVector the file's deletion vector, or null
  */
 record CompactedFile(
     String logPath,
@@ -18,4 +22,5 @@ record CompactedFile(
     Map<String, String> partitionValues,
     long size,
     String statsJson,
-    long numRecords) {}
+    long numRecords,
+    DeltaDeletionVector deletionVector) {}

@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.maintenance;
 
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
@@ -17,6 +18,7 @@ import io.lakestream.connectors.delta.DeltaTypes;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.filter.DeltaFileSkipping;
 import io.lakestream.connectors.delta.filter.DeltaFilter;
+import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
 import java.io.IOException;
@@ -54,12 +56,16 @@ import org.slf4j.LoggerFactory;
  * DeltaOptimizeResult.Status#LOST_TO_CONCURRENT_COMMIT} and commits nothing; appends and MERGEs
  * that touch other files do not stop it. A MERGE that loses to it plans again on the new version.
  *
- * <p>Files with deletion vectors, and tables with column mapping or row tracking, are left as they
- * are: the rewrite does not yet carry their vectors, physical names and row ids over (a run on such
- * a table reports nothing to compact and logs why). Fails with a {@link LakestreamException}
- * ({@code DELTA_INVALID_MAINTENANCE}) for a {@code where} on a column that is not a partition
- * column, and with {@link DeltaTableException} if the table is missing or cannot be read or
- * written.
+ * <p>Deletion vectors are purged as Delta's OPTIMIZE does: a file with one is compacted when it is
+ * small, or whatever its size when more than {@link Builder#maxDeletedRowsRatio} of its rows are
+ * deleted (Spark's {@code spark.databricks.delta.optimize.maxDeletedRowsRatio}, 0.05), and its
+ * deleted rows are not written again. Tables with column mapping are compacted under their physical
+ * names (data columns and partition values), and versions of tables with in-commit timestamps carry
+ * one. Tables with row tracking are left as they are: the rewrite does not yet materialize the
+ * rows' ids into the new files, and Delta requires rows to keep their ids (a run on such a table
+ * reports nothing to compact and logs why). Fails with a {@link LakestreamException} ({@code
+ * DELTA_INVALID_MAINTENANCE}) for a {@code where} on a column that is not a partition column, and
+ * with {@link DeltaTableException} if the table is missing or cannot be read or written.
  */
 @PublicEvolving
 public final class DeltaOptimize {
@@ -77,6 +83,7 @@ public final class DeltaOptimize {
   private final long targetFileSize;
   private final int minFiles;
   private final Set<Map<String, String>> partitions;
+  private final double maxDeletedRowsRatio;
   private final boolean auto;
   private Runnable afterRewrite; // test hook: between writing the files and committing them
 
@@ -87,6 +94,7 @@ public final class DeltaOptimize {
     this.targetFileSize = b.targetFileSize;
     this.minFiles = b.minFiles;
     this.partitions = b.partitions;
+    this.maxDeletedRowsRatio = b.maxDeletedRowsRatio;
     this.auto = b.auto;
   }
 
@@ -123,10 +131,14 @@ public final class DeltaOptimize {
       afterRewrite.run();
     }
     List<CompactedFile> removed = bins.stream().flatMap(List::stream).toList();
-    List<String> lines = commitLines(snapshot.getVersion(), removed, added);
+    Map<String, String> physical = physicalNames(snapshot.getSchema());
     Set<String> inputs = inputPaths(removed);
     Optional<Long> version =
-        new LogCommit(table).commit(snapshot.getVersion(), lines, w -> conflict(w, inputs));
+        new LogCommit(table)
+            .commit(
+                snapshot,
+                ict -> commitLines(snapshot.getVersion(), removed, added, physical, ict),
+                w -> conflict(w, inputs));
     return new DeltaOptimizeResult(
         version.isPresent()
             ? DeltaOptimizeResult.Status.COMMITTED
@@ -141,27 +153,27 @@ public final class DeltaOptimize {
   }
 
   /**
-   * A table feature the rewrite does not carry over yet: column mapping (new files' partition
-   * values and statistics under physical names) and row tracking (rows would get new ids).
+   * A table feature the rewrite does not carry over yet: row tracking (rows would get new ids where
+   * Delta requires them to keep theirs, materialized in the new files).
    */
   private static Optional<String> unsupportedFeature(Map<String, String> properties) {
-    String mapping = properties.getOrDefault("delta.columnMapping.mode", "none");
-    if (!"none".equalsIgnoreCase(mapping)) {
-      return Optional.of("column mapping (" + mapping + ")");
-    }
     if ("true".equalsIgnoreCase(properties.getOrDefault("delta.enableRowTracking", "false"))) {
       return Optional.of("row tracking");
     }
     return Optional.empty();
   }
 
-  /** Small files without deletion vectors in the partitions chosen, by partition. */
+  /**
+   * In the partitions chosen, by partition: the small files, and the files whose deletion vector
+   * deletes more than the ratio allowed.
+   */
   private Map<Map<String, String>, List<CompactedFile>> candidates(Snapshot snapshot)
       throws IOException {
     StructType schema = snapshot.getSchema();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     DeltaFileSkipping skipping = partitionSkipping(filter(schema), schema, partitionColumns);
     KernelTablePath root = KernelTablePath.of(snapshot.getPath());
+    Map<String, String> logical = invert(physicalNames(schema));
     Map<Map<String, String>, List<CompactedFile>> byPartition = new LinkedHashMap<>();
     Scan scan = snapshot.getScanBuilder().build();
     KernelScanFile.forEach(
@@ -171,10 +183,12 @@ public final class DeltaOptimize {
         file -> {
           long size = file.status().getSize();
           Map<String, String> partition = file.partitionValues();
-          if (size >= targetFileSize
-              || file.hasDeletionVector()
-              || !skipping.mayMatch(partition, null)
-              || (partitions != null && !partitions.contains(partition))) {
+          Map<String, String> byName = renamed(partition, logical);
+          long records = numRecords(file.stats());
+          boolean purge = records > 0 && file.deletedRows() > maxDeletedRowsRatio * records;
+          if ((size >= targetFileSize && !purge)
+              || !skipping.mayMatch(byName, null)
+              || (partitions != null && !partitions.contains(byName))) {
             return;
           }
           String absolute = file.status().getPath();
@@ -187,16 +201,45 @@ public final class DeltaOptimize {
                       partition,
                       size,
                       file.stats(),
-                      numRecords(file.stats())));
+                      records < 0 ? -1 : records - file.deletedRows(),
+                      file.deletionVector()));
         });
     return byPartition;
   }
 
-  /** Per partition with at least {@code minFiles} small files: bins of two or more files. */
+  /** Column name to the name data files and partition values use (itself without mapping). */
+  private static Map<String, String> physicalNames(StructType schema) {
+    Map<String, String> names = new LinkedHashMap<>();
+    for (StructField field : schema.fields()) {
+      names.put(field.getName(), KernelColumnMapping.physicalName(field));
+    }
+    return names;
+  }
+
+  private static Map<String, String> invert(Map<String, String> names) {
+    Map<String, String> inverse = new LinkedHashMap<>();
+    names.forEach((k, v) -> inverse.put(v, k));
+    return inverse;
+  }
+
+  /** {@code values} with each key replaced by its name in {@code names} (kept if absent). */
+  private static Map<String, String> renamed(
+      Map<String, String> values, Map<String, String> names) {
+    Map<String, String> out = new LinkedHashMap<>();
+    values.forEach((k, v) -> out.put(names.getOrDefault(k, k), v));
+    return out;
+  }
+
+  /**
+   * Per partition with at least {@code minFiles} candidates or (not in auto-compaction, which
+   * waits for small files to pile up) a deletion vector to purge: bins of two or more files, or of
+   * one file with a deletion vector.
+   */
   private List<List<CompactedFile>> bins(Map<Map<String, String>, List<CompactedFile>> files) {
     List<List<CompactedFile>> bins = new ArrayList<>();
     for (List<CompactedFile> partition : files.values()) {
-      if (partition.size() < minFiles) {
+      if (partition.size() < minFiles
+          && (auto || partition.stream().allMatch(f -> f.deletionVector() == null))) {
         continue;
       }
       partition.sort(Comparator.comparingLong(CompactedFile::size));
@@ -216,8 +259,9 @@ public final class DeltaOptimize {
     return bins;
   }
 
+  /** Two or more files make one; a single file only to purge its deleted rows. */
   private static void addIfWorthIt(List<List<CompactedFile>> bins, List<CompactedFile> bin) {
-    if (bin.size() >= 2) {
+    if (bin.size() >= 2 || (bin.size() == 1 && bin.get(0).deletionVector() != null)) {
       bins.add(bin);
     }
   }
@@ -225,9 +269,15 @@ public final class DeltaOptimize {
   /** Reads each bin's rows and writes them again, one bin at a time (memory holds one bin). */
   private List<DeltaWrittenFile> rewrite(Snapshot snapshot, List<List<CompactedFile>> bins)
       throws IOException {
-    String schemaJson = snapshot.getSchema().toJson();
+    StructType schema = snapshot.getSchema();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
-    DeltaDataFileReader reader = new DeltaDataFileReader(table, schemaJson, partitionColumns);
+    DeltaDataFileReader reader =
+        new DeltaDataFileReader(
+            table,
+            schema.toJson(),
+            partitionColumns,
+            schema.fieldNames(),
+            KernelColumnMapping.mode(snapshot.getTableProperties()));
     DeltaTable target = table.withHadoopSetting(TARGET_FILE_SIZE, Long.toString(targetFileSize));
     DeltaTableWriter writer =
         new DeltaTableWriter(target, declaration(snapshot.getSchema(), partitionColumns));
@@ -262,16 +312,22 @@ public final class DeltaOptimize {
         true,
         file.partitionValues(),
         file.size(),
-        file.numRecords());
+        file.numRecords(),
+        file.deletionVector());
   }
 
   private List<String> commitLines(
-      long readVersion, List<CompactedFile> removed, List<DeltaWrittenFile> added) {
+      long readVersion,
+      List<CompactedFile> removed,
+      List<DeltaWrittenFile> added,
+      Map<String, String> physical,
+      Long inCommitTimestamp) {
     long now = System.currentTimeMillis();
     MaintenanceCommitFile file = new MaintenanceCommitFile(rootOf());
-    file.commitInfo("OPTIMIZE", now, readVersion, parameters(), metrics(removed, added));
+    file.commitInfo(
+        "OPTIMIZE", now, inCommitTimestamp, readVersion, parameters(), metrics(removed, added));
     removed.forEach(f -> file.remove(f, now));
-    added.forEach(file::add);
+    added.forEach(f -> file.add(f, renamed(f.partitionValues(), physical)));
     return file.lines();
   }
 
@@ -297,6 +353,9 @@ public final class DeltaOptimize {
     m.put("numRemovedBytes", removed.stream().mapToLong(CompactedFile::size).sum());
     m.put("numAddedFiles", (long) added.size());
     m.put("numAddedBytes", added.stream().mapToLong(DeltaWrittenFile::size).sum());
+    m.put(
+        "numDeletionVectorsRemoved",
+        removed.stream().filter(f -> f.deletionVector() != null).count());
     m.put("minFileSize", sizes.length == 0 ? 0 : sizes[0]);
     m.put("p50FileSize", sizes.length == 0 ? 0 : sizes[sizes.length / 2]);
     m.put("maxFileSize", sizes.length == 0 ? 0 : sizes[sizes.length - 1]);
@@ -388,6 +447,7 @@ public final class DeltaOptimize {
     private long targetFileSize = DEFAULT_TARGET_FILE_SIZE;
     private int minFiles = 2;
     private Set<Map<String, String>> partitions;
+    private double maxDeletedRowsRatio = 0.05;
     private boolean auto;
 
     private Builder(DeltaTable table) {
@@ -426,6 +486,16 @@ public final class DeltaOptimize {
     /** Only these partitions (partition column to value text), as auto-compaction chooses. */
     public Builder onlyPartitions(Collection<Map<String, String>> values) {
       this.partitions = Set.copyOf(values);
+      return this;
+    }
+
+    /**
+     * Files whose deletion vector deletes more than this share of their rows are rewritten whatever
+     * their size (default 0.05, Spark's {@code
+     * spark.databricks.delta.optimize.maxDeletedRowsRatio}).
+     */
+    public Builder maxDeletedRowsRatio(double ratio) {
+      this.maxDeletedRowsRatio = ratio;
       return this;
     }
 

@@ -257,14 +257,16 @@ public final class DeltaVacuum {
   /** A commit of only a commitInfo: it conflicts with nothing. */
   private void record(String operation, Map<String, String> parameters, Map<String, Long> metrics)
       throws IOException {
-    long version = table.latestSnapshot().orElseThrow().getVersion();
     String root =
         io.delta.kernel.Table.forPath(table.engine(), table.path()).getPath(table.engine());
-    List<String> lines =
-        new MaintenanceCommitFile(root)
-            .commitInfo(operation, System.currentTimeMillis(), -1, parameters, metrics)
-            .lines();
-    new LogCommit(table).commit(version, lines, winner -> Optional.empty());
+    new LogCommit(table)
+        .commit(
+            table.latestSnapshot().orElseThrow(),
+            ict ->
+                new MaintenanceCommitFile(root)
+                    .commitInfo(operation, System.currentTimeMillis(), ict, -1, parameters, metrics)
+                    .lines(),
+            winner -> Optional.empty());
   }
 
   private static String qualified(FileSystem fs, String path) {

@@ -1,5 +1,7 @@
 package io.lakestream.connectors.delta.maintenance;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
 import io.delta.storage.LogStore;
 import io.lakestream.connectors.delta.DeltaTable;
@@ -22,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * commit stands), else the lines go to the next version. After a commit, a log checkpoint is
  * written every {@code delta.checkpointInterval} versions (which also lets Kernel remove log files
  * older than {@code delta.logRetentionDuration}).
+ *
+ * <p>On a table with in-commit timestamps ({@code delta.enableInCommitTimestamps=true}) every
+ * commit must carry one, later than its predecessor's: the lines are built per attempt with {@code
+ * max(now, previous + 1)}, where previous is the read version's timestamp or the winner's.
  */
 final class LogCommit {
   private static final Logger LOG = LoggerFactory.getLogger(LogCommit.class);
@@ -34,34 +40,59 @@ final class LogCommit {
   }
 
   /**
-   * Commits {@code lines} after {@code readVersion}.
+   * Commits the lines {@code linesAt} builds after the version {@code read}.
    *
+   * @param linesAt the version's action lines given its in-commit timestamp (null for a table
+   *     without them)
    * @param conflict the reason a winning version's lines conflict with this commit, or empty
    * @return the committed version, or empty when a conflicting version won (or every attempt lost)
    * @throws IOException if the log cannot be written or read
    */
   Optional<Long> commit(
-      long readVersion, List<String> lines, Function<List<String>, Optional<String>> conflict)
+      Snapshot read,
+      Function<Long, List<String>> linesAt,
+      Function<List<String>, Optional<String>> conflict)
       throws IOException {
     Configuration conf = table.hadoopConfiguration();
     Path root = new Path(Table.forPath(table.engine(), table.path()).getPath(table.engine()));
     LogStore logStore = KernelLogStores.forScheme(conf, root.toUri().getScheme());
-    long version = readVersion + 1;
+    boolean timestamps = hasInCommitTimestamps(read);
+    long previous = timestamps ? read.getTimestamp(table.engine()) : 0;
+    long version = read.getVersion() + 1;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++, version++) {
       Path file = new Path(new Path(root, "_delta_log"), String.format("%020d.json", version));
+      Long ict = timestamps ? Math.max(System.currentTimeMillis(), previous + 1) : null;
       try {
-        logStore.write(file, lines.iterator(), false, conf);
+        logStore.write(file, linesAt.apply(ict).iterator(), false, conf);
         checkpointIfDue(version);
         return Optional.of(version);
       } catch (FileAlreadyExistsException lost) {
-        Optional<String> reason = conflict.apply(read(logStore, file, conf));
+        List<String> winner = read(logStore, file, conf);
+        Optional<String> reason = conflict.apply(winner);
         if (reason.isPresent()) {
           LOG.info("{}: version {} won over this commit: {}", table.path(), version, reason.get());
           return Optional.empty();
         }
+        previous = Math.max(previous, inCommitTimestamp(winner));
       }
     }
     return Optional.empty();
+  }
+
+  private static boolean hasInCommitTimestamps(Snapshot snapshot) {
+    String enabled = snapshot.getTableProperties().get("delta.enableInCommitTimestamps");
+    return enabled != null && enabled.trim().equalsIgnoreCase("true");
+  }
+
+  /** The winner's {@code commitInfo.inCommitTimestamp}, or 0. */
+  private static long inCommitTimestamp(List<String> lines) throws IOException {
+    for (String line : lines) {
+      JsonNode ict = MaintenanceCommitFile.JSON.readTree(line).path("commitInfo");
+      if (ict.has("inCommitTimestamp")) {
+        return ict.path("inCommitTimestamp").asLong();
+      }
+    }
+    return 0;
   }
 
   private static List<String> read(LogStore logStore, Path file, Configuration conf)

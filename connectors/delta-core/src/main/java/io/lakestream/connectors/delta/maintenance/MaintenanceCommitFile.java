@@ -26,16 +26,24 @@ final class MaintenanceCommitFile {
   }
 
   /**
+   * @param inCommitTimestamp the version's in-commit timestamp, or null for a table without them
    * @param readVersion the version the operation read, or -1 for none (VACUUM's)
    */
   MaintenanceCommitFile commitInfo(
       String operation,
       long timestamp,
+      Long inCommitTimestamp,
       long readVersion,
       Map<String, String> parameters,
       Map<String, Long> metrics) {
     lines.commitInfo(
-        operation, timestamp, null, readVersion, "SnapshotIsolation", parameters, metrics);
+        operation,
+        timestamp,
+        inCommitTimestamp,
+        readVersion,
+        "SnapshotIsolation",
+        parameters,
+        metrics);
     return this;
   }
 
@@ -50,13 +58,20 @@ final class MaintenanceCommitFile {
     if (file.statsJson() != null) {
       remove.put("stats", file.statsJson());
     }
+    if (file.deletionVector() != null) {
+      file.deletionVector().toJson(remove.putObject("deletionVector"));
+    }
     return line("remove", remove);
   }
 
-  MaintenanceCommitFile add(DeltaWrittenFile file) {
+  /**
+   * @param partitionValues the file's partition values keyed as the log keys them (physical names
+   *     under column mapping)
+   */
+  MaintenanceCommitFile add(DeltaWrittenFile file, Map<String, String> partitionValues) {
     ObjectNode add = JSON.createObjectNode();
     add.put("path", root.relativize(file.path()));
-    partitionValues(add, file.partitionValues());
+    partitionValues(add, partitionValues);
     add.put("size", file.size());
     add.put("modificationTime", file.modificationTime());
     add.put("dataChange", false);

@@ -206,6 +206,55 @@ class DeltaOptimizeTest {
     assertThat(DeltaMaintenanceFiles.count(table)).isLessThanOrEqualTo(3);
   }
 
+  @Test
+  void rowsADeletionVectorDeletesArePurgedWhenItsFileIsRewritten() throws Exception {
+    DeltaTableSchema withVectors =
+        DeltaTableSchema.builder()
+            .column("id", ColumnType.LONG, false)
+            .column("amount", ColumnType.LONG)
+            .column("p", ColumnType.STRING)
+            .partitionedBy("p")
+            .property("delta.enableDeletionVectors", "true")
+            .build();
+    List<Object[]> batch = new ArrayList<>();
+    for (long id = 0; id < 40; id++) {
+      batch.add(new Object[] {id, id * 10, "p" + (id % 2)});
+    }
+    DeltaAppendCommit append = new DeltaAppendCommit(table, withVectors, "writer");
+    append.open();
+    append.commit(1, new DeltaTableWriter(table, withVectors).write(batch));
+    DeltaMergeCommit delete =
+        new DeltaMergeCommit(
+            DeltaMerge.into(table, withVectors, "id").whenMatchedDelete((s, t) -> true).build(),
+            "deleter");
+    delete.commit(
+        1,
+        List.of(
+            new Object[] {0L, 0L, "p0"},
+            new Object[] {1L, 0L, "p1"},
+            new Object[] {3L, 0L, "p1"},
+            new Object[] {5L, 0L, "p1"},
+            new Object[] {7L, 0L, "p1"}));
+    List<List<Object>> before = rows();
+    assertThat(before).hasSize(35);
+
+    DeltaOptimizeResult purged = DeltaOptimize.forTable(table).build().run();
+    assertThat(purged.filesRemoved())
+        .as("a partition's single small file is rewritten for its deletion vector")
+        .isEqualTo(2);
+    assertThat(rows()).isEqualTo(before);
+    assertThat(
+            commitInfo(purged.version()).at("/operationMetrics/numDeletionVectorsRemoved").asText())
+        .isEqualTo("2");
+    String log =
+        Files.readString(
+            dir.resolve("events/_delta_log/" + String.format("%020d.json", purged.version())));
+    assertThat(log.lines().filter(l -> l.startsWith("{\"remove\"")))
+        .allMatch(l -> l.contains("\"deletionVector\""));
+    assertThat(log.lines().filter(l -> l.startsWith("{\"add\"")))
+        .noneMatch(l -> l.contains("deletionVector"));
+  }
+
   private boolean optimized;
 
   private void optimizeOnce() {
