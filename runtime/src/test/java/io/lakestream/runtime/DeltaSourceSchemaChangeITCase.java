@@ -9,10 +9,13 @@ import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
+import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
 import io.lakestream.connectors.delta.source.DeltaSourceBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
+import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.sink.CommitRecordListener;
+import io.lakestream.state.query.QueryContext;
 import io.lakestream.testkit.logging.CapturedLogs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,23 @@ class DeltaSourceSchemaChangeITCase {
           .column("title", ColumnType.STRING)
           .column("amount", ColumnType.DOUBLE)
           .build();
+
+  private static final DeltaTableSchema NARROW_CDF = withChangeFeed(NARROW);
+  private static final DeltaTableSchema WIDE_CDF = withChangeFeed(WIDE);
+  private static final DeltaTableSchema NOTED_CDF =
+      withChangeFeed(
+          DeltaTableSchema.builder()
+              .column("id", ColumnType.LONG, false)
+              .column("title", ColumnType.STRING)
+              .column("amount", ColumnType.DOUBLE)
+              .column("note", ColumnType.STRING)
+              .build());
+
+  private static DeltaTableSchema withChangeFeed(DeltaTableSchema schema) {
+    DeltaTableSchema.Builder b = DeltaTableSchema.builder();
+    schema.columns().forEach(c -> b.column(c.name(), c.type(), c.nullable()));
+    return b.property("delta.enableChangeDataFeed", "true").build();
+  }
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -99,23 +120,28 @@ class DeltaSourceSchemaChangeITCase {
   }
 
   private StreamingQuery start(Map<String, String> options) throws Exception {
+    return start(
+        query ->
+            DeltaSourceBuilder.forTable(dir.resolve("in").toUri().toString())
+                .name("delta-in")
+                .options(options)
+                .query(query)
+                .build(),
+        DeltaSourceSchemaChangeITCase::encode);
+  }
+
+  /** A query from the source {@code source} builds (again at each rebuild) to JSON lines. */
+  private StreamingQuery start(
+      java.util.function.Function<QueryContext, Source<Row, ?, ?>> source, RowEncoder<Row> encoder)
+      throws Exception {
     String out = dir.resolve("out").toUri().toString();
     Dataflow dataflow =
         (env, query) ->
-            env.fromSource(
-                    DeltaSourceBuilder.forTable(dir.resolve("in").toUri().toString())
-                        .name("delta-in")
-                        .options(options)
-                        .query(query)
-                        .build(),
-                    WatermarkStrategy.noWatermarks(),
-                    "delta-in")
+            env.fromSource(source.apply(query), WatermarkStrategy.noWatermarks(), "delta-in")
                 .uid("delta-in")
                 .sinkTo(
                     JsonLinesFileSink.create(
-                        out,
-                        DeltaSourceSchemaChangeITCase::encode,
-                        new CommitRecordListener(query, "out", "out")))
+                        out, encoder, new CommitRecordListener(query, "out", "out")))
                 .uid("out");
     return StreamingQueryBuilder.of(dataflow)
         .queryName("delta-evolving")
@@ -201,8 +227,8 @@ class DeltaSourceSchemaChangeITCase {
     commit.open();
     List<Object[]> rows = new ArrayList<>();
     for (long id = from; id < to; id++) {
-      rows.add(
-          schema == WIDE ? new Object[] {id, "l" + id, id + 0.5} : new Object[] {id, "l" + id});
+      Object[] all = {id, "l" + id, id + 0.5, "n" + id};
+      rows.add(java.util.Arrays.copyOf(all, schema.columns().size()));
     }
     commit.commit(epoch, new DeltaTableWriter(table, schema, true).write(rows));
   }
@@ -259,5 +285,81 @@ class DeltaSourceSchemaChangeITCase {
       expected.add(id + "|l" + id + (id < 5 ? "" : "|" + (id + 0.5)));
     }
     assertThat(out()).containsExactlyInAnyOrderElementsOf(expected.stream().sorted().toList());
+  }
+
+  /**
+   * The change data feed of a table that evolved before the query started (mergeSchema added a
+   * column, a column was renamed) streams from version 0 with the latest schema, reading the older
+   * versions' files by physical name; a column added while it runs restarts it by itself, and every
+   * change row arrives once.
+   */
+  @Test
+  void theChangeFeedOfAnEvolvedTableStreamsFromItsFirstVersionAndFollowsAnAddedColumn()
+      throws Exception {
+    appendEvolving(NARROW_CDF, 0, 3, 1);
+    appendEvolving(WIDE_CDF, 3, 5, 2);
+    DeltaTable table = DeltaTable.forPath(dir.resolve("in").toUri().toString());
+    renameLabel(table.latestSnapshot().orElseThrow().getVersion() + 1);
+    Map<String, String> options =
+        Map.of("pollInterval", "100ms", "startingVersion", "0", "allowSourceColumnRename", "true");
+    StreamingQuery query =
+        start(
+            q ->
+                DeltaCdfSourceBuilder.forTable(dir.resolve("in").toUri().toString())
+                    .name("delta-in")
+                    .options(options)
+                    .query(q)
+                    .build(),
+            DeltaSourceSchemaChangeITCase::encodeChange);
+    String firstRun = query.runId();
+    awaitRows(5);
+    appendEvolving(NOTED_CDF, 5, 7, 3);
+    awaitRows(7);
+    assertThat(query.runId()).as("rebuilt for the added column").isNotEqualTo(firstRun);
+    query.stop();
+    List<String> expected = new ArrayList<>();
+    for (long id = 0; id < 7; id++) {
+      expected.add(id + "|l" + id + "|" + (id < 3 ? "null" : id + 0.5) + "|insert");
+    }
+    assertThat(out()).containsExactlyInAnyOrderElementsOf(expected.stream().sorted().toList());
+  }
+
+  /**
+   * A Delta source started at version 0 of a table whose schema changed since (a column added, one
+   * renamed) reads the whole history with the latest schema instead of stopping at the old
+   * versions' metadata.
+   */
+  @Test
+  void aStreamStartedAfterTheTableEvolvedReadsItsHistoryWithTheLatestSchema() throws Exception {
+    appendEvolving(NARROW, 0, 3, 1);
+    appendEvolving(WIDE, 3, 5, 2);
+    DeltaTable table = DeltaTable.forPath(dir.resolve("in").toUri().toString());
+    renameLabel(table.latestSnapshot().orElseThrow().getVersion() + 1);
+    StreamingQuery query =
+        start(
+            Map.of(
+                "pollInterval",
+                "100ms",
+                "startingVersion",
+                "0",
+                "allowSourceColumnRename",
+                "true"));
+    String run = query.runId();
+    awaitRows(5);
+    assertThat(query.runId()).as("no restart").isEqualTo(run);
+    query.stop();
+    assertThat(out())
+        .containsExactlyInAnyOrder("0|l0|null", "1|l1|null", "2|l2|null", "3|l3|3.5", "4|l4|4.5");
+  }
+
+  /** id, title, amount and the change type of a change row (the columns before it vary). */
+  private static String encodeChange(Row row) {
+    return row.getField(0)
+        + "|"
+        + row.getField(1)
+        + "|"
+        + row.getField(2)
+        + "|"
+        + row.getField(row.getArity() - 3);
   }
 }

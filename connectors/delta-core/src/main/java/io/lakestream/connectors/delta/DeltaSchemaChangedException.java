@@ -77,6 +77,36 @@ public class DeltaSchemaChangedException extends DeltaTableException
         message, followable ? diff.all() : diff.blocking(allowed), followable);
   }
 
+  /**
+   * Fails unless a stream reading with {@code read}, the schema of version {@code schemaVersion},
+   * may read version {@code version}, whose schema is {@code actual}. A later version with another
+   * schema fails ({@link #recorded()} when the change is followed, so a rebuilt query reads on); an
+   * earlier one (the stream was built after its schema changed) is read with {@code read}, by
+   * physical name, when its schema changed into {@code read} only in ways followed.
+   *
+   * @param prefix the message up to the schema, e.g. {@code "Version 7 of the Delta table at P"}
+   * @param finalAdvice what to do when the change cannot be followed by a rebuilt query
+   */
+  public static void requireReadable(
+      String prefix,
+      StructType read,
+      long schemaVersion,
+      long version,
+      StructType actual,
+      String finalAdvice,
+      DeltaColumnChanges followed) {
+    if (actual.toJson().equals(read.toJson())) {
+      return;
+    }
+    if (version > schemaVersion) {
+      throw of(prefix, read, actual, finalAdvice, followed);
+    }
+    DeltaSchemaChangedException intoRead = of(prefix, actual, read, finalAdvice, followed);
+    if (!intoRead.recorded()) {
+      throw intoRead;
+    }
+  }
+
   /** How the columns of two schemas differ, matched by physical name. */
   private static final class ColumnDiff {
     final List<String> added = new ArrayList<>();

@@ -56,6 +56,7 @@ public final class DeltaTableChanges {
   private final boolean ignoreDeletes;
   private final DeltaFileSkipping skipping;
   private final DeltaColumnChanges followed;
+  private final long schemaVersion;
 
   /**
    * The files of a snapshot or of a range of versions that may match the filter, and how many were
@@ -99,13 +100,16 @@ public final class DeltaTableChanges {
         skipChangeCommits,
         ignoreDeletes,
         skipping,
-        DeltaColumnChanges.ADDITIONS_ONLY);
+        DeltaColumnChanges.ADDITIONS_ONLY,
+        -1);
   }
 
   /**
    * As {@link #DeltaTableChanges(DeltaTable, String, boolean, boolean, DeltaFileSkipping)}, and
    * {@code followed} says which renames and drops of columns a version may make and still be
-   * followed by a rebuilt query ({@link DeltaSchemaChangedException#recorded()}).
+   * followed by a rebuilt query ({@link DeltaSchemaChangedException#recorded()}). Versions up to
+   * {@code schemaVersion} (the one {@code schemaJson} is the schema of) are read with that later
+   * schema, by physical name, when their own schema changes into it in ways followed.
    */
   public DeltaTableChanges(
       DeltaTable table,
@@ -113,8 +117,10 @@ public final class DeltaTableChanges {
       boolean skipChangeCommits,
       boolean ignoreDeletes,
       DeltaFileSkipping skipping,
-      DeltaColumnChanges followed) {
+      DeltaColumnChanges followed,
+      long schemaVersion) {
     this.followed = Objects.requireNonNull(followed, "followed");
+    this.schemaVersion = schemaVersion;
     this.table = Objects.requireNonNull(table, "table");
     this.commits = new DeltaCommitRange(table);
     this.schemaJson = Objects.requireNonNull(schemaJson, "schemaJson");
@@ -360,9 +366,11 @@ public final class DeltaTableChanges {
     Snapshot snapshot = table.kernelTable().getSnapshotAsOfVersion(table.engine(), version);
     StructType actual = snapshot.getSchema();
     if (!actual.toJson().equals(schemaJson)) {
-      throw DeltaSchemaChangedException.of(
+      DeltaSchemaChangedException.requireReadable(
           "Version " + version + " of the Delta table at " + table.path(),
           KernelSchemaJson.parse(schemaJson),
+          schemaVersion,
+          version,
           actual,
           "restart the query with a new checkpoint location and startingVersion "
               + version

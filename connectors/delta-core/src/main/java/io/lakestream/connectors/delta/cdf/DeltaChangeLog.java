@@ -4,14 +4,17 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructType;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaAddedFile;
+import io.lakestream.connectors.delta.DeltaColumnChanges;
 import io.lakestream.connectors.delta.DeltaCommitRange;
 import io.lakestream.connectors.delta.DeltaDeletionVector;
 import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.delta.DeltaSchemaChangedException;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableChanges;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.kernel.KernelCommitRange.Action;
+import io.lakestream.connectors.delta.kernel.KernelSchemaJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,6 +54,8 @@ public final class DeltaChangeLog {
   private final DeltaTable table;
   private final DeltaCommitRange commits;
   private final String schemaJson;
+  private final DeltaColumnChanges followed;
+  private final long schemaVersion;
 
   /**
    * @param table the table
@@ -58,9 +63,27 @@ public final class DeltaChangeLog {
    *     effect with another schema fails
    */
   public DeltaChangeLog(DeltaTable table, String schemaJson) {
+    this(table, schemaJson, -1, null);
+  }
+
+  /**
+   * A change log a stream reads, which follows schema changes as the Delta source does. Versions up
+   * to {@code schemaVersion} (the one whose schema the stream reads with) are read with that later
+   * schema, by physical name, when their own schema changes into it only by added columns and the
+   * renames and drops {@code followed} allows. A later version that changes the schema so fails
+   * with a {@link DeltaSchemaChangedException} the query runtime restarts the query on (rebuilt
+   * with the new schema); any other change fails for good, naming the option that would follow it.
+   *
+   * @param schemaVersion the version {@code schemaJson} is the schema of
+   * @param followed the renames and drops followed; null to require the read schema exactly
+   */
+  public DeltaChangeLog(
+      DeltaTable table, String schemaJson, long schemaVersion, DeltaColumnChanges followed) {
     this.table = Objects.requireNonNull(table, "table");
     this.commits = new DeltaCommitRange(table);
     this.schemaJson = Objects.requireNonNull(schemaJson, "schemaJson");
+    this.schemaVersion = schemaVersion;
+    this.followed = followed;
   }
 
   public DeltaTable table() {
@@ -234,7 +257,10 @@ public final class DeltaChangeLog {
     return file.selectionVector() != null && file.selectionVector().cardinality() == 0;
   }
 
-  /** Fails unless the metadata in effect at {@code version} records the feed with our schema. */
+  /**
+   * Fails unless the metadata in effect at {@code version} records the feed with our schema (or,
+   * for a stream, with one it follows).
+   */
   private void checkVersion(long version, Snapshot snapshot) {
     String enabled = snapshot.getTableProperties().get(ENABLE_PROPERTY);
     if (!"true".equalsIgnoreCase(enabled)) {
@@ -260,6 +286,10 @@ public final class DeltaChangeLog {
   }
 
   private void checkSchema(long version, Snapshot snapshot) {
+    if (followed != null) {
+      checkFollowedSchema(version, snapshot.getSchema());
+      return;
+    }
     commits.checkSchema(
         version,
         snapshot,
@@ -272,6 +302,26 @@ public final class DeltaChangeLog {
                 + " restarts with a new checkpoint location and startingVersion "
                 + version
                 + ").");
+  }
+
+  /**
+   * A stream's check: a version up to {@code schemaVersion} must have a schema that changes into
+   * the read one in ways followed (its files are then read by physical name); a later version with
+   * another schema fails, restartably when followed.
+   */
+  private void checkFollowedSchema(long version, StructType actual) {
+    if (!actual.toJson().equals(schemaJson)) {
+      DeltaSchemaChangedException.requireReadable(
+          "Version " + version + " of the Delta table at " + table.path(),
+          KernelSchemaJson.parse(schemaJson),
+          schemaVersion,
+          version,
+          actual,
+          "restart the query with a new checkpoint location and startingVersion "
+              + version
+              + " to continue from this version.",
+          followed);
+    }
   }
 
   private Snapshot snapshotAt(long version) {

@@ -231,9 +231,9 @@ public final class DeltaOptimize {
   }
 
   /**
-   * Per partition with at least {@code minFiles} candidates or (not in auto-compaction, which
-   * waits for small files to pile up) a deletion vector to purge: bins of two or more files, or of
-   * one file with a deletion vector.
+   * Per partition with at least {@code minFiles} candidates or (not in auto-compaction, which waits
+   * for small files to pile up) a deletion vector to purge: bins of two or more files, or of one
+   * file with a deletion vector.
    */
   private List<List<CompactedFile>> bins(Map<Map<String, String>, List<CompactedFile>> files) {
     List<List<CompactedFile>> bins = new ArrayList<>();

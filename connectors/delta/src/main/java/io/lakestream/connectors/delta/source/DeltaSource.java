@@ -136,7 +136,13 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
         context,
         checkpoint,
         new DeltaTableChanges(
-            table, schemaJson, skipChangeCommits, ignoreDeletes, skipping(), followed),
+            table,
+            schemaJson,
+            skipChangeCommits,
+            ignoreDeletes,
+            skipping(),
+            followed,
+            schemaVersion),
         limits(bounded(), end),
         positions(DeltaSourceEnumerator.ROWS_ADMITTED));
   }

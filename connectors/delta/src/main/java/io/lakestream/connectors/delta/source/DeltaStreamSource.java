@@ -47,6 +47,8 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
    * @param name the source's name in offsets records and progress (its uid)
    * @param table the table read
    * @param schemaJson the table's schema (as Delta JSON) the rows are read with
+   * @param schemaVersion the version {@code schemaJson} is the schema of: earlier versions with
+   *     another schema are read with it where the change is one the source follows
    * @param partitionColumns the table's partition columns
    * @param columnMappingMode the table's {@code delta.columnMapping.mode}: {@code none}, {@code
    *     name} or {@code id}
@@ -60,6 +62,7 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
       String name,
       DeltaTable table,
       String schemaJson,
+      long schemaVersion,
       List<String> partitionColumns,
       String columnMappingMode,
       RowTypeInfo rowType,
@@ -80,6 +83,9 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
   /** The table's schema (as Delta JSON) the rows are read with. */
   protected final String schemaJson;
 
+  /** The version {@link #schemaJson} is the schema of. */
+  protected final long schemaVersion;
+
   /** The table's partition columns. */
   protected final List<String> partitionColumns;
 
@@ -96,6 +102,7 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
     this.name = settings.name();
     this.table = settings.table();
     this.schemaJson = settings.schemaJson();
+    this.schemaVersion = settings.schemaVersion();
     this.partitionColumns = settings.partitionColumns();
     this.columnMappingMode = settings.columnMappingMode();
     this.rowType = settings.rowType();

@@ -158,6 +158,7 @@ public abstract class DeltaStreamSourceBuilder<B extends DeltaStreamSourceBuilde
         name,
         table,
         snapshot.getSchema().toJson(),
+        snapshot.getVersion(),
         snapshot.getPartitionColumnNames(),
         KernelColumnMapping.mode(snapshot.getTableProperties()),
         rowType,

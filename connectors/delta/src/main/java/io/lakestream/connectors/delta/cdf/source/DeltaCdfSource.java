@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.DeltaColumnChanges;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
 import io.lakestream.connectors.delta.cdf.source.enumerator.DeltaCdfEnumeratorState;
@@ -46,10 +47,15 @@ public final class DeltaCdfSource
   private static final long serialVersionUID = 1L;
 
   private final long startingVersion;
+  private final DeltaColumnChanges followed;
 
-  DeltaCdfSource(Settings settings, long startingVersion) {
+  /**
+   * @param followed the column renames and drops followed
+   */
+  DeltaCdfSource(Settings settings, long startingVersion, DeltaColumnChanges followed) {
     super(settings);
     this.startingVersion = startingVersion;
+    this.followed = followed;
   }
 
   @Override
@@ -83,7 +89,7 @@ public final class DeltaCdfSource
     return new DeltaCdfSourceEnumerator(
         context,
         checkpoint,
-        new DeltaChangeLog(table, schemaJson),
+        new DeltaChangeLog(table, schemaJson, schemaVersion, followed),
         limits(false, end),
         positions(DeltaCdfSourceEnumerator.FILES_ADMITTED));
   }

@@ -2,6 +2,7 @@ package io.lakestream.connectors.delta.cdf.source;
 
 import io.delta.kernel.Snapshot;
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.DeltaColumnChanges;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
@@ -84,8 +85,14 @@ public final class DeltaCdfSourceBuilder extends DeltaStreamSourceBuilder<DeltaC
             table);
     checkStartingVersion(table, starting, latest);
     long check = starting < 0 ? latest : starting; // latest, or the snapshot's version
-    new DeltaChangeLog(table, snapshot.getSchema().toJson()).changeFiles(check, check);
-    return new DeltaCdfSource(settings(table, snapshot, withMetadataColumns(tableType)), starting);
+    DeltaColumnChanges followed =
+        new DeltaColumnChanges(
+            options.get(DeltaCdfSourceOptions.ALLOW_SOURCE_COLUMN_RENAME),
+            options.get(DeltaCdfSourceOptions.ALLOW_SOURCE_COLUMN_DROP));
+    new DeltaChangeLog(table, snapshot.getSchema().toJson(), latest, followed)
+        .changeFiles(check, check);
+    return new DeltaCdfSource(
+        settings(table, snapshot, withMetadataColumns(tableType)), starting, followed);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.cdf.source;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.delta.source.DeltaSourceOptions;
 import io.lakestream.connectors.delta.source.DeltaStreamOptions;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
@@ -44,6 +45,14 @@ public final class DeltaCdfSourceOptions {
 
   public static final Option<Duration> POLL_INTERVAL = DeltaStreamOptions.pollInterval();
 
+  /** As the Delta source's: a renamed column is followed from the version that renamed it. */
+  public static final Option<Boolean> ALLOW_SOURCE_COLUMN_RENAME =
+      DeltaSourceOptions.ALLOW_SOURCE_COLUMN_RENAME;
+
+  /** As the Delta source's: a dropped column is followed from the version that dropped it. */
+  public static final Option<Boolean> ALLOW_SOURCE_COLUMN_DROP =
+      DeltaSourceOptions.ALLOW_SOURCE_COLUMN_DROP;
+
   /** Every option of the Delta CDF source. */
   public static final OptionsCatalog CATALOG =
       OptionsCatalog.builder("delta-cdf-source", "Delta CDF source")
@@ -63,6 +72,8 @@ public final class DeltaCdfSourceOptions {
         STARTING_TIMESTAMP,
         MAX_FILES_PER_TRIGGER,
         MAX_BYTES_PER_TRIGGER,
-        POLL_INTERVAL);
+        POLL_INTERVAL,
+        ALLOW_SOURCE_COLUMN_RENAME,
+        ALLOW_SOURCE_COLUMN_DROP);
   }
 }

@@ -49,8 +49,9 @@ class DeltaCdfSourceBuilderTest {
             LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("UNKNOWN_OPTION"))
         .hasMessageContaining("Unknown Delta CDF source option 'startingVersoin'")
         .hasMessageContaining(
-            "[maxBytesPerTrigger, maxFilesPerTrigger, pollInterval, readChangeFeed,"
-                + " startingTimestamp, startingVersion]");
+            "[allowSourceColumnDrop, allowSourceColumnRename, maxBytesPerTrigger,"
+                + " maxFilesPerTrigger, pollInterval, readChangeFeed, startingTimestamp,"
+                + " startingVersion]");
   }
 
   @Test
