@@ -17,6 +17,7 @@ import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.dv.DeletionVectorStore;
 import io.lakestream.connectors.delta.dv.RowIndexBitmap;
 import io.lakestream.connectors.delta.kernel.KernelLogStores;
+import io.lakestream.connectors.delta.maintenance.PartitionCompaction;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.FileAlreadyExistsException;
@@ -72,7 +73,13 @@ import org.slf4j.LoggerFactory;
  * them on removed and re-added files; in-commit timestamps put a monotonic {@code
  * inCommitTimestamp} in {@code commitInfo}. A batch that updates or deletes rows of a table with
  * {@code delta.appendOnly=true} is refused with a {@link DeltaTableException} naming the property.
- * Flink-free; serializable (the merge and table travel, engines are made per JVM).
+ * Updated rows get new row ids (they are not yet materialized into the new files, as Delta's own
+ * MERGE does to keep them stable).
+ *
+ * <p>On a table with {@code delta.autoOptimize.autoCompact} = {@code true} or {@code auto}, as
+ * Databricks compacts MERGE output, a committed batch is followed by {@link PartitionCompaction} of
+ * the partitions it wrote (after the commit, which always stands). Flink-free; serializable (the
+ * merge and table travel, engines are made per JVM).
  */
 @PublicEvolving
 public final class DeltaMergeCommit implements Serializable {
@@ -247,15 +254,18 @@ public final class DeltaMergeCommit implements Serializable {
             vectors,
             dataFiles,
             changeFiles);
-    return new PreparedMerge(
-        epoch,
-        plan,
-        content,
-        features,
-        dataFiles.size(),
-        changeFiles.size(),
-        DeltaMergeResult.Status.COMMITTED,
-        snapshot.getVersion());
+    PreparedMerge prepared =
+        new PreparedMerge(
+            epoch,
+            plan,
+            content,
+            features,
+            dataFiles.size(),
+            changeFiles.size(),
+            DeltaMergeResult.Status.COMMITTED,
+            snapshot.getVersion());
+    prepared.compaction = PartitionCompaction.of(table, properties, false).orElse(null);
+    return prepared;
   }
 
   private boolean useDeletionVectors(MergeTableFeatures features) {
@@ -382,6 +392,9 @@ public final class DeltaMergeCommit implements Serializable {
       LOG.debug(
           "{}: committed MERGE epoch {} as version {}", table.path(), prepared.epoch, version);
       checkpointIfDue(engine, version);
+      if (prepared.compaction != null) {
+        prepared.compaction.after("MERGE epoch " + prepared.epoch, prepared.content.dataFiles());
+      }
       return prepared.result(DeltaMergeResult.Status.COMMITTED, version, attempt);
     }
     throw new DeltaCommitConflictException(

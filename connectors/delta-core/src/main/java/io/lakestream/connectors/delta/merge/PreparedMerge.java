@@ -1,6 +1,7 @@
 package io.lakestream.connectors.delta.merge;
 
 import io.lakestream.api.annotation.Experimental;
+import io.lakestream.connectors.delta.maintenance.PartitionCompaction;
 import java.util.List;
 
 /**
@@ -18,6 +19,7 @@ public final class PreparedMerge {
   final int changeFilesAdded;
   final DeltaMergeResult.Status status;
   final long seenVersion;
+  PartitionCompaction compaction; // null: no auto-compaction after the commit
 
   PreparedMerge(
       long epoch,
