@@ -1,9 +1,13 @@
 package io.lakestream.pipelines.cli;
 
+import io.lakestream.pipelines.listener.KafkaProgressListener;
+import io.lakestream.runtime.QueryListener;
 import io.lakestream.runtime.SchemaChangeRestarts;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.state.StateBackendSettings;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -57,6 +61,22 @@ final class QueryRunOptions {
               + " are retired.")
   String restoreFrom;
 
+  @Option(
+      names = "--progress-topic",
+      paramLabel = "<topic>",
+      description =
+          "Also write each progress event (the JSON of progress/N) to this Kafka topic, keyed by"
+              + " the query's id; needs --progress-kafka bootstrap.servers=<host:port>.")
+  String progressTopic;
+
+  @Option(
+      names = "--progress-kafka",
+      paramLabel = "<key=value>",
+      description =
+          "A Kafka producer property of the --progress-topic producer, e.g."
+              + " bootstrap.servers=broker:9092 or security.protocol=SSL (repeatable).")
+  Map<String, String> progressKafka = new LinkedHashMap<>();
+
   /** Whether {@code option} (its longest name) applies to this start only, not to a restart. */
   static boolean oneOff(String option) {
     return option.equals("--restore-from");
@@ -72,6 +92,7 @@ final class QueryRunOptions {
         StateBackendSettings.defaults()
             .withBackend(StateBackendSettings.Backend.parse(stateBackend))
             .withChangelog(changelog);
+    progressListeners().forEach(builder::listener);
     return builder
         .stateBackend(state)
         .parallelism(parallelism)
@@ -83,5 +104,22 @@ final class QueryRunOptions {
         .programArguments(LakestreamCli.class.getName(), restart)
         .flinkConfiguration(RunCommand.flinkConfDir())
         .listener(QueryConsole.PROGRESS_PRINTER);
+  }
+
+  /**
+   * The Kafka progress listener, if {@code --progress-topic} asks for one.
+   *
+   * @throws IllegalArgumentException for --progress-kafka without --progress-topic, or the reverse
+   */
+  private List<QueryListener> progressListeners() {
+    if (progressTopic == null) {
+      if (!progressKafka.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--progress-kafka is given without --progress-topic: name the topic the progress"
+                + " events go to");
+      }
+      return List.of();
+    }
+    return List.of(KafkaProgressListener.to(progressTopic, progressKafka));
   }
 }
