@@ -114,17 +114,19 @@ class LakebaseSecretsITCase {
         messages.add(describe(failure));
       }
 
-      // with the old token, every retry fails on authentication; the error names no secret
+      // with the old token, the fresh attempt fails too: a clear error that names no secret
       Files.writeString(token, FIRST + "\n");
       try (PostgresBatchWriter writer =
           new PostgresBatchWriter(
               sink.config().endpoint(), sink.statement(), 1, java.time.Duration.ofMillis(10))) {
-        LakebaseWriteException refused =
+        LakebaseSinkException refused =
             org.junit.jupiter.api.Assertions.assertThrows(
-                LakebaseWriteException.class, () -> writer.write(new Object[][] {{4L, "d"}}, 1));
+                LakebaseSinkException.class, () -> writer.write(new Object[][] {{4L, "d"}}, 1));
+        assertThat(refused.errorClass()).isEqualTo(LakebaseSinkException.AUTHENTICATION_FAILED);
         assertThat(refused)
-            .hasMessageContaining("cannot connect to")
-            .hasMessageContaining("password authentication failed");
+            .hasMessageContaining("failed twice")
+            .hasMessageContaining("password authentication failed")
+            .hasMessageContaining("option passwordfile");
         messages.add(describe(refused));
       }
       assertThat(logs.lines()).anyMatch(line -> line.contains("transient error writing to"));
@@ -141,6 +143,133 @@ class LakebaseSecretsITCase {
       }
       assertThat(rows).containsExactly("1=a2", "2=b");
     }
+  }
+
+  /**
+   * A token provider that caches its token, as a real one does: after the password rotates
+   * mid-stream and the connection drops, the reconnect is refused with the cached token (28P01),
+   * asks for a fresh one once and goes on; every row of every batch is in the table.
+   */
+  @Test
+  void aRefusedTokenIsFetchedAfreshOnceAndNoRowIsLost() throws Exception {
+    String role = "token_app";
+    String first = "Tok1-" + UUID.randomUUID();
+    String second = "Tok2-" + UUID.randomUUID();
+    execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + first + "'");
+    execute("GRANT ALL ON SCHEMA public TO " + role);
+    allowPasswordLogin(role);
+    CachingTokens tokens = new CachingTokens(first);
+    LakebaseSink<Object[]> sink =
+        LakebaseSinkBuilder.<Object[]>forSchema(SCHEMA, row -> row)
+            .option("endpoint", POSTGRES.jdbcUrl())
+            .option("user", role)
+            .option("dbtable", "rotated")
+            .option("upsertkey", "id")
+            .option("checkpointLocation", "/tmp/chk")
+            .credentialProvider(tokens)
+            .build();
+    int batches = 40;
+    int rows = 25;
+    List<String> messages = new ArrayList<>();
+    try (CapturedLogs logs = CapturedLogs.capture();
+        PostgresBatchWriter writer =
+            new PostgresBatchWriter(
+                sink.config().endpoint(), sink.statement(), 3, java.time.Duration.ofMillis(10))) {
+      for (int b = 0; b < batches; b++) {
+        if (b == batches / 2) {
+          // the token rotates: the server takes only the new one, the store has it, the
+          // provider still holds the old one; the current session is cut
+          execute("ALTER ROLE " + role + " PASSWORD '" + second + "'");
+          CachingTokens.STORE.set(second);
+          execute(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"
+                  + role
+                  + "'");
+        }
+        Object[][] batch = new Object[rows][];
+        for (int i = 0; i < rows; i++) {
+          batch[i] = new Object[] {(long) (b * rows + i), "v" + b};
+        }
+        writer.write(batch, rows);
+      }
+      assertThat(writer.connects()).isEqualTo(2);
+      assertThat(tokens.fetches).isEqualTo(2);
+      assertThat(logs.lines())
+          .anyMatch(line -> line.contains("reconnecting once with a fresh one"));
+
+      // the store keeps handing out a token the server refuses: a clear error, no second retry
+      execute("ALTER ROLE " + role + " PASSWORD '" + first + "x'");
+      execute(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '" + role + "'");
+      LakebaseSinkException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              LakebaseSinkException.class, () -> writer.write(new Object[][] {{-1L, "lost?"}}, 1));
+      assertThat(refused.errorClass()).isEqualTo(LakebaseSinkException.AUTHENTICATION_FAILED);
+      assertThat(refused).hasMessageContaining("Check option user and");
+      messages.add(describe(refused));
+      messages.addAll(logs.lines());
+    }
+    messages.add(sink.toString());
+    assertThat(messages).allSatisfy(m -> assertThat(m).doesNotContain(first, second));
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT count(*), count(DISTINCT id), min(id), max(id) FROM rotated")) {
+      rs.next();
+      assertThat(rs.getLong(1)).isEqualTo((long) batches * rows);
+      assertThat(rs.getLong(2)).isEqualTo((long) batches * rows);
+      assertThat(rs.getLong(3)).isZero();
+      assertThat(rs.getLong(4)).isEqualTo((long) batches * rows - 1);
+    }
+  }
+
+  /** Hands out a cached token; {@link #invalidate()} makes it fetch the store's current one. */
+  private static final class CachingTokens implements CredentialProvider {
+    static final java.util.concurrent.atomic.AtomicReference<String> STORE =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    private String token;
+    int fetches;
+
+    CachingTokens(String initial) {
+      STORE.set(initial);
+    }
+
+    @Override
+    public synchronized String password() {
+      if (token == null) {
+        token = STORE.get();
+        fetches++;
+      }
+      return token;
+    }
+
+    @Override
+    public synchronized void invalidate() {
+      token = null;
+    }
+
+    @Override
+    public String source() {
+      return "the test's token store";
+    }
+  }
+
+  private static void allowPasswordLogin(String role) throws Exception {
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement()) {
+      Path hba;
+      try (ResultSet rs = s.executeQuery("SHOW hba_file")) {
+        rs.next();
+        hba = Path.of(rs.getString(1));
+      }
+      String rules = Files.readString(hba, StandardCharsets.UTF_8);
+      Files.writeString(
+          hba,
+          "host all " + role + " 127.0.0.1/32 scram-sha-256\n" + rules,
+          StandardCharsets.UTF_8);
+      s.execute("SELECT pg_reload_conf()");
+    }
+    Thread.sleep(300);
   }
 
   private LakebaseSinkBuilder<Object[]> builder() {
