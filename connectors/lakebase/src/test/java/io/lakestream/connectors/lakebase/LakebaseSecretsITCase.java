@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lakestream.connectors.lakebase.connect.LoopbackHttp;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.lakebase.sink.writer.PostgresBatchWriter;
 import io.lakestream.connectors.schema.ColumnType;
@@ -220,6 +221,100 @@ class LakebaseSecretsITCase {
       assertThat(rs.getLong(2)).isEqualTo((long) batches * rows);
       assertThat(rs.getLong(3)).isZero();
       assertThat(rs.getLong(4)).isEqualTo((long) batches * rows - 1);
+    }
+  }
+
+  /**
+   * Options only, as a Databricks user writes them: the endpoint id is resolved through a loopback
+   * workspace API, the password is an OAuth token from a loopback OIDC endpoint, and when the token
+   * rotates mid-stream the refused reconnect fetches a new one; no row is lost and neither the
+   * client secret nor a token shows in logs, errors or the sink's description.
+   */
+  @Test
+  void databricksOAuthAndAnEndpointIdThroughOptions() throws Exception {
+    String role = "oauth_app";
+    String first = "oauth-1-" + UUID.randomUUID();
+    String second = "oauth-2-" + UUID.randomUUID();
+    String clientSecret = "dose-" + UUID.randomUUID();
+    execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + first + "'");
+    execute("GRANT ALL ON SCHEMA public TO " + role);
+    allowPasswordLogin(role);
+    Path client = dir.resolve("sp.properties");
+    Files.writeString(client, "client_id=sp-1\nclient_secret=" + clientSecret + "\n");
+    String basic =
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString(("sp-1:" + clientSecret).getBytes(StandardCharsets.UTF_8));
+    String pgHost = POSTGRES.jdbcUrl().replaceFirst("jdbc:postgresql://([^/]+)/.*", "$1");
+    java.util.concurrent.atomic.AtomicReference<String> issued =
+        new java.util.concurrent.atomic.AtomicReference<>(first);
+    List<String> messages = new ArrayList<>();
+    try (LoopbackHttp workspace =
+            new LoopbackHttp(
+                request -> {
+                  if (request.path().equals("/oidc/v1/token")) {
+                    return basic.equals(request.authorization())
+                            && request.body().contains("grant_type=client_credentials")
+                        ? new LoopbackHttp.Answer(
+                            200, "{\"access_token\":\"" + issued.get() + "\",\"expires_in\":3600}")
+                        : new LoopbackHttp.Answer(401, "{\"error\":\"invalid_client\"}");
+                  }
+                  if (request
+                          .path()
+                          .equals("/api/2.0/postgres/projects/shop/branches/main/endpoints")
+                      && ("Bearer " + issued.get()).equals(request.authorization())) {
+                    return new LoopbackHttp.Answer(
+                        200,
+                        "{\"endpoints\":[{\"status\":{\"endpoint_type\":"
+                            + "\"ENDPOINT_TYPE_READ_WRITE\",\"hosts\":{\"host\":\""
+                            + pgHost
+                            + "\"}}}]}");
+                  }
+                  return new LoopbackHttp.Answer(404, "{\"error_code\":\"NOT_FOUND\"}");
+                });
+        CapturedLogs logs = CapturedLogs.capture()) {
+      LakebaseSink<Object[]> sink =
+          LakebaseSinkBuilder.<Object[]>forSchema(SCHEMA, row -> row)
+              .option("endpoint", "shop.main")
+              .option("workspacehost", workspace.url())
+              .option("credential", "databricks-oauth")
+              .option("oauthclientfile", client.toString())
+              .option("database", POSTGRES.databaseName())
+              .option("user", role)
+              .option("dbtable", "oauth_rows")
+              .option("upsertkey", "id")
+              .option("checkpointLocation", "/tmp/chk")
+              .build();
+      assertThat(sink.sinkTarget()).startsWith("jdbc:postgresql://" + pgHost + "/");
+      try (PostgresBatchWriter writer =
+          new PostgresBatchWriter(
+              sink.config().endpoint(), sink.statement(), 3, java.time.Duration.ofMillis(10))) {
+        writer.write(new Object[][] {{1L, "a"}, {2L, "b"}}, 2);
+        execute("ALTER ROLE " + role + " PASSWORD '" + second + "'");
+        issued.set(second);
+        execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"
+                + role
+                + "'");
+        writer.write(new Object[][] {{3L, "c"}, {1L, "a2"}}, 2);
+      }
+      assertThat(workspace.requests).filteredOn(r -> r.path().equals("/oidc/v1/token")).hasSize(2);
+      assertThat(logs.lines()).anyMatch(line -> line.contains("resolved to"));
+      messages.addAll(logs.lines());
+      messages.add(sink.toString());
+      messages.add(sink.config().toString());
+      messages.add(
+          new String(InstantiationUtil.serializeObject(sink), StandardCharsets.ISO_8859_1));
+    }
+    assertThat(messages).allSatisfy(m -> assertThat(m).doesNotContain(first, second, clientSecret));
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id, name FROM oauth_rows ORDER BY id")) {
+      List<String> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(rs.getLong(1) + "=" + rs.getString(2));
+      }
+      assertThat(rows).containsExactly("1=a2", "2=b", "3=c");
     }
   }
 

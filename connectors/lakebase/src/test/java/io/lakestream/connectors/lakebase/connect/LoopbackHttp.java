@@ -12,18 +12,18 @@ import java.util.function.Function;
 /**
  * A JDK HTTP server on 127.0.0.1 answering every request with {@code handler}; records requests.
  */
-final class LoopbackHttp implements AutoCloseable {
+public final class LoopbackHttp implements AutoCloseable {
   /** A request as received. */
-  record Request(
+  public record Request(
       String method, String path, String authorization, String contentType, String body) {}
 
   /** An answer. */
-  record Answer(int status, String json) {}
+  public record Answer(int status, String json) {}
 
-  final List<Request> requests = new CopyOnWriteArrayList<>();
+  public final List<Request> requests = new CopyOnWriteArrayList<>();
   private final HttpServer server;
 
-  LoopbackHttp(Function<Request, Answer> handler) throws IOException {
+  public LoopbackHttp(Function<Request, Answer> handler) throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext(
         "/",
@@ -49,7 +49,7 @@ final class LoopbackHttp implements AutoCloseable {
         new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
