@@ -20,6 +20,12 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +39,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LakebaseSecretsITCase {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(1)
+              .build());
 
   private static final String ROLE = "rotating_app";
   private static final String FIRST = "First-" + UUID.randomUUID();
@@ -315,6 +329,89 @@ class LakebaseSecretsITCase {
         rows.add(rs.getLong(1) + "=" + rs.getString(2));
       }
       assertThat(rows).containsExactly("1=a2", "2=b", "3=c");
+    }
+  }
+
+  /**
+   * The same rotation inside a running Flink job: a map operator rotates the role's password and
+   * cuts the sink's session halfway through; the job finishes without a failure (no restart
+   * strategy) and every row is in the table.
+   */
+  @Test
+  void aJobKeepsWritingAcrossATokenRotation() throws Exception {
+    String role = "stream_app";
+    String first = "S1-" + UUID.randomUUID();
+    String second = "S2-" + UUID.randomUUID();
+    execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + first + "'");
+    execute("GRANT ALL ON SCHEMA public TO " + role);
+    allowPasswordLogin(role);
+    CachingTokens tokens = new CachingTokens(first);
+    long rows = 3000;
+    LakebaseSink<Long> sink =
+        LakebaseSinkBuilder.<Long>forSchema(SCHEMA, id -> new Object[] {id, "v" + id})
+            .option("endpoint", POSTGRES.jdbcUrl())
+            .option("user", role)
+            .option("dbtable", "streamed")
+            .option("upsertkey", "id")
+            .option("batchsize", "100")
+            .option("checkpointLocation", "/tmp/chk")
+            .credentialProvider(tokens)
+            .build();
+    Configuration conf = new Configuration();
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(1);
+    env.fromSequence(0, rows - 1)
+        .uid("ids")
+        .map(
+            new RotateAt(
+                rows / 2, POSTGRES.jdbcUrl(), POSTGRES.user(), POSTGRES.password(), role, second))
+        .uid("rotate")
+        .sinkTo(sink)
+        .uid("lakebase");
+    env.execute("lakebase-token-rotation");
+    assertThat(CachingTokens.STORE.get()).isEqualTo(second);
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM streamed")) {
+      rs.next();
+      assertThat(rs.getLong(1)).isEqualTo(rows);
+      assertThat(rs.getLong(2)).isEqualTo(rows);
+    }
+  }
+
+  /** At element {@code at}: rotates the role's password, publishes it, cuts the role's sessions. */
+  private static final class RotateAt implements MapFunction<Long, Long> {
+    private final long at;
+    private final String url;
+    private final String admin;
+    private final String adminPassword;
+    private final String role;
+    private final String next;
+
+    RotateAt(long at, String url, String admin, String adminPassword, String role, String next) {
+      this.at = at;
+      this.url = url;
+      this.admin = admin;
+      this.adminPassword = adminPassword;
+      this.role = role;
+      this.next = next;
+    }
+
+    @Override
+    public Long map(Long id) throws Exception {
+      if (id == at) {
+        try (Connection c = DriverManager.getConnection(url, admin, adminPassword);
+            Statement s = c.createStatement()) {
+          s.execute("ALTER ROLE " + role + " PASSWORD '" + next + "'");
+          CachingTokens.STORE.set(next);
+          s.execute(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"
+                  + role
+                  + "'");
+        }
+      }
+      return id;
     }
   }
 
