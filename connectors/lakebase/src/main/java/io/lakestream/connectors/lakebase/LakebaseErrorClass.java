@@ -27,5 +27,11 @@ public enum LakebaseErrorClass implements ErrorClass {
    */
   JDBC_STREAMING_SINK_INVALID_SCHEMA,
   /** The table could not be inspected or created. */
-  JDBC_STREAMING_SINK_TABLE_SETUP_FAILED
+  JDBC_STREAMING_SINK_TABLE_SETUP_FAILED,
+  /**
+   * The database refused the credential twice (the second time just after a fresh one was fetched),
+   * or a token endpoint refused the client credentials: check the options the message names
+   * (credential, password/passwordfile, oauthclientfile, awsregion, user).
+   */
+  JDBC_STREAMING_SINK_AUTHENTICATION_FAILED
 }

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.lakebase;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.lakebase.connect.EndpointResolver;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.schema.RowFields;
 import io.lakestream.state.query.OutputMode;
@@ -47,7 +48,8 @@ public final class LakebaseSinkBuilder<T> {
   private final LakebaseSchema schema;
   private final RowFields<T> fields;
   private final Map<String, String> options = new LinkedHashMap<>();
-  private PasswordProvider passwordProvider;
+  private CredentialProvider passwordProvider;
+  private EndpointResolver endpointResolver;
   private QueryContext query;
   private OutputMode outputMode;
   private List<String> declaredKey = List.of();
@@ -78,7 +80,24 @@ public final class LakebaseSinkBuilder<T> {
 
   /** The password source, asked on every (re)connect; instead of option password/passwordfile. */
   public LakebaseSinkBuilder<T> passwordProvider(PasswordProvider provider) {
+    return credentialProvider(provider);
+  }
+
+  /**
+   * The credential source, asked on every (re)connect (with option credential=password, the
+   * default); instead of option password/passwordfile.
+   */
+  public LakebaseSinkBuilder<T> credentialProvider(CredentialProvider provider) {
     this.passwordProvider = Objects.requireNonNull(provider, "provider");
+    return this;
+  }
+
+  /**
+   * Resolves option endpoint given as a Lakebase endpoint id ({@code
+   * <project-id>.<branch-id>[.<endpoint-id>]}); instead of option workspacehost's resolver.
+   */
+  public LakebaseSinkBuilder<T> endpointResolver(EndpointResolver resolver) {
+    this.endpointResolver = Objects.requireNonNull(resolver, "resolver");
     return this;
   }
 
@@ -137,6 +156,7 @@ public final class LakebaseSinkBuilder<T> {
         LakebaseSinkOptions.parse(
             options,
             passwordProvider,
+            endpointResolver,
             query == null ? null : query.checkpointLocation(),
             query != null && query.realTime());
     UpsertStatement.of(config.table(), schema, List.of()); // column names are valid

@@ -5,11 +5,13 @@ import io.lakestream.api.error.LakestreamException;
 
 /**
  * A Lakebase sink that cannot start: invalid options, an unsupported output mode, or a target table
- * that does not fit the stream. The message starts with the error class in brackets ({@link
- * LakebaseErrorClass}) and says what to change; it never contains a password.
+ * that does not fit the stream; or a credential the database or token endpoint refuses ({@link
+ * #AUTHENTICATION_FAILED}, also while running). The message starts with the error class in brackets
+ * ({@link LakebaseErrorClass}) and says what to change; it never contains a password or token.
  *
  * <p>Thrown by {@link LakebaseSinkBuilder#sanityCheck()} (before any connection) and {@link
- * LakebaseSinkBuilder#build()} (after inspecting the table).
+ * LakebaseSinkBuilder#build()} (after inspecting the table), and by a connection attempt whose
+ * credential is refused twice.
  */
 @PublicEvolving
 public class LakebaseSinkException extends LakestreamException {
@@ -37,6 +39,10 @@ public class LakebaseSinkException extends LakestreamException {
   /** The table could not be inspected or created. */
   public static final String TABLE_SETUP_FAILED =
       LakebaseErrorClass.JDBC_STREAMING_SINK_TABLE_SETUP_FAILED.name();
+
+  /** The database or a token endpoint refused the credential, also after one fresh attempt. */
+  public static final String AUTHENTICATION_FAILED =
+      LakebaseErrorClass.JDBC_STREAMING_SINK_AUTHENTICATION_FAILED.name();
 
   /**
    * @param errorClass one of the constants of this class (a {@link LakebaseErrorClass} name)

@@ -1,6 +1,10 @@
 package io.lakestream.connectors.lakebase;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.lakebase.connect.DatabricksEndpointResolver;
+import io.lakestream.connectors.lakebase.connect.DatabricksOAuthCredentials;
+import io.lakestream.connectors.lakebase.connect.EndpointResolver;
+import io.lakestream.connectors.lakebase.connect.RdsIamCredentials;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.options.OptionValues;
@@ -14,7 +18,7 @@ import java.util.TreeSet;
 /**
  * The options of the Lakebase sink, named as in Databricks' Lakebase sink, declared in {@link
  * #CATALOG} (keys ignore case, as Spark's do; see {@code docs/options/lakebase-sink.md}). {@link
- * #parse(Map, PasswordProvider, String)} validates them all before any connection: an unknown
+ * #parse(Map, CredentialProvider, String)} validates them all before any connection: an unknown
  * option (the message names the closest valid one and lists them all), a missing required one or a
  * bad value fails with {@link LakebaseSinkException#INVALID_OPTIONS}. The message never contains a
  * password.
@@ -38,8 +42,11 @@ public final class LakebaseSinkOptions {
           .stringType()
           .required()
           .withDescription(
-              "The PostgreSQL/Lakebase host (host or host:port) or a full"
-                  + " jdbc:postgresql:// URL without credentials.");
+              "The PostgreSQL/Lakebase host (host or host:port), a full jdbc:postgresql:// URL"
+                  + " without credentials, or a Lakebase endpoint id"
+                  + " <project-id>.<branch-id>[.<endpoint-id>] (needs workspacehost, which resolves"
+                  + " it to the endpoint's host; without an endpoint id, the branch's read-write"
+                  + " endpoint).");
 
   public static final Option<String> DATABASE =
       Option.key("database")
@@ -60,8 +67,8 @@ public final class LakebaseSinkOptions {
           .noDefaultValue()
           .secret()
           .withDescription(
-              "A fixed password. Prefer passwordfile or a PasswordProvider for"
-                  + " short-lived tokens.");
+              "A fixed password. For short-lived tokens use passwordfile, option credential"
+                  + " or a CredentialProvider.");
 
   public static final Option<String> PASSWORD_FILE =
       Option.key("passwordfile")
@@ -145,6 +152,61 @@ public final class LakebaseSinkOptions {
                   + " (their flushes then take turns). 1, the default, gives each task its own"
                   + " connection; raise it when the database allows few connections.");
 
+  // ---- Managed credentials (credential providers, Lakebase endpoint ids) ----
+
+  /** Option credential: password (and passwordfile), databricks-oauth, rds-iam. */
+  public static final String CREDENTIAL_PASSWORD = "password";
+
+  /** Option credential: Databricks OAuth machine-to-machine tokens. */
+  public static final String CREDENTIAL_DATABRICKS_OAUTH = "databricks-oauth";
+
+  /** Option credential: Amazon RDS / Aurora IAM authentication tokens. */
+  public static final String CREDENTIAL_RDS_IAM = "rds-iam";
+
+  public static final Option<String> CREDENTIAL =
+      Option.key("credential")
+          .choiceType(CREDENTIAL_PASSWORD, CREDENTIAL_DATABRICKS_OAUTH, CREDENTIAL_RDS_IAM)
+          .defaultValue(CREDENTIAL_PASSWORD)
+          .withDescription(
+              "Where the password comes from: password (option password or passwordfile, or a"
+                  + " CredentialProvider set on the builder); databricks-oauth (a workspace OAuth"
+                  + " token from <workspacehost>/oidc/v1/token for a service principal's client id"
+                  + " and secret, refreshed before expiry); rds-iam (an Amazon RDS/Aurora IAM"
+                  + " token signed with the default AWS credentials, renewed every 10 minutes)."
+                  + " A refused credential is fetched afresh once per connection.");
+
+  public static final Option<String> WORKSPACE_HOST =
+      Option.key("workspacehost")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The Databricks workspace URL, e.g. https://dbc-1234.cloud.databricks.com: its"
+                  + " OIDC token endpoint for credential databricks-oauth, and its Postgres API to"
+                  + " resolve an endpoint given as <project-id>.<branch-id>[.<endpoint-id>].");
+
+  public static final Option<String> OAUTH_CLIENT_FILE =
+      Option.key("oauthclientfile")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "For credential databricks-oauth: a properties file with client_id= and"
+                  + " client_secret= of the service principal, read at every token fetch. Default:"
+                  + " environment variables DATABRICKS_CLIENT_ID and DATABRICKS_CLIENT_SECRET.");
+
+  public static final Option<String> AWS_REGION =
+      Option.key("awsregion")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "For credential rds-iam: the AWS region of the RDS/Aurora instance, e.g."
+                  + " eu-west-1. Default: environment variable AWS_REGION.");
+
+  /** The options of managed credentials. */
+  public static final List<Option<?>> CREDENTIAL_OPTIONS =
+      List.of(CREDENTIAL, WORKSPACE_HOST, OAUTH_CLIENT_FILE, AWS_REGION);
+
+  // ---- end of managed credentials ----
+
   /** Every option. */
   public static final List<Option<?>> ALL =
       List.of(
@@ -160,7 +222,11 @@ public final class LakebaseSinkOptions {
           CHECKPOINT_LOCATION,
           MAX_RETRIES,
           RETRY_BACKOFF,
-          TASKS_PER_CONNECTION);
+          TASKS_PER_CONNECTION,
+          CREDENTIAL,
+          WORKSPACE_HOST,
+          OAUTH_CLIENT_FILE,
+          AWS_REGION);
 
   /**
    * Every option of the Lakebase sink; its errors are {@link LakebaseSinkException}s of class
@@ -196,7 +262,7 @@ public final class LakebaseSinkOptions {
    */
   public static LakebaseSinkConfig parse(
       Map<String, String> options,
-      PasswordProvider passwordProvider,
+      CredentialProvider passwordProvider,
       String queryCheckpointLocation) {
     return parse(options, passwordProvider, queryCheckpointLocation, false);
   }
@@ -211,18 +277,27 @@ public final class LakebaseSinkOptions {
    */
   public static LakebaseSinkConfig parse(
       Map<String, String> options,
-      PasswordProvider passwordProvider,
+      CredentialProvider passwordProvider,
+      String queryCheckpointLocation,
+      boolean realTime) {
+    return parse(options, passwordProvider, null, queryCheckpointLocation, realTime);
+  }
+
+  /**
+   * As {@link #parse(Map, CredentialProvider, String, boolean)}, with an endpoint resolver set in
+   * code (else option workspacehost gives one) for an endpoint given as a Lakebase endpoint id.
+   *
+   * @param endpointResolver a resolver set in code, or null
+   */
+  public static LakebaseSinkConfig parse(
+      Map<String, String> options,
+      CredentialProvider passwordProvider,
+      EndpointResolver endpointResolver,
       String queryCheckpointLocation,
       boolean realTime) {
     OptionValues values = CATALOG.validate(options);
     PostgresTableName table = PostgresIdentifiers.parseTable(values.get(DBTABLE));
-    PostgresEndpoint endpoint =
-        PostgresEndpoint.resolve(
-            values.get(ENDPOINT),
-            values.get(DATABASE),
-            DEFAULT_DATABASE,
-            values.get(USER),
-            password(values, passwordProvider));
+    PostgresEndpoint endpoint = endpoint(values, passwordProvider, endpointResolver);
     Duration interval =
         realTime && !values.contains(BATCH_INTERVAL)
             ? REAL_TIME_BATCH_INTERVAL
@@ -239,7 +314,34 @@ public final class LakebaseSinkOptions {
         values.get(TASKS_PER_CONNECTION));
   }
 
-  private static PasswordProvider password(OptionValues values, PasswordProvider provider) {
+  // ---- Managed credentials ----
+
+  /** The endpoint with its credential provider and, for a Lakebase endpoint id, its resolver. */
+  private static PostgresEndpoint endpoint(
+      OptionValues values, CredentialProvider provider, EndpointResolver resolverInCode) {
+    String credential = values.get(CREDENTIAL);
+    requireOnlyWith(values, OAUTH_CLIENT_FILE, credential, CREDENTIAL_DATABRICKS_OAUTH);
+    requireOnlyWith(values, AWS_REGION, credential, CREDENTIAL_RDS_IAM);
+    CredentialProvider credentials =
+        switch (credential) {
+          case CREDENTIAL_DATABRICKS_OAUTH -> databricksOAuth(values, provider);
+          case CREDENTIAL_RDS_IAM -> rdsIam(values, provider);
+          default -> password(values, provider);
+        };
+    EndpointResolver resolver = resolverInCode;
+    if (resolver == null && values.contains(WORKSPACE_HOST)) {
+      resolver = new DatabricksEndpointResolver(values.get(WORKSPACE_HOST), credentials);
+    }
+    return PostgresEndpoint.resolve(
+        values.get(ENDPOINT),
+        values.get(DATABASE),
+        DEFAULT_DATABASE,
+        values.get(USER),
+        credentials,
+        resolver);
+  }
+
+  private static CredentialProvider password(OptionValues values, CredentialProvider provider) {
     int ways =
         (provider != null ? 1 : 0)
             + (values.contains(PASSWORD) ? 1 : 0)
@@ -247,7 +349,7 @@ public final class LakebaseSinkOptions {
     if (ways > 1) {
       throw CATALOG.conflict(
           "needs the password given one way only: option password, option passwordfile, or a"
-              + " PasswordProvider");
+              + " CredentialProvider");
     }
     return provider != null
         ? provider
@@ -255,6 +357,83 @@ public final class LakebaseSinkOptions {
             ? PasswordProvider.fromFile(values.get(PASSWORD_FILE))
             : PasswordProvider.of(values.get(PASSWORD));
   }
+
+  private static CredentialProvider databricksOAuth(
+      OptionValues values, CredentialProvider provider) {
+    noPassword(values, provider, CREDENTIAL_DATABRICKS_OAUTH);
+    if (!values.contains(WORKSPACE_HOST)) {
+      throw CATALOG.failure(
+          OptionErrorClass.MISSING_OPTION,
+          WORKSPACE_HOST.key(),
+          "option credential=databricks-oauth needs option workspacehost, the workspace URL whose"
+              + " /oidc/v1/token endpoint issues the tokens (e.g."
+              + " https://dbc-1234.cloud.databricks.com)");
+    }
+    String file = values.get(OAUTH_CLIENT_FILE);
+    if (file == null
+        && (System.getenv(DatabricksOAuthCredentials.CLIENT_ID_ENV) == null
+            || System.getenv(DatabricksOAuthCredentials.CLIENT_SECRET_ENV) == null)) {
+      throw CATALOG.failure(
+          OptionErrorClass.MISSING_OPTION,
+          OAUTH_CLIENT_FILE.key(),
+          "option credential=databricks-oauth needs the service principal's client id and"
+              + " secret: set environment variables "
+              + DatabricksOAuthCredentials.CLIENT_ID_ENV
+              + " and "
+              + DatabricksOAuthCredentials.CLIENT_SECRET_ENV
+              + ", or option oauthclientfile (a file with client_id= and client_secret= lines)");
+    }
+    try {
+      return DatabricksOAuthCredentials.of(values.get(WORKSPACE_HOST), file);
+    } catch (IllegalArgumentException e) {
+      throw CATALOG.invalidValue(WORKSPACE_HOST, values.get(WORKSPACE_HOST), e.getMessage());
+    }
+  }
+
+  private static CredentialProvider rdsIam(OptionValues values, CredentialProvider provider) {
+    noPassword(values, provider, CREDENTIAL_RDS_IAM);
+    String region =
+        values.contains(AWS_REGION) ? values.get(AWS_REGION) : System.getenv("AWS_REGION");
+    if (region == null || region.isBlank()) {
+      throw CATALOG.failure(
+          OptionErrorClass.MISSING_OPTION,
+          AWS_REGION.key(),
+          "option credential=rds-iam needs the instance's AWS region: option awsregion (or"
+              + " environment variable AWS_REGION)");
+    }
+    if (values.contains(WORKSPACE_HOST)) {
+      throw CATALOG.conflict(
+          "option workspacehost (Lakebase) does not go with credential=rds-iam; give the RDS"
+              + " host in option endpoint");
+    }
+    PostgresEndpoint.HostPort host = PostgresEndpoint.hostPort(values.get(ENDPOINT));
+    return RdsIamCredentials.of(host.host(), host.port(), values.get(USER), region.strip());
+  }
+
+  private static void noPassword(OptionValues values, CredentialProvider provider, String kind) {
+    if (provider != null || values.contains(PASSWORD) || values.contains(PASSWORD_FILE)) {
+      throw CATALOG.conflict(
+          "option credential="
+              + kind
+              + " fetches its own tokens; leave out option password, option passwordfile and the"
+              + " builder's CredentialProvider (or use credential=password)");
+    }
+  }
+
+  private static void requireOnlyWith(
+      OptionValues values, Option<String> option, String credential, String needed) {
+    if (values.contains(option) && !credential.equals(needed)) {
+      throw CATALOG.conflict(
+          "option "
+              + option.key()
+              + " is used only with credential="
+              + needed
+              + ", but credential is "
+              + credential);
+    }
+  }
+
+  // ---- end of managed credentials ----
 
   /** The columns of option upsertkey, or empty when it is not given. */
   private static List<String> upsertKey(String keyText) {

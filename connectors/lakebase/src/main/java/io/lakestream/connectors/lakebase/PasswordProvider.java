@@ -2,25 +2,26 @@ package io.lakestream.connectors.lakebase;
 
 import io.lakestream.api.annotation.PublicEvolving;
 import java.io.IOException;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Supplies the password of each new connection. The sink asks again on every (re)connect, so a
- * provider of short-lived tokens (Lakebase OAuth tokens) may return a fresh one each time.
- * Implementations must be serializable (the sink travels to the TaskManagers) and must not put the
- * password in {@link Object#toString()}.
+ * A {@link CredentialProvider} written as a lambda, and the two password sources of option {@code
+ * credential=password}: a fixed password (option {@code password}) and a secret file (option {@code
+ * passwordfile}). The sink asks again on every (re)connect, so a provider of short-lived tokens may
+ * return a fresh one each time. Implementations must be serializable (the sink travels to the
+ * TaskManagers) and must not put the password in {@link Object#toString()}.
  *
  * <p>Failures: an {@link IOException} is treated as transient: the sink retries the connection with
  * backoff, then fails the task with it.
  */
 @PublicEvolving
 @FunctionalInterface
-public interface PasswordProvider extends Serializable {
+public interface PasswordProvider extends CredentialProvider {
 
   /** The password (or token) for the next connection; {@code null} for none. */
+  @Override
   String password() throws IOException;
 
   /** A fixed password (option {@code password}). */
@@ -54,6 +55,11 @@ public interface PasswordProvider extends Serializable {
     public String toString() {
       return "PasswordProvider[fixed, *****]";
     }
+
+    @Override
+    public String source() {
+      return "option password";
+    }
   }
 
   /** Reads the password from a file at every call. */
@@ -75,6 +81,11 @@ public interface PasswordProvider extends Serializable {
     @Override
     public String toString() {
       return "PasswordProvider[file " + file + "]";
+    }
+
+    @Override
+    public String source() {
+      return "option passwordfile (" + file + ")";
     }
   }
 }

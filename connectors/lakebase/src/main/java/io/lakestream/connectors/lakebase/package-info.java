@@ -7,13 +7,16 @@
  * {@code dbtable} (schema.table, schema {@code public} by default), {@code endpoint} (host,
  * host:port or a jdbc:postgresql:// URL without credentials), {@code database} (default {@code
  * databricks_postgres}), {@code user}, {@code password} / {@code passwordfile} or a {@link
- * io.lakestream.connectors.lakebase.PasswordProvider} (asked again on every reconnect), {@code
- * upsertkey}, {@code batchsize} (1000), {@code batchinterval} (100 ms; 30 ms in a realTime query),
- * {@code checkpointLocation} (required; the query's), {@code maxretries} (10), {@code retrybackoff}
- * (100 ms), {@code tasksPerConnection} (1). Keys ignore case. Anything unrecognized fails with
- * {@code JDBC_STREAMING_SINK_INVALID_OPTIONS}, naming the closest valid option and listing them all
- * (the options catalog {@link io.lakestream.connectors.lakebase.LakebaseSinkOptions#CATALOG};
- * reference: {@code docs/options/lakebase-sink.md}).
+ * io.lakestream.connectors.lakebase.CredentialProvider} (asked again on every reconnect), {@code
+ * credential} ({@code password}, {@code databricks-oauth} with {@code workspacehost} and {@code
+ * oauthclientfile} or the environment, {@code rds-iam} with {@code awsregion}; see {@link
+ * io.lakestream.connectors.lakebase.connect}), {@code upsertkey}, {@code batchsize} (1000), {@code
+ * batchinterval} (100 ms; 30 ms in a realTime query), {@code checkpointLocation} (required; the
+ * query's), {@code maxretries} (10), {@code retrybackoff} (100 ms), {@code tasksPerConnection} (1).
+ * Keys ignore case. Anything unrecognized fails with {@code JDBC_STREAMING_SINK_INVALID_OPTIONS},
+ * naming the closest valid option and listing them all (the options catalog {@link
+ * io.lakestream.connectors.lakebase.LakebaseSinkOptions#CATALOG}; reference: {@code
+ * docs/options/lakebase-sink.md}).
  *
  * <h2>Behaviour</h2>
  *
@@ -41,7 +44,10 @@
  *       missing key does nothing). Deletes need a key; without one the sink is refused when built.
  *   <li>Output modes append and update behave the same; complete is refused. Delivery is
  *       at-least-once, and exactly-once in the final table state when there is a key.
- *   <li>Passwords never appear in URLs, logs or exception messages.
+ *   <li>A login the server refuses (SQLState 28P01/28000), as after a token rotation, is retried
+ *       once with a fresh credential; a second refusal fails with {@code
+ *       JDBC_STREAMING_SINK_AUTHENTICATION_FAILED} naming the option to check.
+ *   <li>Passwords and tokens never appear in URLs, logs or exception messages.
  * </ul>
  */
 package io.lakestream.connectors.lakebase;

@@ -104,9 +104,9 @@ class LakebaseSinkOptionsTest {
         .hasMessageStartingWith("[JDBC_STREAMING_SINK_INVALID_OPTIONS]")
         .hasMessageContaining("[batchsizes, mode]")
         .hasMessageContaining(
-            "[batchinterval, batchsize, checkpointLocation, database, dbtable, endpoint,"
-                + " maxretries, password, passwordfile, retrybackoff, tasksPerConnection,"
-                + " upsertkey, user]");
+            "[awsregion, batchinterval, batchsize, checkpointLocation, credential, database,"
+                + " dbtable, endpoint, maxretries, oauthclientfile, password, passwordfile,"
+                + " retrybackoff, tasksPerConnection, upsertkey, user, workspacehost]");
   }
 
   @ParameterizedTest
