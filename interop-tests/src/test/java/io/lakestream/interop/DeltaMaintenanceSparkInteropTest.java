@@ -76,17 +76,7 @@ class DeltaMaintenanceSparkInteropTest {
     assertThat(now.exceptAll(then).count()).isZero();
     assertThat(then.exceptAll(now).count()).isZero();
     assertThat(detail(path, "numFiles")).isEqualTo("1");
-    assertThat(
-            spark
-                .sql(
-                    "SELECT * FROM table_changes_by_path('"
-                        + path
-                        + "', "
-                        + optimized.version()
-                        + ", "
-                        + optimized.version()
-                        + ")")
-                .count())
+    assertThat(changeRows(path, optimized.version()))
         .as("an OPTIMIZE version holds no change rows")
         .isZero();
     Row history =
@@ -146,18 +136,7 @@ class DeltaMaintenanceSparkInteropTest {
     assertThat(optimized.status()).isEqualTo(DeltaOptimizeResult.Status.COMMITTED);
     assertThat(spark.sql("SELECT * FROM " + t + " ORDER BY id").collectAsList()).isEqualTo(before);
     assertThat(detail(path, "numFiles")).as("one file per region").isEqualTo("2");
-    assertThat(
-            spark
-                .sql(
-                    "SELECT * FROM table_changes_by_path('"
-                        + path
-                        + "', "
-                        + optimized.version()
-                        + ", "
-                        + optimized.version()
-                        + ")")
-                .count())
-        .isZero();
+    assertThat(changeRows(path, optimized.version())).isZero();
     java.nio.file.Path commit =
         Path.of(path, "_delta_log", String.format("%020d.json", optimized.version()));
     String log = java.nio.file.Files.readString(commit);
@@ -169,6 +148,13 @@ class DeltaMaintenanceSparkInteropTest {
     assertThat(spark.sql("SELECT count(*) FROM " + t).first().getLong(0))
         .as("Spark writes on after it")
         .isEqualTo(before.size() + 1L);
+  }
+
+  private static long changeRows(String path, long version) {
+    return spark
+        .sql(
+            "SELECT * FROM table_changes_by_path('" + path + "', " + version + ", " + version + ")")
+        .count();
   }
 
   private static void sql(String statement) {

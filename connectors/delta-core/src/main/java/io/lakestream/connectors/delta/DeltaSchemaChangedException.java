@@ -82,22 +82,27 @@ public class DeltaSchemaChangedException extends DeltaTableException
    * may read version {@code version}, whose schema is {@code actual}. A later version with another
    * schema fails ({@link #recorded()} when the change is followed, so a rebuilt query reads on); an
    * earlier one (the stream was built after its schema changed) is read with {@code read}, by
-   * physical name, when its schema changed into {@code read} only in ways followed.
+   * physical name, when its schema changed into {@code read} only in ways followed. A change that
+   * cannot be followed says to restart the query with a new checkpoint location from {@code
+   * version}.
    *
-   * @param prefix the message up to the schema, e.g. {@code "Version 7 of the Delta table at P"}
-   * @param finalAdvice what to do when the change cannot be followed by a rebuilt query
+   * @param tablePath the table's path, for the message
    */
   public static void requireReadable(
-      String prefix,
+      String tablePath,
       StructType read,
       long schemaVersion,
       long version,
       StructType actual,
-      String finalAdvice,
       DeltaColumnChanges followed) {
     if (actual.toJson().equals(read.toJson())) {
       return;
     }
+    String prefix = "Version " + version + " of the Delta table at " + tablePath;
+    String finalAdvice =
+        "restart the query with a new checkpoint location and startingVersion "
+            + version
+            + " to continue from this version.";
     if (version > schemaVersion) {
       throw of(prefix, read, actual, finalAdvice, followed);
     }

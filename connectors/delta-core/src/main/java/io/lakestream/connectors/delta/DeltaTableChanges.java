@@ -367,14 +367,11 @@ public final class DeltaTableChanges {
     StructType actual = snapshot.getSchema();
     if (!actual.toJson().equals(schemaJson)) {
       DeltaSchemaChangedException.requireReadable(
-          "Version " + version + " of the Delta table at " + table.path(),
+          table.path(),
           KernelSchemaJson.parse(schemaJson),
           schemaVersion,
           version,
           actual,
-          "restart the query with a new checkpoint location and startingVersion "
-              + version
-              + " to continue from this version.",
           followed);
     }
   }

@@ -312,14 +312,11 @@ public final class DeltaChangeLog {
   private void checkFollowedSchema(long version, StructType actual) {
     if (!actual.toJson().equals(schemaJson)) {
       DeltaSchemaChangedException.requireReadable(
-          "Version " + version + " of the Delta table at " + table.path(),
+          table.path(),
           KernelSchemaJson.parse(schemaJson),
           schemaVersion,
           version,
           actual,
-          "restart the query with a new checkpoint location and startingVersion "
-              + version
-              + " to continue from this version.",
           followed);
     }
   }
