@@ -152,6 +152,7 @@ class DatabricksTablesSparkInteropTest {
     // the change data feed source's first phase: the snapshot as inserts
     assertThat(cdfSnapshot(table, latest(path))).isEqualTo(expected);
 
+    Map<Long, List<Long>> identities = rowIdentities(t);
     // lakestream's MERGE, with deletion vectors (the table enables them)
     DeltaTableSchema schema =
         DeltaTableSchema.builder()
@@ -215,11 +216,36 @@ class DatabricksTablesSparkInteropTest {
             .collectAsList()
             .get(0);
     assertThat(ids.getLong(1)).as("row ids stay unique").isEqualTo(ids.getLong(0));
+    Map<Long, List<Long>> after = rowIdentities(t);
+    for (long id : List.of(1L, 100L)) {
+      assertThat(after.get(id))
+          .as("updated row %d keeps its row id, its commit version is the MERGE's", id)
+          .containsExactly(identities.get(id).get(0), result.version());
+    }
+    for (Map.Entry<Long, List<Long>> e : identities.entrySet()) {
+      if (e.getKey() != 1L && e.getKey() != 2L && e.getKey() != 100L) {
+        assertThat(after.get(e.getKey()))
+            .as("untouched row %d", e.getKey())
+            .isEqualTo(e.getValue());
+      }
+    }
     List<Row> history = spark.sql("DESCRIBE HISTORY " + t).orderBy("version").collectAsList();
     assertThat(history.get(history.size() - 1).<String>getAs("operation")).isEqualTo("MERGE");
     assertThat(history.get(history.size() - 1).<java.sql.Timestamp>getAs("timestamp"))
         .as("in-commit timestamps increase")
         .isAfter(history.get(history.size() - 2).<java.sql.Timestamp>getAs("timestamp"));
+  }
+
+  /** id to [row id, row commit version], as Spark reads them. */
+  private static Map<Long, List<Long>> rowIdentities(String table) {
+    Map<Long, List<Long>> out = new java.util.HashMap<>();
+    for (Row r :
+        spark
+            .sql("SELECT id, _metadata.row_id, _metadata.row_commit_version FROM " + table)
+            .collectAsList()) {
+      out.put(r.getLong(0), List.of(r.getLong(1), r.getLong(2)));
+    }
+    return out;
   }
 
   private static List<String> flinkRead(String path, long version) throws Exception {

@@ -5,6 +5,7 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.exceptions.KernelEngineException;
 import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -46,6 +47,7 @@ public final class DeltaDataFileReader {
   private final StructType readSchema;
   private final String[] partitionKeys;
   private final DeletionVectorStore deletionVectors;
+  private final int hiddenColumns;
 
   /**
    * A reader of every column of the table.
@@ -87,7 +89,24 @@ public final class DeltaDataFileReader {
       List<String> partitionColumns,
       List<String> columns,
       String columnMappingMode) {
+    this(table, schemaJson, partitionColumns, columns, columnMappingMode, List.of());
+  }
+
+  /**
+   * As {@link #DeltaDataFileReader(DeltaTable, String, List, List, String)}, and also reads the
+   * long columns {@code hiddenColumns} (physical names of columns in data files that are not table
+   * columns, as row tracking's materialized columns): {@link Rows#hidden(int)} has their values,
+   * null where a file lacks the column or holds null.
+   */
+  public DeltaDataFileReader(
+      DeltaTable table,
+      String schemaJson,
+      List<String> partitionColumns,
+      List<String> columns,
+      String columnMappingMode,
+      List<String> hiddenColumns) {
     this.table = table;
+    this.hiddenColumns = hiddenColumns.size();
     this.deletionVectors = new DeletionVectorStore(table);
     StructType schema = KernelSchemaJson.parse(schemaJson);
     Set<String> partitions = Set.copyOf(partitionColumns);
@@ -113,10 +132,14 @@ public final class DeltaDataFileReader {
       partitionKeys[c] = KernelColumnMapping.physicalName(chosen.get(c));
     }
     // only partition columns chosen: read the row index, to count the file's rows
-    this.readSchema =
+    StructType dataSchema =
         data.isEmpty()
             ? new StructType(List.of(StructField.DEFAULT_ROW_INDEX_COLUMN))
             : KernelColumnMapping.physicalSchema(new StructType(data), schema, columnMappingMode);
+    for (String name : hiddenColumns) {
+      dataSchema = dataSchema.add(new StructField(name, LongType.LONG, true));
+    }
+    this.readSchema = dataSchema;
   }
 
   /**
@@ -198,6 +221,8 @@ public final class DeltaDataFileReader {
     private final Object[] partitionValues;
     private final LongPredicate keep;
     private ColumnVector[] vectors;
+    private ColumnVector[] hidden;
+    private final Long[] lastHidden = new Long[hiddenColumns];
     private int size;
     private int next;
     private long batchStart; // the file row index of the current batch's first row
@@ -252,6 +277,11 @@ public final class DeltaDataFileReader {
           vectors[c] = batch.getColumnVector(data++);
         }
       }
+      int first = readSchema.length() - hiddenColumns;
+      hidden = new ColumnVector[hiddenColumns];
+      for (int h = 0; h < hiddenColumns; h++) {
+        hidden[h] = batch.getColumnVector(first + h);
+      }
       size = batch.getSize();
       next = 0;
     }
@@ -265,9 +295,19 @@ public final class DeltaDataFileReader {
       for (int c = 0; c < vectors.length; c++) {
         row[c] = partition[c] ? partitionValues[c] : DeltaTableReader.value(vectors[c], next);
       }
+      for (int h = 0; h < lastHidden.length; h++) {
+        lastHidden[h] = hidden[h].isNullAt(next) ? null : hidden[h].getLong(next);
+      }
       lastIndex = batchStart + next;
       next++;
       return row;
+    }
+
+    /**
+     * The value of the {@code i}th hidden column in the row {@link #next()} returned last, or null.
+     */
+    public Long hidden(int i) {
+      return lastHidden[i];
     }
 
     /** The position in the file (from 0) of the row {@link #next()} returned last, or -1. */

@@ -11,6 +11,7 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -52,6 +53,8 @@ public final class DeltaTableWriter {
   private static final List<String> NO_PARTITION = List.of();
   private final DeltaTable table;
   private final DeltaTableSchema schema;
+  private final List<String> hidden; // physical names of extra long columns after the declared
+  private final DeltaTableSchema rowSchema; // the declared columns, then the hidden ones
   private final StructType structType;
   private DeltaParquetFileWriter parquetWriter;
   private final int[] partitionIndexes;
@@ -75,12 +78,51 @@ public final class DeltaTableWriter {
    * {@link DeltaTable#ensureExists(DeltaTableSchema, boolean)}); does no I/O until first used.
    */
   public DeltaTableWriter(DeltaTable table, DeltaTableSchema schema, boolean mergeSchema) {
+    this(table, schema, mergeSchema, List.of());
+  }
+
+  private DeltaTableWriter(
+      DeltaTable table, DeltaTableSchema schema, boolean mergeSchema, List<String> hidden) {
     this.table = table;
     this.schema = schema;
-    this.structType = schema.toStructType();
+    this.hidden = List.copyOf(hidden);
+    this.rowSchema = withHidden(schema, hidden);
+    this.structType = rowSchema.toStructType();
     this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
     this.mergeSchema = mergeSchema;
     this.nested = schema.columns().stream().anyMatch(c -> c.type().kind().isNested());
+    if (nested && !hidden.isEmpty()) {
+      throw new DeltaTableException(
+          DeltaErrorClass.DELTA_UNSUPPORTED_FEATURE,
+          "Cannot write the columns "
+              + hidden
+              + " into data files of "
+              + table.path()
+              + ", a table with nested columns: row tracking's materialized columns are written"
+              + " for tables of flat columns only");
+    }
+  }
+
+  /**
+   * A writer whose rows carry, after the declared columns, a {@code Long} (or null) for each of
+   * {@code hiddenColumns}: columns written into the data files under exactly these names without
+   * being columns of the table, as row tracking's materialized row ids and row commit versions are.
+   *
+   * @throws DeltaTableException ({@code DELTA_UNSUPPORTED_FEATURE}) for a table declared with
+   *     nested columns
+   */
+  public DeltaTableWriter withHiddenLongColumns(List<String> hiddenColumns) {
+    return new DeltaTableWriter(table, schema, mergeSchema, hiddenColumns);
+  }
+
+  private static DeltaTableSchema withHidden(DeltaTableSchema schema, List<String> hidden) {
+    if (hidden.isEmpty()) {
+      return schema;
+    }
+    DeltaTableSchema.Builder b = DeltaTableSchema.builder();
+    schema.columns().forEach(c -> b.column(c.name(), c.type(), c.nullable()));
+    hidden.forEach(name -> b.column(name, ColumnType.LONG, true));
+    return b.partitionedBy(schema.partitionColumns().toArray(new String[0])).build();
   }
 
   /**
@@ -105,6 +147,9 @@ public final class DeltaTableWriter {
               .build(engine);
       Row state = txn.getTransactionState(engine);
       physicalSchema = KernelStateRows.physicalSchema(state);
+      for (String name : hidden) {
+        physicalSchema = physicalSchema.add(new StructField(name, LongType.LONG, true));
+      }
       columnMapped =
           !"none"
               .equalsIgnoreCase(
@@ -206,7 +251,7 @@ public final class DeltaTableWriter {
 
   /** Validates and converts a row into the buffer of its partition. */
   private void add(Map<List<String>, DeltaColumnBuffer> buffers, Object[] row) {
-    List<io.lakestream.connectors.schema.Column> columns = schema.columns();
+    List<io.lakestream.connectors.schema.Column> columns = rowSchema.columns();
     if (row == null || row.length != columns.size()) {
       throw new LakestreamException(
           DeltaErrorClass.DELTA_INVALID_ROW,
@@ -328,7 +373,8 @@ public final class DeltaTableWriter {
    */
   private DeltaParquetFileWriter parquetWriter() {
     if (parquetWriter == null) {
-      parquetWriter = new DeltaParquetFileWriter(table.hadoopConfiguration(), schema, structType);
+      parquetWriter =
+          new DeltaParquetFileWriter(table.hadoopConfiguration(), rowSchema, structType);
     }
     return parquetWriter;
   }
@@ -344,7 +390,7 @@ public final class DeltaTableWriter {
     List<StructField> fields = new ArrayList<>();
     List<ColumnVector> vectors = new ArrayList<>();
     for (int c = 0; c < structType.length(); c++) {
-      if (!schema.partitionColumns().contains(schema.columns().get(c).name())) {
+      if (!schema.partitionColumns().contains(rowSchema.columns().get(c).name())) {
         fields.add(physicalSchema.at(c));
         vectors.add(data.getColumnVector(c));
       }

@@ -73,8 +73,9 @@ import org.slf4j.LoggerFactory;
  * them on removed and re-added files; in-commit timestamps put a monotonic {@code
  * inCommitTimestamp} in {@code commitInfo}. A batch that updates or deletes rows of a table with
  * {@code delta.appendOnly=true} is refused with a {@link DeltaTableException} naming the property.
- * Updated rows get new row ids (they are not yet materialized into the new files, as Delta's own
- * MERGE does to keep them stable).
+ * With row tracking enabled ({@code delta.enableRowTracking=true}), rows written anew keep their
+ * row ids (and unchanged copied rows their commit versions) in the table's materialized columns, as
+ * Delta's own MERGE keeps them stable.
  *
  * <p>On a table with {@code delta.autoOptimize.autoCompact} = {@code true} or {@code auto}, as
  * Databricks compacts MERGE output, a committed batch is followed by {@link PartitionCompaction} of
@@ -223,7 +224,8 @@ public final class DeltaMergeCommit implements Serializable {
     Map<String, String> properties = snapshot.getTableProperties();
     MergeTableFeatures features = MergeTableFeatures.of(snapshot, snapshot.getTimestamp(engine));
     MergePlan plan =
-        new MergePlanner(merge, useDeletionVectors(features)).plan(snapshot, sourceRows);
+        new MergePlanner(merge, useDeletionVectors(features), features.materializedColumns())
+            .plan(snapshot, sourceRows);
     if (plan.changesNothing()) {
       return new PreparedMerge(
           epoch,
@@ -238,7 +240,7 @@ public final class DeltaMergeCommit implements Serializable {
     if (!plan.removed().isEmpty() && isTrue(properties, "delta.appendOnly")) {
       throw refused("delta.appendOnly=true", "the table only accepts appends");
     }
-    List<DeltaWrittenFile> dataFiles = writeData(plan);
+    List<DeltaWrittenFile> dataFiles = writeData(plan, features);
     List<DeltaWrittenFile> changeFiles = writeChanges(plan, properties, features);
     List<DeltaDeletionVector> vectors = writeVectors(plan);
     MergeCommitContent content =
@@ -284,8 +286,10 @@ public final class DeltaMergeCommit implements Serializable {
   /**
    * Writes the rewritten files (one rewrite per removed file keeps its key range), then the rest.
    */
-  private List<DeltaWrittenFile> writeData(MergePlan plan) {
-    DeltaTableWriter writer = new DeltaTableWriter(merge.table(), merge.schema());
+  private List<DeltaWrittenFile> writeData(MergePlan plan, MergeTableFeatures features) {
+    DeltaTableWriter writer =
+        new DeltaTableWriter(merge.table(), merge.schema())
+            .withHiddenLongColumns(features.materializedColumns());
     List<DeltaWrittenFile> dataFiles = new ArrayList<>();
     for (List<Object[]> rows : plan.rewrittenRows()) {
       dataFiles.addAll(writer.write(rows));

@@ -30,6 +30,8 @@ import java.util.Set;
  * collects the files with at least one updated or deleted row, the new rows and the change rows.
  * Copy-on-write: such a file is rewritten whole (its untouched and updated rows). With deletion
  * vectors: its touched rows join its deletion vector and only the updated rows are written anew.
+ * With row tracking enabled, every row written anew from a target file carries its row id (and,
+ * when copied unchanged, its commit version) in the materialized columns, so rows keep their ids.
  */
 final class MergePlanner {
   static final String INSERT = "insert";
@@ -40,14 +42,17 @@ final class MergePlanner {
   private final DeltaMerge merge;
   private final MergeKeys keys;
   private final boolean deletionVectors;
+  private final List<String> materialized;
 
   /**
    * @param deletionVectors mark matched rows deleted in their files instead of rewriting the files
+   * @param materialized the row id and commit version columns rows written anew carry, or empty
    */
-  MergePlanner(DeltaMerge merge, boolean deletionVectors) {
+  MergePlanner(DeltaMerge merge, boolean deletionVectors, List<String> materialized) {
     this.merge = merge;
     this.keys = new MergeKeys(merge.schema(), merge.keyColumns());
     this.deletionVectors = deletionVectors;
+    this.materialized = materialized;
   }
 
   MergeKeys keys() {
@@ -88,7 +93,8 @@ final class MergePlanner {
             snapshot.getSchema().toJson(),
             merge.schema().partitionColumns(),
             snapshot.getSchema().fieldNames(),
-            KernelColumnMapping.mode(snapshot.getTableProperties()));
+            KernelColumnMapping.mode(snapshot.getTableProperties()),
+            materialized);
     DeletionVectorStore store = new DeletionVectorStore(table);
     MergePlan.Builder plan = new MergePlan.Builder(snapshot.getVersion(), files.size(), ranges);
     Set<List<Object>> matchedKeys = new HashSet<>();
@@ -147,10 +153,11 @@ final class MergePlanner {
         if (src != null) {
           matchedKeys.add(key);
         }
+        Long rowId = rowId(file, rows);
         if (clause == null) {
-          out.kept.add(target);
+          out.kept.add(withIdentity(target, rowId, commitVersion(file, rows)));
         } else {
-          applyClause(out, clause, src, target, key, rows.rowIndex());
+          applyClause(out, clause, src, target, key, rows.rowIndex(), rowId);
         }
       }
     } catch (IOException e) {
@@ -168,7 +175,8 @@ final class MergePlanner {
       Object[] src,
       Object[] target,
       List<Object> key,
-      long rowIndex) {
+      long rowIndex,
+      Long rowId) {
     out.touched.add(rowIndex);
     out.changes.add(target);
     if (clause.action() == DeltaMerge.MatchedAction.DELETE) {
@@ -181,7 +189,7 @@ final class MergePlanner {
         clause.assignment() == null
             ? Arrays.copyOf(src, width)
             : checkUpdate(clause.assignment().apply(src, target.clone()), key);
-    (deletionVectors ? out.moved : out.kept).add(after);
+    (deletionVectors ? out.moved : out.kept).add(withIdentity(after, rowId, null));
     out.types.add(PREIMAGE);
     out.changes.add(after);
     out.types.add(POSTIMAGE);
@@ -203,9 +211,42 @@ final class MergePlanner {
     }
     for (Object[] src : unmatched) {
       if (condition.test(src, null)) {
-        plan.insert(Arrays.copyOf(src, width));
+        plan.insert(withIdentity(Arrays.copyOf(src, width), null, null));
       }
     }
+  }
+
+  /** A target row's stable id: its materialized one, else its file's first id plus its index. */
+  private Long rowId(TargetFile file, DeltaDataFileReader.Rows rows) {
+    if (materialized.isEmpty()) {
+      return null;
+    }
+    Long stored = rows.hidden(0);
+    return stored != null || file.baseRowId() == null ? stored : file.baseRowId() + rows.rowIndex();
+  }
+
+  /** A target row's commit version: its materialized one, else its file's default. */
+  private Long commitVersion(TargetFile file, DeltaDataFileReader.Rows rows) {
+    if (materialized.isEmpty()) {
+      return null;
+    }
+    Long stored = rows.hidden(1);
+    return stored != null ? stored : file.defaultRowCommitVersion();
+  }
+
+  /**
+   * {@code row} as a new data file holds it: with row ids materialized, followed by its id and
+   * commit version (null: assigned by the new file, as for new rows and, for versions, updates).
+   */
+  private Object[] withIdentity(Object[] row, Long rowId, Long commitVersion) {
+    if (materialized.isEmpty()) {
+      return row;
+    }
+    int width = merge.schema().columns().size();
+    Object[] out = Arrays.copyOf(row, width + 2);
+    out[width] = rowId;
+    out[width + 1] = commitVersion;
+    return out;
   }
 
   private DeltaMerge.MatchedClause firstApplying(Object[] source, Object[] target) {

@@ -8,6 +8,7 @@ import io.lakestream.connectors.delta.kernel.KernelProtocol;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,10 @@ import java.util.Set;
  * @param previousTimestamp the commit time of the snapshot's version (its in-commit timestamp when
  *     the table has them)
  * @param rowIdHighWaterMark the highest row id assigned so far, -1 if none
+ * @param materializedColumns with row tracking enabled ({@code delta.enableRowTracking=true}): the
+ *     data file columns that keep moved rows' ids and commit versions ({@code
+ *     delta.rowTracking.materializedRowIdColumnName}, then {@code
+ *     materializedRowCommitVersionColumnName}); empty otherwise
  */
 record MergeTableFeatures(
     Map<String, String> physicalNames,
@@ -33,9 +38,13 @@ record MergeTableFeatures(
     boolean inCommitTimestamps,
     boolean deletionVectors,
     long previousTimestamp,
-    long rowIdHighWaterMark) {
+    long rowIdHighWaterMark,
+    List<String> materializedColumns) {
 
   static final String ROW_TRACKING_DOMAIN = "delta.rowTracking";
+  static final String ROW_ID_COLUMN = "delta.rowTracking.materializedRowIdColumnName";
+  static final String COMMIT_VERSION_COLUMN =
+      "delta.rowTracking.materializedRowCommitVersionColumnName";
 
   static MergeTableFeatures of(Snapshot snapshot, long previousTimestamp) {
     Map<String, String> properties = snapshot.getTableProperties();
@@ -44,9 +53,11 @@ record MergeTableFeatures(
     for (StructField field : snapshot.getSchema().fields()) {
       physical.put(field.getName(), KernelColumnMapping.physicalName(field));
     }
+    boolean rowTracking =
+        writerFeatures.contains("rowTracking") && !isTrue(properties, "delta.rowTrackingSuspended");
     return new MergeTableFeatures(
         physical,
-        writerFeatures.contains("rowTracking") && !isTrue(properties, "delta.rowTrackingSuspended"),
+        rowTracking,
         isTrue(properties, "delta.enableInCommitTimestamps"),
         isTrue(properties, "delta.enableDeletionVectors")
             && writerFeatures.contains("deletionVectors"),
@@ -54,7 +65,22 @@ record MergeTableFeatures(
         snapshot
             .getDomainMetadata(ROW_TRACKING_DOMAIN)
             .map(MergeTableFeatures::highWaterMark)
-            .orElse(-1L));
+            .orElse(-1L),
+        rowTracking ? materializedColumns(properties) : List.of());
+  }
+
+  /** The materialized row id and commit version columns, if rows must keep their ids. */
+  private static List<String> materializedColumns(Map<String, String> properties) {
+    String ids = properties.get(ROW_ID_COLUMN);
+    String versions = properties.get(COMMIT_VERSION_COLUMN);
+    return isTrue(properties, "delta.enableRowTracking") && ids != null && versions != null
+        ? List.of(ids, versions)
+        : List.of();
+  }
+
+  /** Whether moved and copied rows carry their row id and commit version into the new files. */
+  boolean materializesRowIds() {
+    return !materializedColumns.isEmpty();
   }
 
   /** The same table after a version another writer committed, whose action lines are given. */
@@ -78,7 +104,13 @@ record MergeTableFeatures(
       throw new UncheckedIOException(e);
     }
     return new MergeTableFeatures(
-        physicalNames, rowTracking, inCommitTimestamps, deletionVectors, timestamp, mark);
+        physicalNames,
+        rowTracking,
+        inCommitTimestamps,
+        deletionVectors,
+        timestamp,
+        mark,
+        materializedColumns);
   }
 
   /** The partition values of a written file keyed by physical names, as the log records them. */

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
+import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -209,6 +211,88 @@ class DeltaMergeTableFeaturesTest {
         new DeltaTableWriter(table, schema)
             .write(List.<Object[]>of(new Object[] {100L, "x", "r1", 0L})));
     assertRowIdsUnique(table, Long.MAX_VALUE);
+  }
+
+  @Test
+  void rowsKeepTheirRowIdsThroughCopyOnWriteAndDeletionVectorMerges() throws IOException {
+    DeltaTable table = DeltaTable.forPath(dir.resolve("stable").toUri().toString());
+    DeltaTableSchema schema =
+        accounts(Map.of("delta.enableRowTracking", "true", "delta.enableDeletionVectors", "true"));
+    DeltaMerge merge = upsert(table, schema);
+    List<Object[]> inserts = new ArrayList<>();
+    for (long id = 0; id < 20; id++) {
+      inserts.add(new Object[] {id, "n" + id, "r" + (id % 2), 0L, "U"});
+    }
+    long v0 = new DeltaMergeCommit(merge, "ids").commit(0, inserts).version();
+    Map<Long, List<Long>> before = rowIdentities(table);
+    assertThat(before.values().stream().map(l -> l.get(1))).allMatch(v -> v == v0);
+
+    DeltaMergeCommit copyOnWrite = new DeltaMergeCommit(merge, "ids").withDeletionVectors(false);
+    long v1 =
+        copyOnWrite.commit(1, List.<Object[]>of(new Object[] {3L, "x", "r1", 1L, "U"})).version();
+    DeltaMergeCommit onRead = new DeltaMergeCommit(merge, "ids").withDeletionVectors(true);
+    long v2 = onRead.commit(2, List.<Object[]>of(new Object[] {7L, "y", "r1", 2L, "U"})).version();
+    long v3 = onRead.commit(3, List.<Object[]>of(new Object[] {3L, "z", "r1", 3L, "U"})).version();
+
+    Map<Long, List<Long>> after = rowIdentities(table);
+    assertThat(after.keySet()).isEqualTo(before.keySet());
+    for (long id = 0; id < 20; id++) {
+      long version = id == 3 ? v3 : id == 7 ? v2 : v0;
+      assertThat(after.get(id))
+          .as("row %d: its id kept (copied in %d), its commit version %d", id, v1, version)
+          .containsExactly(before.get(id).get(0), version);
+    }
+  }
+
+  /**
+   * Each row's id and commit version as the protocol defines them: the materialized columns' values
+   * where set, else the file's {@code baseRowId} plus the row's index, and its default version.
+   */
+  private static Map<Long, List<Long>> rowIdentities(DeltaTable table) throws IOException {
+    var snapshot = table.latestSnapshot().orElseThrow();
+    Map<String, String> properties = snapshot.getTableProperties();
+    List<String> materialized =
+        List.of(
+            properties.get(MergeTableFeatures.ROW_ID_COLUMN),
+            properties.get(MergeTableFeatures.COMMIT_VERSION_COLUMN));
+    DeltaDataFileReader reader =
+        new DeltaDataFileReader(
+            table,
+            snapshot.getSchema().toJson(),
+            snapshot.getPartitionColumnNames(),
+            snapshot.getSchema().fieldNames(),
+            "none",
+            materialized);
+    Map<Long, List<Long>> out = new TreeMap<>();
+    KernelScanFile.forEach(
+        table.engine(),
+        snapshot.getScanBuilder().build(),
+        true,
+        file -> {
+          DeltaAddedFile added =
+              new DeltaAddedFile(
+                  file.status().getPath(),
+                  snapshot.getVersion(),
+                  0,
+                  true,
+                  file.partitionValues(),
+                  file.status().getSize(),
+                  -1,
+                  file.deletionVector());
+          try (DeltaDataFileReader.Rows rows = reader.open(added)) {
+            while (rows.hasNext()) {
+              long id = (Long) rows.next()[0];
+              Long rowId = rows.hidden(0);
+              Long version = rows.hidden(1);
+              out.put(
+                  id,
+                  List.of(
+                      rowId != null ? rowId : file.baseRowId().orElseThrow() + rows.rowIndex(),
+                      version != null ? version : file.defaultRowCommitVersion().orElseThrow()));
+            }
+          }
+        });
+    return out;
   }
 
   /** Every file's row ids [baseRowId, baseRowId + numRecords) are disjoint and under the mark. */
