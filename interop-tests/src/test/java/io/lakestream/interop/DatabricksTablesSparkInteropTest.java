@@ -9,6 +9,8 @@ import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
+import io.lakestream.connectors.delta.maintenance.DeltaOptimize;
+import io.lakestream.connectors.delta.maintenance.DeltaOptimizeResult;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
 import io.lakestream.connectors.delta.merge.DeltaMergeResult;
@@ -32,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A table as Databricks writes it by default, written by delta-spark: deletion vectors (DELETE and
  * UPDATE mark rows deleted), column mapping (a renamed and a dropped column), row tracking,
  * in-commit timestamps, a column widened from int to bigint, and the change data feed. lakestream's
- * Delta source, its change data feed reader (the CDF source's snapshot and versions) and its MERGE
- * (with deletion vectors) read and update it; Spark reads the results. Every comparison is row for
- * row.
+ * Delta source, its change data feed reader (the CDF source's snapshot and versions), its MERGE
+ * (with deletion vectors) and its OPTIMIZE read and update it; Spark reads the results, and rows
+ * keep their row ids through the MERGE and the OPTIMIZE. Every comparison is row for row.
  */
 class DatabricksTablesSparkInteropTest {
   private static SparkSession spark;
@@ -234,6 +236,14 @@ class DatabricksTablesSparkInteropTest {
     assertThat(history.get(history.size() - 1).<java.sql.Timestamp>getAs("timestamp"))
         .as("in-commit timestamps increase")
         .isAfter(history.get(history.size() - 2).<java.sql.Timestamp>getAs("timestamp"));
+
+    // lakestream's OPTIMIZE purges the deletion vectors; rows keep their ids and commit versions
+    DeltaOptimizeResult compacted = DeltaOptimize.forTable(table).build().run();
+    assertThat(compacted.status()).isEqualTo(DeltaOptimizeResult.Status.COMMITTED);
+    assertThat(sparkRows(path)).isEqualTo(model);
+    assertThat(rowIdentities(t)).isEqualTo(after);
+    assertThat(Files.readString(logFile(path, compacted.version())))
+        .contains("\"inCommitTimestamp\"", "\"baseRowId\"");
   }
 
   /** id to [row id, row commit version], as Spark reads them. */

@@ -310,6 +310,22 @@ public final class DeltaDataFileReader {
       return lastHidden[i];
     }
 
+    /**
+     * The stable row id of the row {@link #next()} returned last, when the hidden columns are row
+     * tracking's materialized [row id, row commit version]: the materialized id, else {@code
+     * baseRowId} plus the row's index (null without either).
+     */
+    public Long stableRowId(Long baseRowId) {
+      Long stored = lastHidden[0];
+      return stored != null || baseRowId == null ? stored : baseRowId + lastIndex;
+    }
+
+    /** As {@link #stableRowId}: the materialized commit version, else {@code defaultVersion}. */
+    public Long rowCommitVersion(Long defaultVersion) {
+      Long stored = lastHidden[1];
+      return stored != null ? stored : defaultVersion;
+    }
+
     /** The position in the file (from 0) of the row {@link #next()} returned last, or -1. */
     public long rowIndex() {
       return lastIndex;

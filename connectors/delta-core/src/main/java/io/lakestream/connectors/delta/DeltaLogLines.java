@@ -56,6 +56,18 @@ public final class DeltaLogLines {
     return action("commitInfo", info);
   }
 
+  /**
+   * Adds the {@code delta.rowTracking} domain's metadata raising the row id high water mark to
+   * {@code mark}, as a version that assigned row ids up to it must.
+   */
+  public DeltaLogLines rowIdHighWaterMark(long mark) {
+    ObjectNode domain = JSON.createObjectNode();
+    domain.put("domain", "delta.rowTracking");
+    domain.put("configuration", "{\"rowIdHighWaterMark\":" + mark + "}");
+    domain.put("removed", false);
+    return action("domainMetadata", domain);
+  }
+
   /** Adds the action {@code {"<name>": action}}. */
   public DeltaLogLines action(String name, ObjectNode action) {
     ObjectNode wrapper = JSON.createObjectNode();

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param numRecords rows the file holds for readers (its statistics' count less the rows its
  *     deletion vector deletes), or -1 without statistics
  * @param deletionVector the file's deletion vector, or null
+ * @param baseRowId the file's first row id (row tracking), or null
+ * @param defaultRowCommitVersion the version its rows were committed in (row tracking), or null
  */
 record CompactedFile(
     String logPath,
@@ -23,4 +25,6 @@ record CompactedFile(
     long size,
     String statsJson,
     long numRecords,
-    DeltaDeletionVector deletionVector) {}
+    DeltaDeletionVector deletionVector,
+    Long baseRowId,
+    Long defaultRowCommitVersion) {}

@@ -2,14 +2,12 @@ package io.lakestream.connectors.delta.maintenance;
 
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaAddedFile;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.DeltaErrorClass;
-import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
@@ -21,6 +19,7 @@ import io.lakestream.connectors.delta.filter.DeltaFilter;
 import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
 import io.lakestream.connectors.delta.kernel.KernelTablePath;
+import io.lakestream.connectors.delta.merge.MergeTableFeatures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -61,9 +60,10 @@ import org.slf4j.LoggerFactory;
  * deleted (Spark's {@code spark.databricks.delta.optimize.maxDeletedRowsRatio}, 0.05), and its
  * deleted rows are not written again. Tables with column mapping are compacted under their physical
  * names (data columns and partition values), and versions of tables with in-commit timestamps carry
- * one. Tables with row tracking are left as they are: the rewrite does not yet materialize the
- * rows' ids into the new files, and Delta requires rows to keep their ids (a run on such a table
- * reports nothing to compact and logs why). Fails with a {@link LakestreamException} ({@code
+ * one. On tables with row tracking the new files get fresh {@code baseRowId}s above the high water
+ * mark, and with {@code delta.enableRowTracking=true} every row keeps its row id and commit version
+ * in the materialized columns, as Delta's OPTIMIZE keeps them (such a compaction loses to any
+ * concurrent commit that assigned row ids). Fails with a {@link LakestreamException} ({@code
  * DELTA_INVALID_MAINTENANCE}) for a {@code where} on a column that is not a partition column, and
  * with {@link DeltaTableException} if the table is missing or cannot be read or written.
  */
@@ -117,28 +117,24 @@ public final class DeltaOptimize {
    */
   public DeltaOptimizeResult run() throws IOException {
     Snapshot snapshot = table.latestSnapshot().orElseThrow(this::missing);
-    Optional<String> unsupported = unsupportedFeature(snapshot.getTableProperties());
-    if (unsupported.isPresent()) {
-      LOG.info("{}: OPTIMIZE leaves a table with {} as it is", table.path(), unsupported.get());
-      return DeltaOptimizeResult.nothing(snapshot.getVersion());
-    }
-    List<List<CompactedFile>> bins = bins(candidates(snapshot));
+    MergeTableFeatures features = MergeTableFeatures.of(snapshot, 0);
+    List<List<CompactedFile>> bins = bins(candidates(snapshot, features));
     if (bins.isEmpty()) {
       return DeltaOptimizeResult.nothing(snapshot.getVersion());
     }
-    List<DeltaWrittenFile> added = rewrite(snapshot, bins);
+    List<DeltaWrittenFile> added = rewrite(snapshot, bins, features);
     if (afterRewrite != null) {
       afterRewrite.run();
     }
     List<CompactedFile> removed = bins.stream().flatMap(List::stream).toList();
-    Map<String, String> physical = physicalNames(snapshot.getSchema());
     Set<String> inputs = inputPaths(removed);
     Optional<Long> version =
         new LogCommit(table)
             .commit(
                 snapshot,
-                ict -> commitLines(snapshot.getVersion(), removed, added, physical, ict),
-                w -> conflict(w, inputs));
+                (next, ict) ->
+                    commitLines(snapshot.getVersion(), removed, added, features, next, ict),
+                w -> conflict(w, inputs, features));
     return new DeltaOptimizeResult(
         version.isPresent()
             ? DeltaOptimizeResult.Status.COMMITTED
@@ -153,27 +149,16 @@ public final class DeltaOptimize {
   }
 
   /**
-   * A table feature the rewrite does not carry over yet: row tracking (rows would get new ids where
-   * Delta requires them to keep theirs, materialized in the new files).
-   */
-  private static Optional<String> unsupportedFeature(Map<String, String> properties) {
-    if ("true".equalsIgnoreCase(properties.getOrDefault("delta.enableRowTracking", "false"))) {
-      return Optional.of("row tracking");
-    }
-    return Optional.empty();
-  }
-
-  /**
    * In the partitions chosen, by partition: the small files, and the files whose deletion vector
    * deletes more than the ratio allowed.
    */
-  private Map<Map<String, String>, List<CompactedFile>> candidates(Snapshot snapshot)
-      throws IOException {
+  private Map<Map<String, String>, List<CompactedFile>> candidates(
+      Snapshot snapshot, MergeTableFeatures features) throws IOException {
     StructType schema = snapshot.getSchema();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     DeltaFileSkipping skipping = partitionSkipping(filter(schema), schema, partitionColumns);
     KernelTablePath root = KernelTablePath.of(snapshot.getPath());
-    Map<String, String> logical = invert(physicalNames(schema));
+    Map<String, String> logical = invert(features.physicalNames());
     Map<Map<String, String>, List<CompactedFile>> byPartition = new LinkedHashMap<>();
     Scan scan = snapshot.getScanBuilder().build();
     KernelScanFile.forEach(
@@ -202,18 +187,11 @@ public final class DeltaOptimize {
                       size,
                       file.stats(),
                       records < 0 ? -1 : records - file.deletedRows(),
-                      file.deletionVector()));
+                      file.deletionVector(),
+                      file.baseRowId().orElse(null),
+                      file.defaultRowCommitVersion().orElse(null)));
         });
     return byPartition;
-  }
-
-  /** Column name to the name data files and partition values use (itself without mapping). */
-  private static Map<String, String> physicalNames(StructType schema) {
-    Map<String, String> names = new LinkedHashMap<>();
-    for (StructField field : schema.fields()) {
-      names.put(field.getName(), KernelColumnMapping.physicalName(field));
-    }
-    return names;
   }
 
   private static Map<String, String> invert(Map<String, String> names) {
@@ -266,9 +244,15 @@ public final class DeltaOptimize {
     }
   }
 
-  /** Reads each bin's rows and writes them again, one bin at a time (memory holds one bin). */
-  private List<DeltaWrittenFile> rewrite(Snapshot snapshot, List<List<CompactedFile>> bins)
+  /**
+   * Reads each bin's rows and writes them again, one bin at a time (memory holds one bin). With row
+   * tracking enabled each row carries its id and commit version into the new file's materialized
+   * columns, so it keeps them.
+   */
+  private List<DeltaWrittenFile> rewrite(
+      Snapshot snapshot, List<List<CompactedFile>> bins, MergeTableFeatures features)
       throws IOException {
+    List<String> materialized = features.materializedColumns();
     StructType schema = snapshot.getSchema();
     List<String> partitionColumns = snapshot.getPartitionColumnNames();
     DeltaDataFileReader reader =
@@ -277,16 +261,19 @@ public final class DeltaOptimize {
             schema.toJson(),
             partitionColumns,
             schema.fieldNames(),
-            KernelColumnMapping.mode(snapshot.getTableProperties()));
+            KernelColumnMapping.mode(snapshot.getTableProperties()),
+            materialized);
     DeltaTable target = table.withHadoopSetting(TARGET_FILE_SIZE, Long.toString(targetFileSize));
     DeltaTableWriter writer =
-        new DeltaTableWriter(target, declaration(snapshot.getSchema(), partitionColumns));
+        new DeltaTableWriter(target, declaration(snapshot.getSchema(), partitionColumns))
+            .withHiddenLongColumns(materialized);
     List<DeltaWrittenFile> added = new ArrayList<>();
     for (List<CompactedFile> bin : bins) {
       for (CompactedFile file : bin) {
-        try (DeltaFileRows rows = reader.open(addedFile(snapshot.getVersion(), file))) {
+        try (DeltaDataFileReader.Rows rows = reader.open(addedFile(snapshot.getVersion(), file))) {
           while (rows.hasNext()) {
-            writer.append(rows.next());
+            Object[] row = rows.next();
+            writer.append(materialized.isEmpty() ? row : withIdentity(row, rows, file));
           }
         } catch (UncheckedIOException e) {
           throw e.getCause();
@@ -295,6 +282,15 @@ public final class DeltaOptimize {
       added.addAll(writer.flush());
     }
     return added;
+  }
+
+  /** {@code row}, then its row id and commit version as the materialized columns keep them. */
+  private static Object[] withIdentity(
+      Object[] row, DeltaDataFileReader.Rows rows, CompactedFile file) {
+    Object[] out = java.util.Arrays.copyOf(row, row.length + 2);
+    out[row.length] = rows.stableRowId(file.baseRowId());
+    out[row.length + 1] = rows.rowCommitVersion(file.defaultRowCommitVersion());
+    return out;
   }
 
   private static DeltaTableSchema declaration(StructType schema, List<String> partitionColumns) {
@@ -320,14 +316,23 @@ public final class DeltaOptimize {
       long readVersion,
       List<CompactedFile> removed,
       List<DeltaWrittenFile> added,
-      Map<String, String> physical,
+      MergeTableFeatures features,
+      long version,
       Long inCommitTimestamp) {
     long now = System.currentTimeMillis();
     MaintenanceCommitFile file = new MaintenanceCommitFile(rootOf());
     file.commitInfo(
         "OPTIMIZE", now, inCommitTimestamp, readVersion, parameters(), metrics(removed, added));
     removed.forEach(f -> file.remove(f, now));
-    added.forEach(f -> file.add(f, renamed(f.partitionValues(), physical)));
+    long nextRowId = features.rowIdHighWaterMark() + 1;
+    for (DeltaWrittenFile f : added) {
+      Long baseRowId = features.rowTracking() ? nextRowId : null;
+      nextRowId += f.numRecords();
+      file.add(f, features.physicalKeys(f.partitionValues()), baseRowId, version);
+    }
+    if (features.rowTracking() && nextRowId - 1 > features.rowIdHighWaterMark()) {
+      file.rowIdHighWaterMark(nextRowId - 1);
+    }
     return file.lines();
   }
 
@@ -372,9 +377,13 @@ public final class DeltaOptimize {
   }
 
   /** Why a winning version's actions conflict with this compaction, or empty. */
-  private Optional<String> conflict(List<String> winner, Set<String> inputs) {
+  private Optional<String> conflict(
+      List<String> winner, Set<String> inputs, MergeTableFeatures features) {
     KernelTablePath root = KernelTablePath.of(rootOf());
     for (String line : winner) {
+      if (features.rowTracking() && line.contains("\"delta.rowTracking\"")) {
+        return Optional.of("it assigned row ids after the version this compaction numbered from");
+      }
       if (line.contains("\"metaData\"") || line.contains("\"protocol\"")) {
         return Optional.of("it changed the table's metadata or protocol");
       }

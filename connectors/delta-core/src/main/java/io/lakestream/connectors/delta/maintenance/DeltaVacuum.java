@@ -262,7 +262,7 @@ public final class DeltaVacuum {
     new LogCommit(table)
         .commit(
             table.latestSnapshot().orElseThrow(),
-            ict ->
+            (version, ict) ->
                 new MaintenanceCommitFile(root)
                     .commitInfo(operation, System.currentTimeMillis(), ict, -1, parameters, metrics)
                     .lines(),

@@ -11,6 +11,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -42,15 +43,15 @@ final class LogCommit {
   /**
    * Commits the lines {@code linesAt} builds after the version {@code read}.
    *
-   * @param linesAt the version's action lines given its in-commit timestamp (null for a table
-   *     without them)
+   * @param linesAt the action lines of a version given its number and in-commit timestamp (null for
+   *     a table without them)
    * @param conflict the reason a winning version's lines conflict with this commit, or empty
    * @return the committed version, or empty when a conflicting version won (or every attempt lost)
    * @throws IOException if the log cannot be written or read
    */
   Optional<Long> commit(
       Snapshot read,
-      Function<Long, List<String>> linesAt,
+      BiFunction<Long, Long, List<String>> linesAt,
       Function<List<String>, Optional<String>> conflict)
       throws IOException {
     Configuration conf = table.hadoopConfiguration();
@@ -63,7 +64,7 @@ final class LogCommit {
       Path file = new Path(new Path(root, "_delta_log"), String.format("%020d.json", version));
       Long ict = timestamps ? Math.max(System.currentTimeMillis(), previous + 1) : null;
       try {
-        logStore.write(file, linesAt.apply(ict).iterator(), false, conf);
+        logStore.write(file, linesAt.apply(version, ict).iterator(), false, conf);
         checkpointIfDue(version);
         return Optional.of(version);
       } catch (FileAlreadyExistsException lost) {

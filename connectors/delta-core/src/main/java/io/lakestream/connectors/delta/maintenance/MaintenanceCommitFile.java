@@ -61,14 +61,26 @@ final class MaintenanceCommitFile {
     if (file.deletionVector() != null) {
       file.deletionVector().toJson(remove.putObject("deletionVector"));
     }
+    if (file.baseRowId() != null) {
+      remove.put("baseRowId", file.baseRowId());
+    }
+    if (file.defaultRowCommitVersion() != null) {
+      remove.put("defaultRowCommitVersion", file.defaultRowCommitVersion());
+    }
     return line("remove", remove);
   }
 
   /**
    * @param partitionValues the file's partition values keyed as the log keys them (physical names
    *     under column mapping)
+   * @param baseRowId its first row id, or null without row tracking
+   * @param commitVersion the version being committed (its {@code defaultRowCommitVersion})
    */
-  MaintenanceCommitFile add(DeltaWrittenFile file, Map<String, String> partitionValues) {
+  MaintenanceCommitFile add(
+      DeltaWrittenFile file,
+      Map<String, String> partitionValues,
+      Long baseRowId,
+      long commitVersion) {
     ObjectNode add = JSON.createObjectNode();
     add.put("path", root.relativize(file.path()));
     partitionValues(add, partitionValues);
@@ -78,7 +90,17 @@ final class MaintenanceCommitFile {
     if (!file.statsJson().isEmpty()) {
       add.put("stats", file.statsJson());
     }
+    if (baseRowId != null) {
+      add.put("baseRowId", baseRowId);
+      add.put("defaultRowCommitVersion", commitVersion);
+    }
     return line("add", add);
+  }
+
+  /** Raises the row id high water mark (row tracking) to {@code mark}. */
+  MaintenanceCommitFile rowIdHighWaterMark(long mark) {
+    lines.rowIdHighWaterMark(mark);
+    return this;
   }
 
   List<String> lines() {

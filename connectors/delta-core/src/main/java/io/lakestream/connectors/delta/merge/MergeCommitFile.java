@@ -154,11 +154,8 @@ final class MergeCommitFile {
 
   /** The row id high water mark of the {@code delta.rowTracking} domain. */
   MergeCommitFile rowIdHighWaterMark(long mark) {
-    ObjectNode domain = JSON.createObjectNode();
-    domain.put("domain", MergeTableFeatures.ROW_TRACKING_DOMAIN);
-    domain.put("configuration", "{\"rowIdHighWaterMark\":" + mark + "}");
-    domain.put("removed", false);
-    return line("domainMetadata", domain);
+    lines.rowIdHighWaterMark(mark);
+    return this;
   }
 
   MergeCommitFile cdc(DeltaWrittenFile file, Map<String, String> partitionValues) {

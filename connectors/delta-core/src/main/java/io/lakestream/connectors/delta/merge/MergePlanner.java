@@ -218,20 +218,12 @@ final class MergePlanner {
 
   /** A target row's stable id: its materialized one, else its file's first id plus its index. */
   private Long rowId(TargetFile file, DeltaDataFileReader.Rows rows) {
-    if (materialized.isEmpty()) {
-      return null;
-    }
-    Long stored = rows.hidden(0);
-    return stored != null || file.baseRowId() == null ? stored : file.baseRowId() + rows.rowIndex();
+    return materialized.isEmpty() ? null : rows.stableRowId(file.baseRowId());
   }
 
   /** A target row's commit version: its materialized one, else its file's default. */
   private Long commitVersion(TargetFile file, DeltaDataFileReader.Rows rows) {
-    if (materialized.isEmpty()) {
-      return null;
-    }
-    Long stored = rows.hidden(1);
-    return stored != null ? stored : file.defaultRowCommitVersion();
+    return materialized.isEmpty() ? null : rows.rowCommitVersion(file.defaultRowCommitVersion());
   }
 
   /**

@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.merge;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.types.StructField;
+import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.kernel.KernelColumnMapping;
 import io.lakestream.connectors.delta.kernel.KernelProtocol;
 import java.io.IOException;
@@ -14,7 +15,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The table features a MERGE commit must honour, read from the snapshot it is planned on.
+ * The table features a MERGE (or OPTIMIZE) commit must honour, read from the snapshot it is planned
+ * on.
  *
  * @param physicalNames column name to the name data files, statistics and partition values use (the
  *     same name without column mapping)
@@ -32,7 +34,8 @@ import java.util.Set;
  *     delta.rowTracking.materializedRowIdColumnName}, then {@code
  *     materializedRowCommitVersionColumnName}); empty otherwise
  */
-record MergeTableFeatures(
+@Internal
+public record MergeTableFeatures(
     Map<String, String> physicalNames,
     boolean rowTracking,
     boolean inCommitTimestamps,
@@ -46,7 +49,8 @@ record MergeTableFeatures(
   static final String COMMIT_VERSION_COLUMN =
       "delta.rowTracking.materializedRowCommitVersionColumnName";
 
-  static MergeTableFeatures of(Snapshot snapshot, long previousTimestamp) {
+  /** The features of {@code snapshot}, whose commit time is {@code previousTimestamp}. */
+  public static MergeTableFeatures of(Snapshot snapshot, long previousTimestamp) {
     Map<String, String> properties = snapshot.getTableProperties();
     Set<String> writerFeatures = KernelProtocol.writerFeatures(snapshot);
     Map<String, String> physical = new LinkedHashMap<>();
@@ -79,7 +83,7 @@ record MergeTableFeatures(
   }
 
   /** Whether moved and copied rows carry their row id and commit version into the new files. */
-  boolean materializesRowIds() {
+  public boolean materializesRowIds() {
     return !materializedColumns.isEmpty();
   }
 
@@ -114,7 +118,7 @@ record MergeTableFeatures(
   }
 
   /** The partition values of a written file keyed by physical names, as the log records them. */
-  Map<String, String> physicalKeys(Map<String, String> partitionValues) {
+  public Map<String, String> physicalKeys(Map<String, String> partitionValues) {
     Map<String, String> out = new LinkedHashMap<>();
     partitionValues.forEach(
         (name, value) -> out.put(physicalNames.getOrDefault(name, name), value));

@@ -13,6 +13,8 @@ import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.delta.kernel.KernelScanFile;
+import io.lakestream.connectors.delta.maintenance.DeltaOptimize;
+import io.lakestream.connectors.delta.maintenance.DeltaOptimizeResult;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -214,7 +216,8 @@ class DeltaMergeTableFeaturesTest {
   }
 
   @Test
-  void rowsKeepTheirRowIdsThroughCopyOnWriteAndDeletionVectorMerges() throws IOException {
+  void rowsKeepTheirRowIdsThroughCopyOnWriteAndDeletionVectorMergesAndOptimize()
+      throws IOException {
     DeltaTable table = DeltaTable.forPath(dir.resolve("stable").toUri().toString());
     DeltaTableSchema schema =
         accounts(Map.of("delta.enableRowTracking", "true", "delta.enableDeletionVectors", "true"));
@@ -242,6 +245,11 @@ class DeltaMergeTableFeaturesTest {
           .as("row %d: its id kept (copied in %d), its commit version %d", id, v1, version)
           .containsExactly(before.get(id).get(0), version);
     }
+
+    DeltaOptimizeResult compacted = DeltaOptimize.forTable(table).build().run();
+    assertThat(compacted.status()).isEqualTo(DeltaOptimizeResult.Status.COMMITTED);
+    assertThat(rowIdentities(table)).as("OPTIMIZE keeps every row's identity").isEqualTo(after);
+    assertRowIdsUnique(table, Long.MAX_VALUE);
   }
 
   /**
