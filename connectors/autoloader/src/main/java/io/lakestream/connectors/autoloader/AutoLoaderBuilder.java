@@ -269,7 +269,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
                 .getOptional(AutoLoaderOptions.BACKFILL_INTERVAL)
                 .map(d -> d.toMillis())
                 .orElse(0L),
-            options.getOptional(AutoLoaderOptions.MAX_FILE_AGE).map(d -> d.toMillis()).orElse(0L),
+            maxFileAgeMillis(),
             -1,
             PAGE_SIZE);
     FileDiscoverySource source =
@@ -293,7 +293,13 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
             version,
             inferTypes,
             options.get(AutoLoaderOptions.IGNORE_CORRUPT_FILES));
-    return new AutoLoader(name, source, reader, schema, version, cleanSourceSettings());
+    return new AutoLoader(
+        name, source, reader, schema, version, cleanSourceSettings(), maxFileAgeMillis());
+  }
+
+  /** cloudFiles.maxFileAge in milliseconds; 0 = no max age. */
+  private long maxFileAgeMillis() {
+    return options.getOptional(AutoLoaderOptions.MAX_FILE_AGE).map(d -> d.toMillis()).orElse(0L);
   }
 
   private SchemaHistory.Version currentSchema(
