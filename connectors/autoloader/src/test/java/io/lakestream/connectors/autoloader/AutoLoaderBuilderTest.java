@@ -52,6 +52,12 @@ class AutoLoaderBuilderTest {
         .extracting(e -> ((LakestreamException) e).errorClass())
         .isEqualTo("INVALID_OPTION_VALUE");
     builder().option("cloudFiles.maxFileAge", "14 d").sanityCheck();
+    System.setProperty(AutoLoaderOptions.MIN_MAX_FILE_AGE_PROPERTY, "1000"); // tests only
+    try {
+      builder().option("cloudFiles.maxFileAge", "1 s").sanityCheck();
+    } finally {
+      System.clearProperty(AutoLoaderOptions.MIN_MAX_FILE_AGE_PROPERTY);
+    }
     assertThatThrownBy(() -> builder().option("cloudFiles.format", "xml").sanityCheck())
         .hasMessageContaining("cloudFiles.format='xml' is not supported");
     assertThatThrownBy(

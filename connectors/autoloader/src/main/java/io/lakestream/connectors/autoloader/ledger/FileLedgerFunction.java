@@ -97,6 +97,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
   private transient Counter filesSkippedCorrupt;
   private transient Counter filesExpired;
   private transient Counter entriesEvicted;
+  private transient long entries;
 
   public FileLedgerFunction(FileRowReader reader) {
     this(reader, null);
@@ -239,6 +240,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
     filesSkippedCorrupt = getRuntimeContext().getMetricGroup().counter("numSkippedCorruptFiles");
     filesExpired = getRuntimeContext().getMetricGroup().counter("numFilesExpired");
     entriesEvicted = getRuntimeContext().getMetricGroup().counter("numLedgerEntriesEvicted");
+    getRuntimeContext().getMetricGroup().gauge("numLedgerEntries", () -> entries);
   }
 
   @Override
@@ -291,6 +293,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       filesSkippedCorrupt.inc();
     }
     ledger.update(file.modificationTime);
+    entries++;
     if (maxFileAgeMillis > 0) {
       ctx.timerService().registerProcessingTimeTimer(expiryTime(file.modificationTime));
     }
@@ -301,12 +304,26 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
     rowsRead.inc(rows[0]);
   }
 
+  /**
+   * The files in this subtask's ledger (gauge {@code numLedgerEntries}): those entered since it
+   * opened, those restored when a restore walked the ledger (with a max age), less those evicted.
+   */
+  long ledgerEntries() {
+    return entries;
+  }
+
+  /** Counts entries a restore found ({@link FileLedgerOperator}). */
+  void restoredEntries(long count) {
+    entries += count;
+  }
+
   /** Evicts the entry if its file is now too old (a timer of an earlier max age may be early). */
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<Row> out) throws Exception {
     Long modificationTime = ledger.value();
     if (modificationTime != null && expired(modificationTime, timestamp)) {
       ledger.clear();
+      entries--;
       entriesEvicted.inc();
     }
   }

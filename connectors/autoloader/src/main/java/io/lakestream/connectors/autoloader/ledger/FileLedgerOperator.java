@@ -45,6 +45,7 @@ public final class FileLedgerOperator extends KeyedProcessOperator<String, Disco
     super.open();
     if (restored && ledger.maxFileAgeMillis() > 0) {
       scheduleRestoredExpiries();
+      ledger.restoredEntries(entriesRestored);
     }
   }
 

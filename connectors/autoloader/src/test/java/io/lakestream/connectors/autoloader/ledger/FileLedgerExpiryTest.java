@@ -38,7 +38,8 @@ class FileLedgerExpiryTest {
 
   @Test
   void ledgerStaysBoundedAsFilesAgeOut() throws Exception {
-    FileLedgerOperator operator = new FileLedgerOperator(ledger(MAX_AGE));
+    FileLedgerFunction ledger = ledger(MAX_AGE);
+    FileLedgerOperator operator = new FileLedgerOperator(ledger);
     try (var harness = harness(operator)) {
       harness.open();
       List<Long> sizes = new ArrayList<>();
@@ -50,6 +51,7 @@ class FileLedgerExpiryTest {
           harness.processElement(file("r" + round + "-" + i, now), now);
         }
         sizes.add(operator.ledgerSize());
+        assertThat(ledger.ledgerEntries()).isEqualTo(operator.ledgerSize()); // the gauge
       }
       // files live MAX_AGE (1 s = 10 rounds) plus the boundary ms: at most 11 rounds of 5 files
       assertThat(sizes.subList(15, 40)).allSatisfy(size -> assertThat(size).isBetween(50L, 55L));
@@ -95,11 +97,13 @@ class FileLedgerExpiryTest {
       assertThat(harness.numProcessingTimeTimers()).isZero();
       unbounded = harness.snapshot(1, 1);
     }
-    FileLedgerOperator operator = new FileLedgerOperator(ledger(MAX_AGE));
+    FileLedgerFunction ledger = ledger(MAX_AGE);
+    FileLedgerOperator operator = new FileLedgerOperator(ledger);
     try (var harness = harness(operator)) {
       harness.initializeState(unbounded);
       harness.open();
       assertThat(operator.entriesRestored()).isEqualTo(2);
+      assertThat(ledger.ledgerEntries()).isEqualTo(2);
       harness.setProcessingTime(MAX_AGE);
       harness.processElement(file("a", 0), MAX_AGE); // restored entry: not read again
       harness.setProcessingTime(MAX_AGE + 1);
