@@ -20,11 +20,23 @@ public final class AutoLoaderOptions {
 
   public static final Option<String> FORMAT =
       Option.key("cloudFiles.format")
-          .choiceType("json", "csv", "parquet")
+          .choiceType("json", "csv", "parquet", "avro", "text", "binaryFile")
           .required()
           .withDescription(
-              "Format of the input files: json (one object per line), csv (header) or parquet (column"
-                  + " types from the files).");
+              "Format of the input files: json (one object per line), csv (header), parquet or avro"
+                  + " (column types from the files' own schema), text (a `value STRING` row per line)"
+                  + " or binaryFile (a row per file: `path STRING, modificationTime TIMESTAMP,"
+                  + " length BIGINT, content BINARY`). text and binaryFile have these fixed columns"
+                  + " (plus partition columns and _rescued_data), so cloudFiles.schemaHints does not"
+                  + " apply to them.");
+
+  public static final Option<Boolean> WHOLE_TEXT =
+      Option.key("wholetext")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "With cloudFiles.format=text: one row per file, its whole text in `value`, instead of"
+                  + " one per line.");
 
   public static final Option<String> SCHEMA_LOCATION =
       Option.key("cloudFiles.schemaLocation")
@@ -253,6 +265,7 @@ public final class AutoLoaderOptions {
                   "with cloudFiles.cleanSource=MOVE",
                   CLEAN_SOURCE_MOVE_DESTINATION))
           .rule(OptionRule.requiredWhen(CLEAN_SOURCE, "MOVE", CLEAN_SOURCE_MOVE_DESTINATION))
+          .rule(OptionRule.onlyWhen(FORMAT, "text", "with cloudFiles.format=text", WHOLE_TEXT))
           .build();
 
   /** {@link #MIN_MAX_FILE_AGE}, or the test override {@link #MIN_MAX_FILE_AGE_PROPERTY}. */
@@ -273,6 +286,7 @@ public final class AutoLoaderOptions {
   public static List<Option<?>> all() {
     return List.of(
         FORMAT,
+        WHOLE_TEXT,
         SCHEMA_LOCATION,
         INCLUDE_EXISTING_FILES,
         MAX_FILES_PER_TRIGGER,
