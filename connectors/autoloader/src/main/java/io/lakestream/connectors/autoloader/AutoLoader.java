@@ -5,6 +5,7 @@ import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
 import io.lakestream.connectors.autoloader.ledger.FileLedgerFunction;
+import io.lakestream.connectors.autoloader.ledger.FileLedgerOperator;
 import io.lakestream.connectors.autoloader.ledger.FileMetadata;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.source.FileDiscoverySource;
@@ -32,6 +33,7 @@ public final class AutoLoader {
   private final AutoLoaderSchema schema;
   private final long schemaVersion;
   private final SourceCleaner cleaner;
+  private final long maxFileAgeMillis;
 
   AutoLoader(
       String name,
@@ -39,8 +41,10 @@ public final class AutoLoader {
       FileRowReader reader,
       AutoLoaderSchema schema,
       long schemaVersion,
-      SourceCleaner cleaner) {
+      SourceCleaner cleaner,
+      long maxFileAgeMillis) {
     this.cleaner = cleaner;
+    this.maxFileAgeMillis = maxFileAgeMillis;
     this.name = name;
     this.source = source;
     this.reader = reader;
@@ -66,11 +70,12 @@ public final class AutoLoader {
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
         .uid(name)
         .keyBy(new FileKey(), Types.STRING)
-        .process(
-            new FileLedgerFunction(reader, cleaner, withFileMetadata),
-            withFileMetadata ? rowTypeWithFileMetadata() : rowType())
-        .uid(name + "-ledger")
-        .name(name + " file ledger");
+        .transform(
+            name + " file ledger",
+            withFileMetadata ? rowTypeWithFileMetadata() : rowType(),
+            new FileLedgerOperator(
+                new FileLedgerFunction(reader, cleaner, withFileMetadata, maxFileAgeMillis)))
+        .uid(name + "-ledger");
   }
 
   /** The discovery source alone (its uid must be {@link #name()}). */

@@ -101,12 +101,30 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
               + " checkpoint location.");
     }
     options.convert(AutoLoaderOptions.SCHEMA_HINTS, AutoLoaderSchema::parseColumns);
+    fixedColumnsTakeNoHints();
     notInsideInput("cloudFiles.schemaLocation", options.get(AutoLoaderOptions.SCHEMA_LOCATION));
     if (query != null) {
       notInsideInput("checkpointLocation", query.checkpointLocation());
     }
     notificationSettings();
     cleanSourceSettings();
+  }
+
+  /** text and binaryFile have fixed columns: hints would change what the format reads. */
+  private void fixedColumnsTakeNoHints() {
+    FileFormat format = FileFormat.of(options.get(AutoLoaderOptions.FORMAT));
+    if (format.fixedColumns() == null
+        || options.getOptional(AutoLoaderOptions.SCHEMA_HINTS).isEmpty()) {
+      return;
+    }
+    List<String> columns = new ArrayList<>();
+    format.fixedColumns().forEach((name, type) -> columns.add(name + " " + type.sql()));
+    throw AutoLoaderOptions.CATALOG.conflict(
+        "option cloudFiles.schemaHints does not apply to cloudFiles.format="
+            + format.optionValue()
+            + ": its columns are fixed ("
+            + String.join(", ", columns)
+            + "). Remove the hints.");
   }
 
   /** The file notification settings, or null without cloudFiles.useNotifications. */
@@ -231,7 +249,9 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
    */
   public AutoLoader build() {
     sanityCheck();
-    FileFormat format = FileFormat.of(options.get(AutoLoaderOptions.FORMAT));
+    FileFormat format =
+        FileFormat.of(options.get(AutoLoaderOptions.FORMAT))
+            .wholeText(options.get(AutoLoaderOptions.WHOLE_TEXT));
     SchemaEvolutionMode mode = mode();
     boolean inferTypes = options.get(AutoLoaderOptions.INFER_COLUMN_TYPES);
     List<String> partitions =
@@ -269,7 +289,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
                 .getOptional(AutoLoaderOptions.BACKFILL_INTERVAL)
                 .map(d -> d.toMillis())
                 .orElse(0L),
-            options.getOptional(AutoLoaderOptions.MAX_FILE_AGE).map(d -> d.toMillis()).orElse(0L),
+            maxFileAgeMillis(),
             -1,
             PAGE_SIZE);
     FileDiscoverySource source =
@@ -293,7 +313,13 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
             version,
             inferTypes,
             options.get(AutoLoaderOptions.IGNORE_CORRUPT_FILES));
-    return new AutoLoader(name, source, reader, schema, version, cleanSourceSettings());
+    return new AutoLoader(
+        name, source, reader, schema, version, cleanSourceSettings(), maxFileAgeMillis());
+  }
+
+  /** cloudFiles.maxFileAge in milliseconds; 0 = no max age. */
+  private long maxFileAgeMillis() {
+    return options.getOptional(AutoLoaderOptions.MAX_FILE_AGE).map(d -> d.toMillis()).orElse(0L);
   }
 
   private SchemaHistory.Version currentSchema(

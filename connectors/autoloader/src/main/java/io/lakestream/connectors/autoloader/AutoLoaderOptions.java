@@ -20,11 +20,23 @@ public final class AutoLoaderOptions {
 
   public static final Option<String> FORMAT =
       Option.key("cloudFiles.format")
-          .choiceType("json", "csv", "parquet")
+          .choiceType("json", "csv", "parquet", "avro", "text", "binaryFile")
           .required()
           .withDescription(
-              "Format of the input files: json (one object per line), csv (header) or parquet (column"
-                  + " types from the files).");
+              "Format of the input files: json (one object per line), csv (header), parquet or avro"
+                  + " (column types from the files' own schema), text (a `value STRING` row per line)"
+                  + " or binaryFile (a row per file: `path STRING, modificationTime TIMESTAMP,"
+                  + " length BIGINT, content BINARY`). text and binaryFile have these fixed columns"
+                  + " (plus partition columns and _rescued_data), so cloudFiles.schemaHints does not"
+                  + " apply to them.");
+
+  public static final Option<Boolean> WHOLE_TEXT =
+      Option.key("wholetext")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "With cloudFiles.format=text: one row per file, its whole text in `value`, instead of"
+                  + " one per line.");
 
   public static final Option<String> SCHEMA_LOCATION =
       Option.key("cloudFiles.schemaLocation")
@@ -58,13 +70,27 @@ public final class AutoLoaderOptions {
               "Soft limit of file bytes admitted per epoch, e.g. '10g': the file that crosses it is"
                   + " still admitted whole (a file is never split).");
 
+  /** Databricks' documented minimum of {@link #MAX_FILE_AGE}. */
+  public static final Duration MIN_MAX_FILE_AGE = Duration.ofDays(14);
+
+  /**
+   * System property lowering {@link #MIN_MAX_FILE_AGE} to a number of milliseconds, for tests and
+   * benchmarks that age files out in seconds; never set it in production.
+   */
+  public static final String MIN_MAX_FILE_AGE_PROPERTY =
+      "lakestream.autoloader.minMaxFileAgeMillis";
+
   public static final Option<Duration> MAX_FILE_AGE =
       Option.key("cloudFiles.maxFileAge")
           .durationType()
           .noDefaultValue()
+          .check(
+              age -> age.compareTo(minimumMaxFileAge()) >= 0,
+              "be at least 14 days (Databricks' minimum; 90 days is the recommendation)")
           .withDescription(
-              "Files whose modification time is older than this when they are listed are not"
-                  + " ingested, e.g. '90 d'.");
+              "Files whose modification time is older than this are not ingested, e.g. '90 d';"
+                  + " the file ledger forgets them then (without it the ledger keeps every file"
+                  + " ever read). A file older than this that reappears is not read again.");
 
   public static final Option<String> USE_INCREMENTAL_LISTING =
       Option.key("cloudFiles.useIncrementalListing")
@@ -239,7 +265,14 @@ public final class AutoLoaderOptions {
                   "with cloudFiles.cleanSource=MOVE",
                   CLEAN_SOURCE_MOVE_DESTINATION))
           .rule(OptionRule.requiredWhen(CLEAN_SOURCE, "MOVE", CLEAN_SOURCE_MOVE_DESTINATION))
+          .rule(OptionRule.onlyWhen(FORMAT, "text", "with cloudFiles.format=text", WHOLE_TEXT))
           .build();
+
+  /** {@link #MIN_MAX_FILE_AGE}, or the test override {@link #MIN_MAX_FILE_AGE_PROPERTY}. */
+  static Duration minimumMaxFileAge() {
+    Long override = Long.getLong(MIN_MAX_FILE_AGE_PROPERTY);
+    return override == null ? MIN_MAX_FILE_AGE : Duration.ofMillis(override);
+  }
 
   /** The columns of a {@link #PARTITION_COLUMNS} value, e.g. {@code "region, day"}, in order. */
   public static List<String> partitionColumns(String value) {
@@ -253,6 +286,7 @@ public final class AutoLoaderOptions {
   public static List<Option<?>> all() {
     return List.of(
         FORMAT,
+        WHOLE_TEXT,
         SCHEMA_LOCATION,
         INCLUDE_EXISTING_FILES,
         MAX_FILES_PER_TRIGGER,

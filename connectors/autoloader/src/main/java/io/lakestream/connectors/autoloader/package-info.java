@@ -21,7 +21,9 @@
  * io.lakestream.connectors.autoloader.ledger.FileLedgerFunction}: one {@code Long} per file key, in
  * whatever state backend the query uses; with RocksDB (the production setting) it is on local disk
  * and in the checkpoint, so millions of files do not grow the heap, and it is spread over the
- * ledger's parallel subtasks.
+ * ledger's parallel subtasks. With {@code cloudFiles.maxFileAge} (at least 14 days, as in
+ * Databricks) an entry is evicted once its file is older than the max age, and the ledger refuses
+ * files that old, so the state is bounded by the files modified within the max age.
  *
  * <p>Exactly once: the ledger reads a file's rows inside one {@code processElement} call, so a
  * checkpoint barrier never cuts a file. Every file emitted before a checkpoint's barrier is in that

@@ -46,6 +46,18 @@ class AutoLoaderBuilderTest {
         .hasMessageContaining("cloudFiles.maxFilesPerTrigger must be >= 1");
     assertThatThrownBy(() -> builder().option("cloudFiles.maxFileAge", "soon").sanityCheck())
         .hasMessageContaining("cloudFiles.maxFileAge='soon' is invalid");
+    assertThatThrownBy(() -> builder().option("cloudFiles.maxFileAge", "13 d").sanityCheck())
+        .hasMessageContaining("cloudFiles.maxFileAge")
+        .hasMessageContaining("at least 14 days")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("INVALID_OPTION_VALUE");
+    builder().option("cloudFiles.maxFileAge", "14 d").sanityCheck();
+    System.setProperty(AutoLoaderOptions.MIN_MAX_FILE_AGE_PROPERTY, "1000"); // tests only
+    try {
+      builder().option("cloudFiles.maxFileAge", "1 s").sanityCheck();
+    } finally {
+      System.clearProperty(AutoLoaderOptions.MIN_MAX_FILE_AGE_PROPERTY);
+    }
     assertThatThrownBy(() -> builder().option("cloudFiles.format", "xml").sanityCheck())
         .hasMessageContaining("cloudFiles.format='xml' is not supported");
     assertThatThrownBy(

@@ -50,8 +50,9 @@ public final class JsonColumnValues {
       if (value != null) {
         return value;
       }
-    } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
-      // not of this type: rescued or reported by the caller
+    } catch (ArithmeticException | DateTimeParseException | IllegalArgumentException e) {
+      // not of this type (NumberFormatException and bad base64 are IllegalArgumentExceptions):
+      // rescued or reported by the caller
     }
     throw new IllegalArgumentException(text + " is not a " + type.sql());
   }
@@ -86,6 +87,8 @@ public final class JsonColumnValues {
         return node.isTextual() ? inRange(LocalDate.parse(trimmed)) : null;
       case TIMESTAMP:
         return node.isTextual() ? inRange(timestamp(trimmed)) : null;
+      case BINARY:
+        return binary(node, trimmed);
       default:
         return null;
     }
@@ -121,6 +124,18 @@ public final class JsonColumnValues {
 
   private static LocalDate inRange(LocalDate date) {
     return TimestampRange.contains(date) ? date : null;
+  }
+
+  /** Bytes as they are (a binary node), or base64 text; null for other nodes. */
+  private static byte[] binary(JsonNode node, String text) {
+    if (node.isBinary()) {
+      try {
+        return node.binaryValue();
+      } catch (java.io.IOException e) {
+        return null;
+      }
+    }
+    return node.isTextual() ? java.util.Base64.getDecoder().decode(text) : null;
   }
 
   private static Instant inRange(Instant instant) {

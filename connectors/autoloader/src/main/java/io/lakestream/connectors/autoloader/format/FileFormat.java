@@ -10,13 +10,18 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.api.value.StrictUtf8;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -24,15 +29,42 @@ import org.apache.hadoop.fs.Path;
  * The file formats Auto Loader reads ({@code cloudFiles.format}), each turning a file into records:
  * JSON objects, one per line ({@code json}), lines of comma-separated values under a header line
  * ({@code csv}; double-quoted fields may contain commas and doubled quotes, an empty field is
- * null), or the rows of a Parquet file ({@code parquet}). A record is a JSON object keyed by field
- * name; CSV values are strings; Parquet values are typed and Parquet files carry their column types
- * ({@link #columnTypes}).
+ * null), the rows of a Parquet file ({@code parquet}) or of an Avro file ({@code avro}), the lines
+ * of a text file ({@code text}: a {@code value} column; {@link #WHOLE_TEXT} with option {@code
+ * wholetext}, the whole file as one value) or whole files ({@code binaryFile}: {@code path}, {@code
+ * modificationTime}, {@code length}, {@code content}). A record is a JSON object keyed by field
+ * name; CSV values are strings; Parquet and Avro values are typed and their files carry their
+ * column types ({@link #columnTypes}); text and binaryFile have fixed columns ({@link
+ * #fixedColumns}).
  */
 @Internal
 public enum FileFormat {
-  JSON,
-  CSV,
-  PARQUET;
+  JSON("json"),
+  CSV("csv"),
+  PARQUET("parquet"),
+  AVRO("avro"),
+  TEXT("text"),
+  /** {@code text} with option {@code wholetext=true}: one record per file. */
+  WHOLE_TEXT("text"),
+  BINARY_FILE("binaryFile");
+
+  /** The {@code cloudFiles.format} values, in the order the options reference lists them. */
+  public static final List<String> NAMES =
+      List.of("json", "csv", "parquet", "avro", "text", "binaryFile");
+
+  /** The largest file binaryFile reads: its content is one Java array. */
+  static final long MAX_BINARY_FILE_LENGTH = Integer.MAX_VALUE - 8;
+
+  private final String optionValue;
+
+  FileFormat(String optionValue) {
+    this.optionValue = optionValue;
+  }
+
+  /** The format's {@code cloudFiles.format} value. */
+  public String optionValue() {
+    return optionValue;
+  }
 
   /**
    * Fractions are read as decimals, so a decimal column gets the digits the file has, not those of
@@ -64,14 +96,47 @@ public enum FileFormat {
    * @throws IllegalArgumentException naming the supported formats
    */
   public static FileFormat of(String name) {
-    try {
-      return valueOf(name.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "Auto Loader option cloudFiles.format='"
-              + name
-              + "' is not supported; use json, csv or parquet");
+    for (FileFormat format : values()) {
+      if (format != WHOLE_TEXT && format.optionValue.equalsIgnoreCase(name.trim())) {
+        return format;
+      }
     }
+    throw new IllegalArgumentException(
+        "Auto Loader option cloudFiles.format='"
+            + name
+            + "' is not supported; use one of "
+            + String.join(", ", NAMES));
+  }
+
+  /** This format with option {@code wholetext} applied ({@link #WHOLE_TEXT} for text). */
+  public FileFormat wholeText(boolean wholeText) {
+    return this == TEXT && wholeText ? WHOLE_TEXT : this;
+  }
+
+  /**
+   * The columns every file of this format has, in order, or null if they are inferred from the
+   * files.
+   */
+  public Map<String, ColumnType> fixedColumns() {
+    switch (this) {
+      case TEXT:
+      case WHOLE_TEXT:
+        return Map.of("value", ColumnType.STRING);
+      case BINARY_FILE:
+        Map<String, ColumnType> columns = new LinkedHashMap<>();
+        columns.put("path", ColumnType.STRING);
+        columns.put("modificationTime", ColumnType.TIMESTAMP);
+        columns.put("length", ColumnType.LONG);
+        columns.put("content", ColumnType.BINARY);
+        return columns;
+      default:
+        return null;
+    }
+  }
+
+  /** Whether a file is one record (wholetext, binaryFile), so an empty file is one row too. */
+  public boolean recordPerFile() {
+    return this == WHOLE_TEXT || this == BINARY_FILE;
   }
 
   /** Whether all values are text, so types are recognized in text (CSV). */
@@ -79,9 +144,12 @@ public enum FileFormat {
     return this == CSV;
   }
 
-  /** Whether files carry their own column types (Parquet): inference reads them, not the values. */
+  /**
+   * Whether files carry their own column types (Parquet, Avro): inference reads them, not the
+   * values.
+   */
   public boolean typedFiles() {
-    return this == PARQUET;
+    return this == PARQUET || this == AVRO;
   }
 
   /**
@@ -90,7 +158,14 @@ public enum FileFormat {
    * @throws IOException if the file cannot be read (the message names it)
    */
   public Map<String, ColumnType> columnTypes(FileSystem fs, Path path) throws IOException {
-    return this == PARQUET ? ParquetRecords.columnTypes(path, fs.getConf()) : Map.of();
+    switch (this) {
+      case PARQUET:
+        return ParquetRecords.columnTypes(path, fs.getConf());
+      case AVRO:
+        return AvroRecords.columnTypes(fs, path);
+      default:
+        return Map.of();
+    }
   }
 
   /**
@@ -103,9 +178,56 @@ public enum FileFormat {
       ParquetRecords.read(path, fs.getConf(), consumer);
       return;
     }
-    try (InputStream in = fs.open(path)) {
-      read(in, consumer);
+    if (this == AVRO) {
+      AvroRecords.read(fs, path, consumer);
+      return;
     }
+    if (this == BINARY_FILE) {
+      consumer.accept(binaryFile(fs, path), null, 1);
+      return;
+    }
+    try (InputStream in = fs.open(path)) {
+      if (this == WHOLE_TEXT) {
+        wholeText(in, consumer);
+      } else {
+        read(in, consumer);
+      }
+    }
+  }
+
+  /** The one record of a binary file: its path, modification time, length and bytes. */
+  private static ObjectNode binaryFile(FileSystem fs, Path path) throws IOException {
+    FileStatus status = fs.getFileStatus(path);
+    if (status.getLen() > MAX_BINARY_FILE_LENGTH) {
+      throw new CorruptFileException(
+          path.toString(),
+          "binaryFile",
+          new IOException(
+              "it has "
+                  + status.getLen()
+                  + " bytes, more than the "
+                  + MAX_BINARY_FILE_LENGTH
+                  + " binaryFile reads (its content is one array)"));
+    }
+    byte[] content = new byte[(int) status.getLen()];
+    try (FSDataInputStream in = fs.open(path)) {
+      in.readFully(0, content);
+    }
+    ObjectNode record = JsonNodeFactory.instance.objectNode();
+    record.put("path", status.getPath().toString());
+    record.put("modificationTime", Instant.ofEpochMilli(status.getModificationTime()).toString());
+    record.put("length", status.getLen());
+    record.put("content", content);
+    return record;
+  }
+
+  /** The one record of a whole text file; not valid UTF-8: malformed (null). */
+  private static void wholeText(InputStream in, RecordConsumer consumer) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    boolean valid = StrictUtf8.firstInvalidByte(bytes, 0, bytes.length, text) < 0;
+    consumer.accept(
+        valid ? JsonNodeFactory.instance.objectNode().put("value", text) : null, text, 1);
   }
 
   /**
@@ -118,17 +240,23 @@ public enum FileFormat {
     Utf8Lines.read(
         in,
         (line, validUtf8, number) -> {
-          if (line.isBlank()) {
+          if (line.isBlank() && this != TEXT) {
             return;
           }
           if (this == JSON) {
             consumer.accept(validUtf8 ? json(line) : null, line, number);
+          } else if (this == TEXT) {
+            consumer.accept(validUtf8 ? text(line) : null, line, number);
           } else if (header.isEmpty()) {
             header.add(csvFields(line));
           } else {
             consumer.accept(validUtf8 ? csv(header.get(0), line) : null, line, number);
           }
         });
+  }
+
+  private static ObjectNode text(String line) {
+    return JsonNodeFactory.instance.objectNode().put("value", line);
   }
 
   private static ObjectNode json(String line) {

@@ -86,8 +86,8 @@ public final class FileRowReader implements Serializable {
   /**
    * Emits the rows of {@code file}.
    *
-   * <p>An empty file has no rows, in every format (a Parquet file of 0 bytes is not opened: it has
-   * no footer to read).
+   * <p>An empty file has no rows (a Parquet file of 0 bytes is not opened: it has no footer to
+   * read), except in the formats of a row per file (wholetext, binaryFile), where it is one row.
    *
    * @return the number of rows emitted
    * @throws UnknownFieldException if the file has new columns (see class comment)
@@ -96,7 +96,7 @@ public final class FileRowReader implements Serializable {
    */
   public long read(DiscoveredFile file, Consumer<Row> out) throws IOException {
     String path = pathOf(file);
-    if (file.size == 0) {
+    if (file.size == 0 && !format.recordPerFile()) {
       return 0;
     }
     Map<String, String> partitions = RecordConverter.partitionValues(file.key);

@@ -82,6 +82,9 @@ public final class SchemaInference {
               + " has no files yet. Give the schema (AutoLoaderBuilder.schema(\"id BIGINT, ...\")),"
               + " or start the stream once files have arrived.");
     }
+    if (format.fixedColumns() != null) {
+      return fixedSchema(sample, partitionColumns, rescuedDataColumn);
+    }
     Map<String, Optional<ColumnType>> types = new TreeMap<>();
     LinkedHashSet<String> partitions = new LinkedHashSet<>();
     Configuration conf = new Configuration();
@@ -135,6 +138,19 @@ public final class SchemaInference {
           }
         });
     return new AutoLoaderSchema(columns, partitionNames, rescuedDataColumn);
+  }
+
+  /** The format's own columns, and the partition columns of the sample (files are not read). */
+  private AutoLoaderSchema fixedSchema(
+      List<DiscoveredFile> sample, List<String> partitionColumns, boolean rescuedDataColumn) {
+    LinkedHashSet<String> partitions = new LinkedHashSet<>();
+    sample.forEach(f -> partitions.addAll(RecordConverter.partitionValues(f.key).keySet()));
+    List<Column> columns = new ArrayList<>();
+    format.fixedColumns().forEach((name, type) -> columns.add(new Column(name, type)));
+    return new AutoLoaderSchema(
+        columns,
+        partitionColumns != null ? partitionColumns : new ArrayList<>(partitions),
+        rescuedDataColumn);
   }
 
   /** Widens two observations of a field; empty: seen only with null values so far. */

@@ -52,6 +52,15 @@ import org.slf4j.LoggerFactory;
  * before its rows are committed; a failed clean is logged and tried again at a later checkpoint,
  * and never fails the query. The waiting files live on the heap until cleaned.
  *
+ * <p>Expiry ({@code cloudFiles.maxFileAge}, as Databricks does): an entry is evicted once its
+ * file's modification time is more than the max age ago, by a processing-time timer at {@link
+ * #expiryTime}, so the ledger holds the files modified within the max age (one entry and one timer
+ * each). The ledger applies the listing's age rule itself, on its own clock: a file not in the
+ * ledger whose modification time is more than the max age ago is not read (logged, counted in
+ * {@code numFilesExpired}). An entry is only evicted when that rule already refuses its file, so a
+ * file that reappears after its entry expired is never read twice. Entries restored from state
+ * written without expiry get their timers when the operator opens ({@link FileLedgerOperator}).
+ *
  * <p>A file with new columns ({@link UnknownFieldException}) fails the job without Flink restarts
  * ({@link SuppressRestartsException}): only a rebuilt query has the new schema. So do a malformed
  * record without a rescued data column ({@link MalformedRecordException}) and a corrupt file
@@ -76,6 +85,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
   private final FileRowReader reader;
   private final SourceCleaner cleaner;
   private final boolean withFileMetadata;
+  private final long maxFileAgeMillis;
   private transient ListState<CleanupEntry> cleanState;
   private transient List<String> readThisEpoch;
   private transient List<CleanupEntry> toClean;
@@ -85,6 +95,9 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
   private transient Counter filesSkipped;
   private transient Counter rowsRead;
   private transient Counter filesSkippedCorrupt;
+  private transient Counter filesExpired;
+  private transient Counter entriesEvicted;
+  private transient long entries;
 
   public FileLedgerFunction(FileRowReader reader) {
     this(reader, null);
@@ -102,11 +115,46 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
    * @param withFileMetadata whether each row ends with its file's {@link FileMetadata} fields
    */
   public FileLedgerFunction(FileRowReader reader, SourceCleaner cleaner, boolean withFileMetadata) {
+    this(reader, cleaner, withFileMetadata, 0);
+  }
+
+  /**
+   * @param maxFileAgeMillis entries are evicted and files not read once their modification time is
+   *     more than this ago; 0 = entries never expire
+   */
+  public FileLedgerFunction(
+      FileRowReader reader,
+      SourceCleaner cleaner,
+      boolean withFileMetadata,
+      long maxFileAgeMillis) {
     this.reader = reader;
     this.cleaner = cleaner;
     this.withFileMetadata = withFileMetadata;
+    this.maxFileAgeMillis = maxFileAgeMillis;
   }
 
+  /** The max age in milliseconds; 0 = entries never expire. */
+  public long maxFileAgeMillis() {
+    return maxFileAgeMillis;
+  }
+
+  /**
+   * When the entry of a file modified at {@code modificationTime} is evicted: the first instant at
+   * which the file is more than the max age old.
+   */
+  public long expiryTime(long modificationTime) {
+    return modificationTime + maxFileAgeMillis + 1;
+  }
+
+  /** Whether a file modified at {@code modificationTime} is too old to read at {@code now}. */
+  private boolean expired(long modificationTime, long now) {
+    return maxFileAgeMillis > 0 && now >= expiryTime(modificationTime);
+  }
+
+  /**
+   * The expiry timers are not part of the declared schema: the ledger's state is unchanged, and
+   * state written without them restores (the operator adds them).
+   */
   @Override
   public String stateSchema() {
     String ledgerSchema = LEDGER_STATE + ": ValueState<Long> (file modification time); v1";
@@ -190,6 +238,9 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
     rowsRead = getRuntimeContext().getMetricGroup().counter("numRowsRead");
     filesCleaned = getRuntimeContext().getMetricGroup().counter("numFilesCleaned");
     filesSkippedCorrupt = getRuntimeContext().getMetricGroup().counter("numSkippedCorruptFiles");
+    filesExpired = getRuntimeContext().getMetricGroup().counter("numFilesExpired");
+    entriesEvicted = getRuntimeContext().getMetricGroup().counter("numLedgerEntriesEvicted");
+    getRuntimeContext().getMetricGroup().gauge("numLedgerEntries", () -> entries);
   }
 
   @Override
@@ -204,6 +255,16 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       throws Exception {
     if (ledger.value() != null) {
       filesSkipped.inc();
+      return;
+    }
+    if (expired(file.modificationTime, ctx.timerService().currentProcessingTime())) {
+      LOG.info(
+          "Auto Loader did not read {}: it was modified at {}, more than cloudFiles.maxFileAge={}"
+              + " ms ago",
+          file.key,
+          file.modificationTime,
+          maxFileAgeMillis);
+      filesExpired.inc();
       return;
     }
     long[] rows = {0};
@@ -232,10 +293,38 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
       filesSkippedCorrupt.inc();
     }
     ledger.update(file.modificationTime);
+    entries++;
+    if (maxFileAgeMillis > 0) {
+      ctx.timerService().registerProcessingTimeTimer(expiryTime(file.modificationTime));
+    }
     if (cleaner != null) {
       readThisEpoch.add(file.key);
     }
     filesRead.inc();
     rowsRead.inc(rows[0]);
+  }
+
+  /**
+   * The files in this subtask's ledger (gauge {@code numLedgerEntries}): those entered since it
+   * opened, those restored when a restore walked the ledger (with a max age), less those evicted.
+   */
+  long ledgerEntries() {
+    return entries;
+  }
+
+  /** Counts entries a restore found ({@link FileLedgerOperator}). */
+  void restoredEntries(long count) {
+    entries += count;
+  }
+
+  /** Evicts the entry if its file is now too old (a timer of an earlier max age may be early). */
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<Row> out) throws Exception {
+    Long modificationTime = ledger.value();
+    if (modificationTime != null && expired(modificationTime, timestamp)) {
+      ledger.clear();
+      entries--;
+      entriesEvicted.inc();
+    }
   }
 }

@@ -13,17 +13,20 @@ import org.apache.flink.api.common.typeinfo.Types;
  * The converter between the schema model ({@link ColumnType}) and Auto Loader: the types its
  * schemas hold, their text in schema hints, given schemas and the schema files under {@code
  * cloudFiles.schemaLocation} (Spark SQL DDL: {@code STRING}, {@code BIGINT}, {@code INT}, {@code
- * DOUBLE}, {@code BOOLEAN}, {@code DATE}, {@code TIMESTAMP}, {@code DECIMAL(p,s)}; {@link
- * ColumnType#sql()} writes it), the Flink type of a column's values, and the inference of types
- * from JSON and CSV values.
+ * DOUBLE}, {@code BOOLEAN}, {@code DATE}, {@code TIMESTAMP}, {@code DECIMAL(p,s)}, {@code BINARY};
+ * {@link ColumnType#sql()} writes it), the Flink type of a column's values, and the inference of
+ * types from JSON and CSV values.
  *
  * <p>Other types are refused ({@link #parse}); nested values in files are kept as JSON text in
  * STRING columns.
  */
 @Internal
 public final class AutoLoaderTypes {
-  /** The types Auto Loader schemas hold: {@link TypeSupport#CORE}. */
-  public static final TypeSupport SUPPORTED = TypeSupport.CORE;
+  /**
+   * The types Auto Loader schemas hold: {@link TypeSupport#CORE} and BINARY ({@code byte[]}: the
+   * content of binaryFile, or base64 text in other formats).
+   */
+  public static final TypeSupport SUPPORTED = TypeSupport.CORE.plus(ColumnType.Kind.BINARY);
 
   private AutoLoaderTypes() {}
 
@@ -56,7 +59,7 @@ public final class AutoLoaderTypes {
         SchemaErrorClass.UNSUPPORTED_DATA_TYPE,
         "Unsupported column type '"
             + text.trim()
-            + "'; supported: STRING, BIGINT, INT, DOUBLE, BOOLEAN, DATE, TIMESTAMP, DECIMAL(p,s)",
+            + "'; supported: STRING, BIGINT, INT, DOUBLE, BOOLEAN, DATE, TIMESTAMP, DECIMAL(p,s), BINARY",
         cause);
   }
 
@@ -77,6 +80,8 @@ public final class AutoLoaderTypes {
         return Types.INSTANT;
       case DECIMAL:
         return Types.BIG_DEC;
+      case BINARY:
+        return Types.PRIMITIVE_ARRAY(Types.BYTE);
       default:
         return Types.STRING;
     }

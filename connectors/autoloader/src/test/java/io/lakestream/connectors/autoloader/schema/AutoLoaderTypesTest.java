@@ -68,7 +68,8 @@ class AutoLoaderTypesTest {
 
   @Test
   void otherTypesAreRefusedNamingTheSupportedOnes() {
-    for (String text : List.of("TINYINT", "BINARY", "ARRAY<INT>", "STRUCT<x INT>", "FOO", "")) {
+    assertThat(AutoLoaderTypes.parse("BINARY")).isEqualTo(ColumnType.BINARY); // binaryFile content
+    for (String text : List.of("TINYINT", "ARRAY<INT>", "STRUCT<x INT>", "FOO", "")) {
       assertThatThrownBy(() -> AutoLoaderTypes.parse(text))
           .as(text)
           .isInstanceOf(LakestreamException.class)
@@ -76,7 +77,7 @@ class AutoLoaderTypesTest {
               "[UNSUPPORTED_DATA_TYPE] Unsupported column type '"
                   + text
                   + "'; supported: STRING, BIGINT, INT, DOUBLE, BOOLEAN, DATE, TIMESTAMP,"
-                  + " DECIMAL(p,s)");
+                  + " DECIMAL(p,s), BINARY");
     }
     assertThatThrownBy(() -> AutoLoaderTypes.parse("DECIMAL(5,10)"))
         .hasMessageStartingWith("[INVALID_DECIMAL] decimal(5,10) is out of range");
