@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * JSON line (logger {@code io.lakestream.progress.json}) and as a one-line summary (logger {@code
  * io.lakestream.progress}), and hands it to the {@link Sink}. Run by the in-job {@link QueryRunner}
  * (clients read the files back: {@link ProgressFeed}). The {@code stateOperators} come from the
- * {@link StateOperatorProgress} its supplier gives at each report; the watermark from the sinks'
- * commit records, else from the stateful operators' input watermark. Construction rehearses a
- * report, so every class a report needs is loaded while the job runs: the runner's last reports may
- * come after Flink closed the finished job's class loader.
+ * {@link StateOperatorProgress} its supplier gives at each report; the {@code observedMetrics} from
+ * the observing operators' records ({@link ObservedMetrics}); the watermark from the sinks' commit
+ * records, else from the stateful operators' input watermark. Construction rehearses a report, so
+ * every class a report needs is loaded while the job runs: the runner's last reports may come after
+ * Flink closed the finished job's class loader.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
@@ -52,6 +53,12 @@ final class ProgressTracker {
       "{\"source\":\"SOURCE\",\"totalOffset\":1,\"offsets\":{\"p\":1},"
           + "\"endOffsets\":{\"p\":1},\"latestOffsets\":{\"p\":1},\"latestOffsetMs\":1,"
           + "\"metrics\":{\"avgOffsetsBehindLatest\":0.5}}";
+
+  private static final String REHEARSAL_OBSERVED =
+      "{\"observation\":\"o\",\"runId\":\"run\",\"subtask\":0,\"parallelism\":1,"
+          + "\"attempt\":0,\"aggregates\":{\"c\":{\"kind\":\"COUNT\",\"count\":1,\"sum\":0},"
+          + "\"m\":{\"kind\":\"MIN\",\"count\":1,\"sum\":1,\"min\":1,\"max\":1},"
+          + "\"a\":{\"kind\":\"AVG\",\"count\":0,\"sum\":0}}}";
 
   /** Who hears of each report besides the files and the log. */
   interface Sink {
@@ -166,8 +173,12 @@ final class ProgressTracker {
       throws IOException {
     StateOperatorProgress operators = stateOperators.get();
     operators.refresh();
+    ObjectNode observed = ObservedMetrics.read(log, runId, lastEpoch, epoch, MAPPER);
     ObjectNode p =
         render(epoch, commits, offsets, lastTotals, lastOffsets, clock.of(epoch), operators);
+    if (!observed.isEmpty()) {
+      p.set("observedMetrics", observed);
+    }
     QueryProgress progress = new QueryProgress(p);
     try {
       log.writeProgress(epoch, p);
@@ -309,5 +320,7 @@ final class ProgressTracker {
       MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p);
     }
     new EpochClock(Instant.EPOCH).of(1);
+    JsonNode share = MAPPER.readTree(REHEARSAL_OBSERVED.getBytes(StandardCharsets.UTF_8));
+    ObservedMetrics.merge(Map.of(1L, List.of(share)), "run", 1, MAPPER).toString();
   }
 }
