@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  *   <li>writes {@code progress/N} for each epoch whose sinks and sources have recorded it ({@link
  *       ProgressTracker}), with the state operators' metrics from the REST API and the epoch's
  *       times (it is told when each checkpoint is triggered and completes: {@link EpochClock});
+ *   <li>publishes the latest progress as Flink metrics of the job ({@link QueryMetrics});
  *   <li>renews the checkpoint location's lease (every {@link QueryLease#HEARTBEAT});
  *   <li>writes the restarted query's new {@code metadata} once a snapshot of this run exists;
  *   <li>for availableNow, stops the job with a savepoint in {@code savepoints/} once every source
@@ -96,6 +97,7 @@ final class QueryRunner
   private volatile long completedCheckpoint = -1;
   private SchemaChangeResubmitter resubmitter;
   private final EpochClock clock = new EpochClock(Instant.now());
+  private QueryMetrics metrics;
 
   QueryRunner(SplitEnumeratorContext<QueryRunnerSource.NoSplit> context, Settings settings) {
     this.context = context;
@@ -114,6 +116,8 @@ final class QueryRunner
               ? null
               : MAPPER.readValue(settings.pendingMetadataJson(), QueryMetadata.class);
       connectToJob();
+      QueryMetrics.rehearse();
+      metrics = new QueryMetrics(context.metricGroup(), settings.queryName());
       progress = tracker();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(
@@ -173,7 +177,7 @@ final class QueryRunner
         Duration.ofSeconds(10).plus(settings.pollInterval().multipliedBy(3)),
         () -> stateOperators,
         clock,
-        ProgressTracker.Sink.NONE);
+        metrics);
   }
 
   /**

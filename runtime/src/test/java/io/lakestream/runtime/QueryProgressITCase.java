@@ -10,6 +10,11 @@ import io.lakestream.connectors.sink.CommitRecordListener;
 import io.lakestream.operators.watermark.Watermarks;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,10 +82,16 @@ class QueryProgressITCase {
     List<QueryProgress> progress;
     try {
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      boolean scraped = false;
       while (output(query.recentProgress()) < ROWS || query.recentProgress().size() < 4) {
         assertThat(System.nanoTime()).as("progress reaching all rows").isLessThan(deadline);
+        if (!scraped && !query.recentProgress().isEmpty()) {
+          scrapedMetricsMatchTheProgressFiles(checkpoint); // while rows flow
+          scraped = true;
+        }
         Thread.sleep(200);
       }
+      scrapedMetricsMatchTheProgressFiles(checkpoint);
     } finally {
       query.stop();
     }
@@ -165,6 +176,67 @@ class QueryProgressITCase {
     assertThat(lastWatermark)
         .as("once all rows are read: the lowest partition's newest event time - 1 s")
         .isBetween(lastEventTime - 10 - DELAY - 1, lastEventTime - DELAY);
+  }
+
+  /**
+   * The run's {@code /metrics} (Prometheus text, on the loopback port the embedded run opened) has
+   * the latest epoch's progress, per query and source: compared with {@code progress/<batchId>}.
+   */
+  private void scrapedMetricsMatchTheProgressFiles(Path checkpoint) throws Exception {
+    assertThat(PrometheusEndpoint.OPEN).isNotEmpty();
+    String url = PrometheusEndpoint.OPEN.get(PrometheusEndpoint.OPEN.size() - 1);
+    assertThat(url).startsWith("http://127.0.0.1:");
+    EpochLog log = new CheckpointLocation(checkpoint.toUri()).epochs();
+    for (int attempt = 0; ; attempt++) {
+      Map<String, String> m = scrape(url);
+      String prefix = "flink_jobmanager_job_operator_coordinator_enumerator_lakestream_query_";
+      assertThat(m).as("the query's series").containsKey(prefix + "batchId");
+      long batchId = (long) Double.parseDouble(m.get(prefix + "batchId"));
+      JsonNode p = log.readProgress(batchId).orElseThrow();
+      Map<String, Double> expected =
+          Map.of(
+              prefix + "numInputRows", p.path("numInputRows").asDouble(),
+              prefix + "sink_numOutputRows", p.path("sink").path("numOutputRows").asDouble(),
+              prefix + "durationMs_addBatch", p.path("durationMs").path("addBatch").asDouble(),
+              prefix + "durationMs_triggerExecution",
+                  p.path("durationMs").path("triggerExecution").asDouble(),
+              prefix + "inputRowsPerSecond", p.path("inputRowsPerSecond").asDouble(),
+              prefix + "source_numInputRows",
+                  p.path("sources").get(0).path("numInputRows").asDouble(),
+              prefix + "eventTime_watermark",
+                  (double)
+                      Instant.parse(p.path("eventTime").path("watermark").asText()).toEpochMilli());
+      Map<String, Double> scraped = new java.util.TreeMap<>();
+      expected.keySet().forEach(k -> scraped.put(k, Double.parseDouble(m.get(k))));
+      boolean sameEpoch = Double.parseDouble(scrape(url).get(prefix + "batchId")) == batchId;
+      if (sameEpoch || attempt == 5) {
+        assertThat(scraped).as("epoch %d scraped from %s", batchId, url).isEqualTo(expected);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The series of query {@code progress-fields} (and source {@code numbers}) by metric name; fails
+   * on a line that is not in Prometheus' text format.
+   */
+  private static Map<String, String> scrape(String url) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    Map<String, String> series = new java.util.TreeMap<>();
+    for (String line : response.body().split("\n")) {
+      assertThat(line).matches("# TYPE \\S+ gauge|[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*\\})? \\S+");
+      if (line.contains("query=\"progress-fields\"") && !line.startsWith("#")) {
+        boolean otherSource = line.contains("source=") && !line.contains("source=\"numbers\"");
+        if (!otherSource) {
+          series.put(
+              line.substring(0, line.indexOf('{')), line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+    }
+    return series;
   }
 
   private static long output(List<QueryProgress> progress) {
