@@ -26,10 +26,12 @@ import org.slf4j.LoggerFactory;
  * io.lakestream.progress}), and hands it to the {@link Sink}. Run by the in-job {@link QueryRunner}
  * (clients read the files back: {@link ProgressFeed}). The {@code stateOperators} come from the
  * {@link StateOperatorProgress} its supplier gives at each report; the {@code observedMetrics} from
- * the observing operators' records ({@link ObservedMetrics}); the watermark from the sinks' commit
- * records, else from the stateful operators' input watermark. Construction rehearses a report, so
- * every class a report needs is loaded while the job runs: the runner's last reports may come after
- * Flink closed the finished job's class loader.
+ * the observing operators' records ({@link ObservedMetrics}); {@code durationMs} and the rates from
+ * the epoch's times ({@link EpochClock}) and the sinks' and sources' records ({@link
+ * EpochDurations}); the watermark from the sinks' commit records, else from the stateful operators'
+ * input watermark. Construction rehearses a report, so every class a report needs is loaded while
+ * the job runs: the runner's last reports may come after Flink closed the finished job's class
+ * loader.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
