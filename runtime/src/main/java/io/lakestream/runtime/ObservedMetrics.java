@@ -69,6 +69,7 @@ final class ObservedMetrics {
       if (subtasks.get(name) >= observation.getValue()) {
         ObjectNode values = out.putObject(name);
         merged.get(name).forEach((aggregate, share) -> share.write(values, aggregate));
+        merged.get(name).forEach((aggregate, share) -> share.writeRatio(values, aggregate));
       }
     }
     return out;
@@ -94,8 +95,13 @@ final class ObservedMetrics {
     private final List<Double> mins = new ArrayList<>();
     private final List<Double> maxs = new ArrayList<>();
 
+    private String numerator;
+    private String denominator;
+
     void add(JsonNode share) {
       kind = share.path("kind").asText();
+      numerator = share.path("numerator").asText(null);
+      denominator = share.path("denominator").asText(null);
       count += share.path("count").asLong();
       sum += share.path("sum").asDouble();
       if (share.has("min")) {
@@ -113,7 +119,18 @@ final class ObservedMetrics {
         case "MAX" ->
             putOrNull(values, name, maxs.stream().mapToDouble(d -> d).max().orElse(Double.NaN));
         case "AVG" -> putOrNull(values, name, count == 0 ? Double.NaN : sum / count);
+        case "RATIO" -> {} // once the others are written: writeRatio
         default -> values.putNull(name); // a kind of a newer version
+      }
+    }
+
+    /** A ratio: its numerator's merged value over its denominator's; null if that is 0. */
+    void writeRatio(ObjectNode values, String name) {
+      if ("RATIO".equals(kind)) {
+        JsonNode over = values.path(numerator);
+        JsonNode under = values.path(denominator);
+        boolean defined = over.isNumber() && under.isNumber() && under.asDouble() != 0;
+        putOrNull(values, name, defined ? over.asDouble() / under.asDouble() : Double.NaN);
       }
     }
 

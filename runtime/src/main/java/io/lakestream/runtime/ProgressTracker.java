@@ -60,7 +60,9 @@ final class ProgressTracker {
       "{\"observation\":\"o\",\"runId\":\"run\",\"subtask\":0,\"parallelism\":1,"
           + "\"attempt\":0,\"aggregates\":{\"c\":{\"kind\":\"COUNT\",\"count\":1,\"sum\":0},"
           + "\"m\":{\"kind\":\"MIN\",\"count\":1,\"sum\":1,\"min\":1,\"max\":1},"
-          + "\"a\":{\"kind\":\"AVG\",\"count\":0,\"sum\":0}}}";
+          + "\"a\":{\"kind\":\"AVG\",\"count\":0,\"sum\":0},"
+          + "\"r\":{\"kind\":\"RATIO\",\"count\":0,\"sum\":0,\"numerator\":\"c\","
+          + "\"denominator\":\"m\"}}}";
 
   /** Who hears of each report besides the files and the log. */
   interface Sink {

@@ -98,7 +98,8 @@ class ObservedMetricsITCase {
               ObservedAggregate.sum("sum", (Long r) -> r),
               ObservedAggregate.min("min", (Long r) -> r),
               ObservedAggregate.max("max", (Long r) -> r),
-              ObservedAggregate.avg("avg", (Long r) -> r))
+              ObservedAggregate.avg("avg", (Long r) -> r),
+              ObservedAggregate.ratio("oddRatio", "odd", "rows"))
           .rebalance()
           .map(new FailAtSnapshot())
           .uid("fail-at-snapshot")
@@ -150,6 +151,9 @@ class ObservedMetricsITCase {
         assertThat(observed.path("min").asDouble()).as(epoch).isEqualTo((double) e.min);
         assertThat(observed.path("max").asDouble()).as(epoch).isEqualTo((double) e.max);
         assertThat(observed.path("avg").asDouble()).as(epoch).isEqualTo((double) e.sum / e.rows);
+        assertThat(observed.path("oddRatio").asDouble())
+            .as(epoch)
+            .isEqualTo((double) e.odd / e.rows);
       } else {
         assertThat(observed.path("min").isNull()).as(epoch).isTrue();
       }

@@ -33,6 +33,13 @@ class ObservedMetricsTest {
     ObjectNode aggregates = r.putObject("aggregates");
     aggregates.putObject("rows").put("kind", "COUNT").put("count", rows).put("sum", 0.0);
     aggregates.putObject("bad").put("kind", "COUNT_IF").put("count", rows / 10).put("sum", 0.0);
+    aggregates
+        .putObject("badRatio")
+        .put("kind", "RATIO")
+        .put("count", 0)
+        .put("sum", 0.0)
+        .put("numerator", "bad")
+        .put("denominator", "rows");
     for (String kind : List.of("SUM", "MIN", "MAX", "AVG")) {
       ObjectNode a = aggregates.putObject(kind.toLowerCase()).put("kind", kind);
       a.put("count", rows).put("sum", sum);
@@ -60,6 +67,7 @@ class ObservedMetricsTest {
     assertThat(q.path("min").asDouble()).isEqualTo(1.0);
     assertThat(q.path("max").asDouble()).isEqualTo(60.0);
     assertThat(q.path("avg").asDouble()).as("800 / 40, not the mean of means").isEqualTo(20.0);
+    assertThat(q.path("badRatio").asDouble()).as("(3 + 1) / 40").isEqualTo(0.1);
   }
 
   /** Checkpoint 6 was aborted without a failure: its rows went into epoch 7. */
@@ -114,5 +122,6 @@ class ObservedMetricsTest {
     assertThat(q.path("min").isNull()).isTrue();
     assertThat(q.path("max").isNull()).isTrue();
     assertThat(q.path("avg").isNull()).isTrue();
+    assertThat(q.path("badRatio").isNull()).as("0 / 0").isTrue();
   }
 }

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -37,7 +38,7 @@ public final class Observe {
    * from a query between runs).
    *
    * @throws LakestreamException ({@link OperatorErrorClass#INVALID_OBSERVATION}) without
-   *     aggregates, or with two of the same name
+   *     aggregates, with two of the same name, or with a ratio of aggregates it does not have
    */
   @SafeVarargs
   public static <T> SingleOutputStreamOperator<T> observe(
@@ -45,25 +46,50 @@ public final class Observe {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(name, "name");
     List<ObservedAggregate<T>> list = List.of(aggregates);
+    validate(name, list);
+    return stream
+        .transform("observe " + name, stream.getType(), new ObserveOperator<>(query, name, list))
+        .uid("observe-" + name)
+        .setParallelism(stream.getParallelism());
+  }
+
+  /** Refuses no aggregates, two of one name, and a ratio of aggregates that are not there. */
+  static void validate(String name, List<? extends ObservedAggregate<?>> aggregates) {
+    if (aggregates.isEmpty()) {
+      throw invalid(
+          name,
+          "it has no aggregates",
+          "Pass at least one, e.g. ObservedAggregate.count(\"rows\").");
+    }
     Set<String> names = new HashSet<>();
-    for (ObservedAggregate<T> aggregate : list) {
+    Set<String> counted = new TreeSet<>();
+    for (ObservedAggregate<?> aggregate : aggregates) {
       if (!names.add(aggregate.name())) {
         throw invalid(
             name,
             "two aggregates are named '" + aggregate.name() + "'",
             "Give each aggregate a distinct name.");
       }
+      if (aggregate.kind() != ObservedAggregate.Kind.RATIO) {
+        counted.add(aggregate.name());
+      }
     }
-    if (list.isEmpty()) {
-      throw invalid(
-          name,
-          "it has no aggregates",
-          "Pass at least one, e.g. ObservedAggregate.count(\"rows\").");
+    for (ObservedAggregate<?> aggregate : aggregates) {
+      if (aggregate.kind() == ObservedAggregate.Kind.RATIO
+          && !(counted.contains(aggregate.numerator())
+              && counted.contains(aggregate.denominator()))) {
+        throw invalid(
+            name,
+            "ratio '"
+                + aggregate.name()
+                + "' divides '"
+                + aggregate.numerator()
+                + "' by '"
+                + aggregate.denominator()
+                + "', which are not both aggregates of it",
+            "Name two of its other aggregates (not ratios): " + counted + ".");
+      }
     }
-    return stream
-        .transform("observe " + name, stream.getType(), new ObserveOperator<>(query, name, list))
-        .uid("observe-" + name)
-        .setParallelism(stream.getParallelism());
   }
 
   private static LakestreamException invalid(String name, String why, String what) {

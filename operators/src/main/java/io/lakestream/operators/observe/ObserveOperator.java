@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -40,6 +41,7 @@ public final class ObserveOperator<T> extends AbstractStreamOperator<T>
     this.query = query;
     this.name = name;
     this.aggregates = List.copyOf(aggregates);
+    setChainingStrategy(ChainingStrategy.ALWAYS); // runs in its input's task, as a map would
   }
 
   @Override
@@ -72,7 +74,13 @@ public final class ObserveOperator<T> extends AbstractStreamOperator<T>
     record.put("attempt", task.getAttemptNumber());
     Map<String, Object> values = new LinkedHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
-      values.put(aggregates.get(i).name(), shares.get(i).toRecord(aggregates.get(i).kind()));
+      ObservedAggregate<T> aggregate = aggregates.get(i);
+      Map<String, Object> share = shares.get(i).toRecord(aggregate.kind());
+      if (aggregate.kind() == ObservedAggregate.Kind.RATIO) {
+        share.put("numerator", aggregate.numerator());
+        share.put("denominator", aggregate.denominator());
+      }
+      values.put(aggregate.name(), share);
     }
     record.put("aggregates", values);
     String file =

@@ -7,10 +7,10 @@ import java.util.Objects;
 /**
  * One aggregate an {@link Observe#observe} computes over each epoch's rows, published in progress
  * as {@code observedMetrics.<observation>.<name>}: {@link #count}, {@link #countIf}, {@link #sum},
- * {@link #min}, {@link #max} or {@link #avg}. Counts are whole numbers; sum, min, max and avg are
- * doubles (exact for whole numbers up to 2^53). Min, max and avg of an epoch without rows are null,
- * as in Spark. The functions run on every row and must not throw: an exception fails the task, as
- * any operator's would.
+ * {@link #min}, {@link #max}, {@link #avg} or a {@link #ratio} of two of them. Counts are whole
+ * numbers; sum, min, max and avg are doubles (exact for whole numbers up to 2^53). Min, max and avg
+ * of an epoch without rows are null, as in Spark. The functions run on every row and must not
+ * throw: an exception fails the task, as any operator's would.
  *
  * @param <T> the stream's row type
  */
@@ -26,7 +26,8 @@ public final class ObservedAggregate<T> implements Serializable {
     SUM,
     MIN,
     MAX,
-    AVG
+    AVG,
+    RATIO
   }
 
   /** A row's value for an aggregate; serializable, as it ships inside the job. */
@@ -47,12 +48,26 @@ public final class ObservedAggregate<T> implements Serializable {
   private final Kind kind;
   private final Value<T> value;
   private final Condition<T> condition;
+  private final String numerator;
+  private final String denominator;
 
   private ObservedAggregate(String name, Kind kind, Value<T> value, Condition<T> condition) {
+    this(name, kind, value, condition, null, null);
+  }
+
+  private ObservedAggregate(
+      String name,
+      Kind kind,
+      Value<T> value,
+      Condition<T> condition,
+      String numerator,
+      String denominator) {
     this.name = Objects.requireNonNull(name, "name");
     this.kind = kind;
     this.value = value;
     this.condition = condition;
+    this.numerator = numerator;
+    this.denominator = denominator;
   }
 
   /** The epoch's rows. */
@@ -86,6 +101,21 @@ public final class ObservedAggregate<T> implements Serializable {
     return new ObservedAggregate<>(name, Kind.AVG, Objects.requireNonNull(value, "value"), null);
   }
 
+  /**
+   * The epoch's value of aggregate {@code numerator} over that of {@code denominator}, both other
+   * aggregates of the same observation (e.g. {@code ratio("malformedRatio", "malformed", "rows")});
+   * computed from the merged epoch, so exact; null when the denominator is 0.
+   */
+  public static <T> ObservedAggregate<T> ratio(String name, String numerator, String denominator) {
+    return new ObservedAggregate<>(
+        name,
+        Kind.RATIO,
+        null,
+        null,
+        Objects.requireNonNull(numerator, "numerator"),
+        Objects.requireNonNull(denominator, "denominator"));
+  }
+
   public String name() {
     return name;
   }
@@ -94,11 +124,22 @@ public final class ObservedAggregate<T> implements Serializable {
     return kind;
   }
 
+  /** For {@link #ratio}: the numerator's name; else null. */
+  String numerator() {
+    return numerator;
+  }
+
+  /** For {@link #ratio}: the denominator's name; else null. */
+  String denominator() {
+    return denominator;
+  }
+
   /** Adds {@code row} to {@code into}, the aggregate's share of the current epoch. */
   void add(T row, ObservedShare into) {
     switch (kind) {
       case COUNT -> into.count++;
       case COUNT_IF -> into.count += condition.test(row) ? 1 : 0;
+      case RATIO -> {} // computed from the merged epoch
       default -> into.add(value.of(row));
     }
   }
