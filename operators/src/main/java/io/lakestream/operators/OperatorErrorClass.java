@@ -16,6 +16,8 @@ public enum OperatorErrorClass implements ErrorClass {
   EVENT_TIME_MISSING,
   /** A watermark setting (delay, idle timeout, multipleWatermarkPolicy) cannot be used. */
   INVALID_WATERMARK,
+  /** An observe() without aggregates, with two of one name, or a ratio of missing ones. */
+  INVALID_OBSERVATION,
   /** A stateful operator has no explicit uid, under which its state is stored. */
   OPERATOR_UID_MISSING,
   /** A key column listed twice, or a key value of a type keys cannot hold. */

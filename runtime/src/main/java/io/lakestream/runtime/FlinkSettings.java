@@ -164,6 +164,7 @@ final class FlinkSettings {
     }
     if (isLocal() || isLocalTarget()) {
       embeddedRestEndpoint(conf);
+      embeddedPrometheus(conf);
     }
     if (isLocal() && configuresFileSystems(callerSettings)) {
       // Embedded: nobody else initialises file systems (s3://) with this configuration, nor the
@@ -195,6 +196,18 @@ final class FlinkSettings {
     }
     if (!conf.contains(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL)) {
       conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
+    }
+  }
+
+  /**
+   * The embedded run serves its metrics, the query's progress among them, in Prometheus' format on
+   * a loopback port it logs ({@link PrometheusEndpoint}), unless the caller configured reporters.
+   */
+  static void embeddedPrometheus(Configuration conf) {
+    boolean reporters = conf.keySet().stream().anyMatch(k -> k.startsWith("metrics.reporter"));
+    if (!reporters) {
+      conf.setString(
+          "metrics.reporter.lakestream.factory.class", PrometheusEndpointFactory.class.getName());
     }
   }
 

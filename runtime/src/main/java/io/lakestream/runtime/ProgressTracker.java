@@ -3,6 +3,7 @@ package io.lakestream.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.state.checkpoint.EpochLog;
 import java.io.IOException;
@@ -24,10 +25,13 @@ import org.slf4j.LoggerFactory;
  * JSON line (logger {@code io.lakestream.progress.json}) and as a one-line summary (logger {@code
  * io.lakestream.progress}), and hands it to the {@link Sink}. Run by the in-job {@link QueryRunner}
  * (clients read the files back: {@link ProgressFeed}). The {@code stateOperators} come from the
- * {@link StateOperatorProgress} its supplier gives at each report; the watermark from the sinks'
- * commit records, else from the stateful operators' input watermark. Construction rehearses a
- * report, so every class a report needs is loaded while the job runs: the runner's last reports may
- * come after Flink closed the finished job's class loader.
+ * {@link StateOperatorProgress} its supplier gives at each report; the {@code observedMetrics} from
+ * the observing operators' records ({@link ObservedMetrics}); {@code durationMs} and the rates from
+ * the epoch's times ({@link EpochClock}) and the sinks' and sources' records ({@link
+ * EpochDurations}); the watermark from the sinks' commit records, else from the stateful operators'
+ * input watermark. Construction rehearses a report, so every class a report needs is loaded while
+ * the job runs: the runner's last reports may come after Flink closed the finished job's class
+ * loader.
  *
  * <p>Not thread-safe: driven by one scheduler thread.
  */
@@ -45,10 +49,20 @@ final class ProgressTracker {
 
   private static final String REHEARSAL_COMMIT =
       "{\"sink\":\"sink\",\"description\":\"rehearsal\",\"numOutputRows\":1,"
-          + "\"watermark\":\"2026-01-01T00:00:00Z\",\"committedAt\":\"2026-01-01T00:00:01Z\"}";
+          + "\"watermark\":\"2026-01-01T00:00:00Z\",\"committedAt\":\"2026-01-01T00:00:01Z\","
+          + "\"commitDurationMs\":1}";
   private static final String REHEARSAL_OFFSETS =
       "{\"source\":\"SOURCE\",\"totalOffset\":1,\"offsets\":{\"p\":1},"
-          + "\"endOffsets\":{\"p\":1},\"metrics\":{\"avgOffsetsBehindLatest\":0.5}}";
+          + "\"endOffsets\":{\"p\":1},\"latestOffsets\":{\"p\":1},\"latestOffsetMs\":1,"
+          + "\"metrics\":{\"avgOffsetsBehindLatest\":0.5}}";
+
+  private static final String REHEARSAL_OBSERVED =
+      "{\"observation\":\"o\",\"runId\":\"run\",\"subtask\":0,\"parallelism\":1,"
+          + "\"attempt\":0,\"aggregates\":{\"c\":{\"kind\":\"COUNT\",\"count\":1,\"sum\":0},"
+          + "\"m\":{\"kind\":\"MIN\",\"count\":1,\"sum\":1,\"min\":1,\"max\":1},"
+          + "\"a\":{\"kind\":\"AVG\",\"count\":0,\"sum\":0},"
+          + "\"r\":{\"kind\":\"RATIO\",\"count\":0,\"sum\":0,\"numerator\":\"c\","
+          + "\"denominator\":\"m\"}}}";
 
   /** Who hears of each report besides the files and the log. */
   interface Sink {
@@ -77,10 +91,11 @@ final class ProgressTracker {
   private final Sink out;
 
   private final Supplier<StateOperatorProgress> stateOperators;
+  private final EpochClock clock;
   private final Map<String, Long> lastTotals = new HashMap<>();
+  private final Map<String, JsonNode> lastOffsets = new HashMap<>();
   private final Map<Long, Instant> firstSeen = new HashMap<>();
   private long lastEpoch;
-  private Instant lastCommitAt;
   private Instant lastProgressAt = Instant.now();
   private boolean idleReported;
 
@@ -94,6 +109,7 @@ final class ProgressTracker {
       int sourceCount,
       Duration idleAfter,
       Supplier<StateOperatorProgress> stateOperators,
+      EpochClock clock,
       Sink out)
       throws IOException {
     this.log = log;
@@ -104,12 +120,14 @@ final class ProgressTracker {
     this.sourceCount = sourceCount;
     this.idleAfter = idleAfter;
     this.stateOperators = stateOperators;
+    this.clock = clock;
     this.out = out;
     List<Long> reported = log.progressEpochs();
     // Epochs up to the restored snapshot belong to earlier runs, reported or not.
     lastEpoch = Math.max(restoredEpoch, reported.isEmpty() ? 0 : reported.get(reported.size() - 1));
     for (JsonNode source : log.readOffsets(lastEpoch).values()) {
       lastTotals.put(source.path("source").asText(), source.path("totalOffset").asLong());
+      lastOffsets.put(source.path("source").asText(), source.path("offsets"));
     }
     rehearse();
   }
@@ -159,7 +177,12 @@ final class ProgressTracker {
       throws IOException {
     StateOperatorProgress operators = stateOperators.get();
     operators.refresh();
-    ObjectNode p = render(epoch, commits, offsets, lastTotals, lastCommitAt, operators);
+    ObjectNode observed = ObservedMetrics.read(log, runId, lastEpoch, epoch, MAPPER);
+    ObjectNode p =
+        render(epoch, commits, offsets, lastTotals, lastOffsets, clock.of(epoch), operators);
+    if (!observed.isEmpty()) {
+      p.set("observedMetrics", observed);
+    }
     QueryProgress progress = new QueryProgress(p);
     try {
       log.writeProgress(epoch, p);
@@ -172,8 +195,6 @@ final class ProgressTracker {
     PROGRESS_JSON.info("{}", p);
     SUMMARY.info("{}", progress.summary());
     lastEpoch = epoch;
-    Instant committedAt = newestCommit(commits);
-    lastCommitAt = committedAt == null ? lastCommitAt : committedAt;
     if (progress.numInputRows() > 0 || progress.numOutputRows() > 0) {
       lastProgressAt = Instant.now();
       idleReported = false;
@@ -183,40 +204,25 @@ final class ProgressTracker {
 
   /**
    * The report of {@code epoch}: input counted from each source's previous total in {@code totals}
-   * (which it updates), duration from {@code previousCommitAt}.
+   * and its previous positions in {@code starts} (both of which it updates), durations from the
+   * epoch's {@code times} (null when unknown: durations and rates measured from them are left out).
    */
   private ObjectNode render(
       long epoch,
       Map<String, JsonNode> commits,
       Map<String, JsonNode> offsets,
       Map<String, Long> totals,
-      Instant previousCommitAt,
+      Map<String, JsonNode> starts,
+      EpochClock.EpochTimes times,
       StateOperatorProgress operators) {
     ObjectNode p = MAPPER.createObjectNode();
     p.put("id", queryId);
     p.put("runId", runId);
     p.put("name", name);
-    p.put("timestamp", Instant.now().toString());
+    p.put("timestamp", (times == null ? Instant.now() : times.start()).toString());
     p.put("batchId", epoch);
-
-    Instant committedAt = newestCommit(commits);
-    String watermark = null;
-    long outputRows = 0;
-    ArrayNode sinks = MAPPER.createArrayNode();
-    List<String> descriptions = new ArrayList<>();
-    for (JsonNode commit : commits.values()) {
-      outputRows += commit.path("numOutputRows").asLong();
-      descriptions.add(commit.path("description").asText());
-      sinks.add(commit);
-      String wm = commit.path("watermark").isTextual() ? commit.path("watermark").asText() : null;
-      if (wm != null && (watermark == null || wm.compareTo(watermark) < 0)) {
-        watermark = wm;
-      }
-    }
-    long durationMs =
-        previousCommitAt == null || committedAt == null
-            ? 0
-            : Math.max(0, Duration.between(previousCommitAt, committedAt).toMillis());
+    EpochDurations durations = EpochDurations.of(times, commits, offsets);
+    durations.batchDuration().ifPresent(ms -> p.put("batchDuration", ms));
 
     long inputRows = 0;
     ArrayNode sources = MAPPER.createArrayNode();
@@ -224,51 +230,73 @@ final class ProgressTracker {
       String source = offset.path("source").asText();
       long total = offset.path("totalOffset").asLong();
       Long previous = totals.put(source, total);
+      JsonNode start = starts.put(source, offset.path("offsets"));
       long rows = previous == null ? total : Math.max(0, total - previous);
       inputRows += rows;
       ObjectNode s = sources.addObject();
       s.put("description", source);
-      s.put("startOffset", previous);
+      s.set("startOffset", start == null ? NullNode.getInstance() : start);
       s.set("endOffset", offset.path("offsets"));
-      if (offset.has("endOffsets")) {
+      if (offset.has("latestOffsets")) {
+        s.set("latestOffset", offset.path("latestOffsets"));
+      } else if (offset.has("endOffsets")) {
         s.set("latestOffset", offset.path("endOffsets"));
       }
+      s.put("numInputRows", rows);
+      durations.rates(s, rows);
       if (offset.has("metrics")) {
         s.set("metrics", offset.path("metrics")); // e.g. Kafka's avg/max/minOffsetsBehindLatest
       }
-      s.put("numInputRows", rows);
-      s.put("inputRowsPerSecond", rate(rows, durationMs));
-      s.put("processedRowsPerSecond", rate(rows, durationMs));
     }
     p.put("numInputRows", inputRows);
-    p.put("inputRowsPerSecond", rate(inputRows, durationMs));
-    p.put("processedRowsPerSecond", rate(inputRows, durationMs));
-    ObjectNode duration = p.putObject("durationMs");
-    duration.put("triggerExecution", durationMs);
-    if (watermark == null && operators.watermark().isPresent()) {
-      watermark = Instant.ofEpochMilli(operators.watermark().getAsLong()).toString();
-    }
-    ObjectNode eventTime = p.putObject("eventTime");
-    if (watermark != null) {
-      eventTime.put("watermark", watermark);
-    }
+    durations.rates(p, inputRows);
+    durations.write(p.putObject("durationMs"));
+    p.set("eventTime", eventTime(commits, operators));
     p.set("stateOperators", operators.report(MAPPER, epoch));
     p.set("sources", sources);
-    ObjectNode sink = p.putObject("sink");
-    sink.put("description", String.join(", ", descriptions));
-    sink.put("numOutputRows", outputRows);
-    sink.set("sinks", sinks);
+    p.set("sink", sink(commits));
     return p;
   }
 
-  /** The newest {@code committedAt} of the commit records, or null if there are none. */
-  private static Instant newestCommit(Map<String, JsonNode> commits) {
-    Instant newest = null;
+  /**
+   * {@code eventTime.watermark}: the lowest of the sinks' watermarks at the epoch's end, else the
+   * stateful operators' input watermark. Spark's {@code min}, {@code max} and {@code avg} of the
+   * epoch's event times are left out: no operator sees every row's event time today.
+   */
+  private static ObjectNode eventTime(
+      Map<String, JsonNode> commits, StateOperatorProgress operators) {
+    String watermark = null;
     for (JsonNode commit : commits.values()) {
-      Instant at = Instant.parse(commit.path("committedAt").asText());
-      newest = newest == null || at.isAfter(newest) ? at : newest;
+      String wm = commit.path("watermark").isTextual() ? commit.path("watermark").asText() : null;
+      if (wm != null && (watermark == null || wm.compareTo(watermark) < 0)) {
+        watermark = wm;
+      }
     }
-    return newest;
+    if (watermark == null && operators.watermark().isPresent()) {
+      watermark = Instant.ofEpochMilli(operators.watermark().getAsLong()).toString();
+    }
+    ObjectNode eventTime = MAPPER.createObjectNode();
+    if (watermark != null) {
+      eventTime.put("watermark", watermark);
+    }
+    return eventTime;
+  }
+
+  /** {@code sink}: the sinks' descriptions and output rows, and each sink's commit record. */
+  private static ObjectNode sink(Map<String, JsonNode> commits) {
+    long outputRows = 0;
+    ArrayNode sinks = MAPPER.createArrayNode();
+    List<String> descriptions = new ArrayList<>();
+    for (JsonNode commit : commits.values()) {
+      outputRows += commit.path("numOutputRows").asLong();
+      descriptions.add(commit.path("description").asText());
+      sinks.add(commit);
+    }
+    ObjectNode sink = MAPPER.createObjectNode();
+    sink.put("description", String.join(", ", descriptions));
+    sink.put("numOutputRows", outputRows);
+    sink.set("sinks", sinks);
+    return sink;
   }
 
   /**
@@ -286,13 +314,17 @@ final class ProgressTracker {
       offsets.put(source, MAPPER.readTree(json.getBytes(StandardCharsets.UTF_8)));
     }
     Map<String, Long> totals = new HashMap<>(Map.of("later", 0L)); // one new source, one known
-    ObjectNode p = render(1, commits, offsets, totals, Instant.EPOCH, StateOperatorProgress.none());
-    new QueryProgress(p).summary();
-    p.toString();
-    MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p);
-  }
-
-  private static double rate(long rows, long millis) {
-    return millis == 0 ? 0.0 : rows * 1000.0 / millis;
+    Map<String, JsonNode> starts = new HashMap<>(Map.of("later", MAPPER.createObjectNode()));
+    EpochClock.EpochTimes times =
+        new EpochClock.EpochTimes(Instant.EPOCH, Instant.EPOCH.plusMillis(1), Instant.EPOCH);
+    for (EpochClock.EpochTimes t : new EpochClock.EpochTimes[] {times, null}) {
+      ObjectNode p = render(1, commits, offsets, totals, starts, t, StateOperatorProgress.none());
+      new QueryProgress(p).summary();
+      p.toString();
+      MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p);
+    }
+    new EpochClock(Instant.EPOCH).of(1);
+    JsonNode share = MAPPER.readTree(REHEARSAL_OBSERVED.getBytes(StandardCharsets.UTF_8));
+    ObservedMetrics.merge(Map.of(1L, List.of(share)), "run", 1, MAPPER).toString();
   }
 }

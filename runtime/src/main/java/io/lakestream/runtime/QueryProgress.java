@@ -4,9 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.api.annotation.PublicEvolving;
 
 /**
- * One epoch's progress, in the JSON shape of Structured Streaming's {@code StreamingQueryProgress}:
- * {@code id, runId, name, timestamp, batchId, numInputRows, inputRowsPerSecond,
- * processedRowsPerSecond, durationMs, eventTime.watermark, stateOperators, sources, sink}.
+ * One epoch's progress, in the JSON shape and names of Structured Streaming's {@code
+ * StreamingQueryProgress}: {@code id, runId, name, timestamp} (the epoch's start), {@code batchId,
+ * batchDuration, numInputRows, inputRowsPerSecond, processedRowsPerSecond, durationMs} ({@code
+ * latestOffset, addBatch, walCommit, commitOffsets, triggerExecution}: what each measures and when
+ * it is left out is described by the runtime's epoch durations), {@code eventTime.watermark},
+ * {@code stateOperators}, {@code sources[]} ({@code description, startOffset, endOffset,
+ * latestOffset, numInputRows, inputRowsPerSecond, processedRowsPerSecond, metrics}), {@code sink}
+ * ({@code description, numOutputRows}, and {@code sinks}: each sink's commit record) and {@code
+ * observedMetrics} when the query observes any.
+ *
+ * <p>A field that could not be measured for an epoch is absent rather than made up: the rates and
+ * the durations measured from the epoch's start and cut for an epoch cut before the runner started
+ * (after a failover), {@code walCommit} for a checkpoint Flink subsumed before notifying it, {@code
+ * latestOffset} for sources that do not time their look-up. Spark's {@code queryPlanning} (no
+ * per-epoch planning here) and {@code eventTime.min/max/avg} (no operator sees every row's event
+ * time) are never present.
  */
 @PublicEvolving
 public record QueryProgress(JsonNode json) {
@@ -26,7 +39,7 @@ public record QueryProgress(JsonNode json) {
 
   /**
    * The one-line summary the progress log and the CLI print: {@code <name> epoch <N>: <rows> input
-   * rows (<rate> rows/s), <rows> output rows, watermark <instant or ->}.
+   * rows (<rate or -> rows/s), <rows> output rows, watermark <instant or ->}.
    */
   public String summary() {
     JsonNode watermark = json.path("eventTime").path("watermark");
@@ -36,7 +49,9 @@ public record QueryProgress(JsonNode json) {
         + ": "
         + numInputRows()
         + " input rows ("
-        + Math.round(json.path("inputRowsPerSecond").asDouble())
+        + (json.has("inputRowsPerSecond")
+            ? String.valueOf(Math.round(json.path("inputRowsPerSecond").asDouble()))
+            : "-")
         + " rows/s), "
         + numOutputRows()
         + " output rows, watermark "

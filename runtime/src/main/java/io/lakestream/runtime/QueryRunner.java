@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>writes {@code progress/N} for each epoch whose sinks and sources have recorded it ({@link
- *       ProgressTracker}), with the state operators' metrics from the REST API;
+ *       ProgressTracker}), with the state operators' metrics from the REST API and the epoch's
+ *       times (it is told when each checkpoint is triggered and completes: {@link EpochClock});
+ *   <li>publishes the latest progress as Flink metrics of the job ({@link QueryMetrics});
  *   <li>renews the checkpoint location's lease (every {@link QueryLease#HEARTBEAT});
  *   <li>writes the restarted query's new {@code metadata} once a snapshot of this run exists;
  *   <li>for availableNow, stops the job with a savepoint in {@code savepoints/} once every source
@@ -93,6 +96,8 @@ final class QueryRunner
   private long lastHeartbeatNanos;
   private volatile long completedCheckpoint = -1;
   private SchemaChangeResubmitter resubmitter;
+  private final EpochClock clock = new EpochClock(Instant.now());
+  private QueryMetrics metrics;
 
   QueryRunner(SplitEnumeratorContext<QueryRunnerSource.NoSplit> context, Settings settings) {
     this.context = context;
@@ -111,6 +116,8 @@ final class QueryRunner
               ? null
               : MAPPER.readValue(settings.pendingMetadataJson(), QueryMetadata.class);
       connectToJob();
+      QueryMetrics.rehearse();
+      metrics = new QueryMetrics(context.metricGroup(), settings.queryName());
       progress = tracker();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(
@@ -169,7 +176,8 @@ final class QueryRunner
         settings.sources().size(),
         Duration.ofSeconds(10).plus(settings.pollInterval().multipliedBy(3)),
         () -> stateOperators,
-        ProgressTracker.Sink.NONE);
+        clock,
+        metrics);
   }
 
   /**
@@ -246,6 +254,7 @@ final class QueryRunner
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
+    clock.completed(checkpointId, Instant.now());
     completedCheckpoint = Math.max(completedCheckpoint, checkpointId);
   }
 
@@ -306,6 +315,8 @@ final class QueryRunner
 
   @Override
   public QueryRunnerSource.NoState snapshotState(long checkpointId) {
+    // Flink snapshots the coordinators when it triggers a checkpoint, before the barriers.
+    clock.triggered(checkpointId, Instant.now());
     return new QueryRunnerSource.NoState();
   }
 }

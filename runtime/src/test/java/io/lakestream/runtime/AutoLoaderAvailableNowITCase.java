@@ -2,6 +2,7 @@ package io.lakestream.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
@@ -93,6 +94,24 @@ class AutoLoaderAvailableNowITCase {
     return q.recentProgress().stream().filter(p -> p.numInputRows() > 0).toList();
   }
 
+  /**
+   * The source's backlog in progress ({@code numFilesOutstanding}, {@code numBytesOutstanding}):
+   * after the first epoch at least 23 - 2 x 5 files wait, fewer after each epoch, none at the end.
+   */
+  private static void assertBacklogShrinksToNothing(List<QueryProgress> epochs) {
+    long previous = Long.MAX_VALUE;
+    for (QueryProgress p : epochs) {
+      JsonNode metrics = p.json().path("sources").get(0).path("metrics");
+      long files = metrics.path("numFilesOutstanding").asLong(-1);
+      assertThat(files).as("epoch %d: %s", p.batchId(), metrics).isBetween(0L, previous);
+      assertThat(metrics.path("numBytesOutstanding").asLong() > 0).isEqualTo(files > 0);
+      previous = files;
+    }
+    JsonNode first = epochs.get(0).json().path("sources").get(0).path("metrics");
+    assertThat(first.path("numFilesOutstanding").asLong()).isGreaterThanOrEqualTo(13);
+    assertThat(previous).as("nothing left once the run has read everything").isZero();
+  }
+
   @Test
   void burstIngestedInBoundedEpochsThenTheRunStops() throws Exception {
     writeFiles(0, 23);
@@ -106,6 +125,7 @@ class AutoLoaderAvailableNowITCase {
         .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(5));
     assertThat(withInput(first).stream().mapToLong(QueryProgress::numInputRows).sum())
         .isEqualTo(23);
+    assertBacklogShrinksToNothing(withInput(first));
 
     writeFiles(23, 27);
     StreamingQuery second = start();

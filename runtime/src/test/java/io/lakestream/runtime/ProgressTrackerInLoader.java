@@ -14,8 +14,11 @@ import java.util.Map;
  * Flink closes a finished job's class loader while the runner's {@code close()} still reports).
  */
 public final class ProgressTrackerInLoader {
+  private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+
   private final EpochLog log;
   private final ProgressTracker tracker;
+  private final EpochClock clock = new EpochClock(T0);
 
   public ProgressTrackerInLoader(Path location) throws Exception {
     log = new CheckpointLocation(location.toUri()).epochs();
@@ -30,11 +33,14 @@ public final class ProgressTrackerInLoader {
             1,
             Duration.ofHours(1),
             StateOperatorProgress::none,
+            clock,
             ProgressTracker.Sink.NONE);
   }
 
   /** Writes the offsets and the commit record of {@code epoch}. */
   public void records(long epoch) throws Exception {
+    clock.triggered(epoch, T0.plusSeconds(epoch).minusMillis(500));
+    clock.completed(epoch, T0.plusSeconds(epoch).minusMillis(400));
     commit(epoch);
     offsets(epoch);
   }
@@ -46,7 +52,8 @@ public final class ProgressTrackerInLoader {
     commit.put("description", "json-lines /t");
     commit.put("numOutputRows", 100);
     commit.put("watermark", "2026-01-01T00:00:0" + epoch + "Z");
-    commit.put("committedAt", Instant.parse("2026-11-29T10:00:00Z").plusSeconds(epoch).toString());
+    commit.put("committedAt", T0.plusSeconds(epoch).toString());
+    commit.put("commitDurationMs", 10);
     log.writeCommit(epoch, "counts", commit);
   }
 

@@ -1,6 +1,7 @@
 package io.lakestream.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakestream.state.checkpoint.CheckpointLocation;
@@ -30,6 +31,8 @@ class ProgressTrackerTest {
 
   private final List<QueryProgress> reported = new ArrayList<>();
   private final AtomicInteger idle = new AtomicInteger();
+  private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+  private final EpochClock clock = new EpochClock(T0);
 
   private EpochLog log() {
     return new CheckpointLocation(dir.toUri()).epochs();
@@ -46,6 +49,7 @@ class ProgressTrackerTest {
         1,
         idleAfter,
         StateOperatorProgress::none,
+        clock,
         new ProgressTracker.Sink() {
           @Override
           public void progress(QueryProgress progress) {
@@ -61,14 +65,26 @@ class ProgressTrackerTest {
 
   private void epoch(long epoch, long totalOffset, long outputRows, Instant committedAt)
       throws Exception {
-    Map<String, Object> offsets = new LinkedHashMap<>();
+    epoch(epoch, totalOffset, outputRows, committedAt, Map.of(), Map.of());
+  }
+
+  /** Writes the records of {@code epoch}, each with the {@code extra} fields of its kind. */
+  private void epoch(
+      long epoch,
+      long totalOffset,
+      long outputRows,
+      Instant committedAt,
+      Map<String, Object> extraOffsets,
+      Map<String, Object> extraCommit)
+      throws Exception {
+    Map<String, Object> offsets = new LinkedHashMap<>(extraOffsets);
     offsets.put("source", "numbers");
     offsets.put("offsets", Map.of("partition-0", totalOffset));
     offsets.put("totalOffset", totalOffset);
     offsets.put("endOffsets", Map.of("partition-0", 1000));
     offsets.put("metrics", Map.of("maxOffsetsBehindLatest", 1000 - totalOffset));
     log().writeOffsets(epoch, "numbers", offsets);
-    Map<String, Object> commit = new LinkedHashMap<>();
+    Map<String, Object> commit = new LinkedHashMap<>(extraCommit);
     commit.put("sink", "counts");
     commit.put("description", "json-lines /t");
     commit.put("numOutputRows", outputRows);
@@ -77,33 +93,118 @@ class ProgressTrackerTest {
     log().writeCommit(epoch, "counts", commit);
   }
 
+  /**
+   * The runner started at T0; checkpoint 1 was triggered at T0+1000, completed at T0+1100, its sink
+   * commit (30 ms) ended at T0+1150; checkpoint 2 at T0+1500, T0+1580, commit (40 ms) ending at
+   * T0+1700. Epoch 2 read 150 rows (totals 100 -> 250), its source's look-up of the latest offsets
+   * took 7 ms.
+   */
   @Test
   void reportsEachEpochInTheStructuredStreamingShape() throws Exception {
     ProgressTracker tracker = tracker(0, Duration.ofHours(1));
-    Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
-    epoch(1, 100, 100, t0);
-    epoch(2, 250, 150, t0.plusMillis(500));
+    clock.triggered(1, T0.plusMillis(1000));
+    clock.completed(1, T0.plusMillis(1100));
+    epoch(1, 100, 100, T0.plusMillis(1150), Map.of(), Map.of("commitDurationMs", 30));
+    clock.triggered(2, T0.plusMillis(1500));
+    clock.completed(2, T0.plusMillis(1580));
+    epoch(
+        2,
+        250,
+        150,
+        T0.plusMillis(1700),
+        Map.of("latestOffsets", Map.of("partition-0", 400), "latestOffsetMs", 7),
+        Map.of("commitDurationMs", 40));
     tracker.poll(false);
 
     assertThat(reported).extracting(QueryProgress::batchId).containsExactly(1L, 2L);
+    JsonNode first = reported.get(0).json();
+    assertThat(first.path("timestamp").asText()).as("the runner's start").isEqualTo(T0.toString());
+    assertThat(first.path("durationMs").path("addBatch").asLong()).isEqualTo(1000);
+    assertThat(first.path("inputRowsPerSecond").asDouble()).isEqualTo(100.0);
+    assertThat(first.path("sources").get(0).path("startOffset").isNull()).isTrue();
+
     JsonNode p = reported.get(1).json();
     assertThat(p.path("id").asText()).isEqualTo("query-id");
     assertThat(p.path("runId").asText()).isEqualTo("run-id");
     assertThat(p.path("name").asText()).isEqualTo("orders");
+    assertThat(p.path("timestamp").asText()).isEqualTo(T0.plusMillis(1000).toString());
+    assertThat(p.path("batchId").asLong()).isEqualTo(2);
+    assertThat(p.path("batchDuration").asLong()).isEqualTo(700);
     assertThat(p.path("numInputRows").asLong()).isEqualTo(150);
-    assertThat(p.path("inputRowsPerSecond").asDouble()).isEqualTo(300.0);
-    assertThat(p.path("processedRowsPerSecond").asDouble()).isEqualTo(300.0);
-    assertThat(p.path("durationMs").path("triggerExecution").asLong()).isEqualTo(500);
+    JsonNode duration = p.path("durationMs");
+    assertThat(duration.path("latestOffset").asLong()).isEqualTo(7);
+    assertThat(duration.path("addBatch").asLong()).as("1500 - 1000").isEqualTo(500);
+    assertThat(duration.path("walCommit").asLong()).as("1580 - 1500").isEqualTo(80);
+    assertThat(duration.path("commitOffsets").asLong()).isEqualTo(40);
+    assertThat(duration.path("triggerExecution").asLong()).as("1700 - 1000").isEqualTo(700);
+    assertThat(p.path("inputRowsPerSecond").asDouble()).as("150 rows in 500 ms").isEqualTo(300.0);
+    assertThat(p.path("processedRowsPerSecond").asDouble())
+        .as("150 rows in 700 ms")
+        .isCloseTo(214.2857, within(0.001));
     assertThat(p.path("eventTime").path("watermark").asText()).isEqualTo("2026-01-01T00:00:02Z");
     assertThat(p.path("stateOperators").isArray()).isTrue();
     JsonNode source = p.path("sources").get(0);
     assertThat(source.path("description").asText()).isEqualTo("numbers");
-    assertThat(source.path("startOffset").asLong()).isEqualTo(100);
+    assertThat(source.path("startOffset").path("partition-0").asLong()).isEqualTo(100);
     assertThat(source.path("endOffset").path("partition-0").asLong()).isEqualTo(250);
-    assertThat(source.path("latestOffset").path("partition-0").asLong()).isEqualTo(1000);
+    assertThat(source.path("latestOffset").path("partition-0").asLong()).isEqualTo(400);
+    assertThat(source.path("numInputRows").asLong()).isEqualTo(150);
+    assertThat(source.path("inputRowsPerSecond").asDouble()).isEqualTo(300.0);
+    assertThat(source.path("processedRowsPerSecond").asDouble()).isCloseTo(214.2857, within(0.001));
     assertThat(source.path("metrics").path("maxOffsetsBehindLatest").asLong()).isEqualTo(750);
+    assertThat(p.path("sink").path("description").asText()).isEqualTo("json-lines /t");
     assertThat(p.path("sink").path("numOutputRows").asLong()).isEqualTo(150);
     assertThat(log().readProgress(2)).isPresent();
+  }
+
+  /** A source without a measured look-up shows its run's end offsets as {@code latestOffset}. */
+  @Test
+  void latestOffsetFallsBackToTheRunsEndOffsets() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    epoch(1, 100, 100, T0.plusMillis(1150));
+    tracker.poll(false);
+    JsonNode p = reported.get(0).json();
+    assertThat(p.path("sources").get(0).path("latestOffset").path("partition-0").asLong())
+        .isEqualTo(1000);
+    assertThat(p.path("durationMs").has("latestOffset")).isFalse();
+  }
+
+  /**
+   * An epoch cut before this runner started (reported after a failover) has no measured times: the
+   * durations and rates measured from them are left out, not guessed; the sinks' own commit
+   * durations still show.
+   */
+  @Test
+  void anEpochWithoutTimesLeavesOutWhatCannotBeMeasured() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    epoch(1, 100, 100, T0.plusMillis(1150), Map.of(), Map.of("commitDurationMs", 30));
+    tracker.poll(false);
+    JsonNode p = reported.get(0).json();
+    assertThat(p.path("numInputRows").asLong()).isEqualTo(100);
+    assertThat(p.has("inputRowsPerSecond")).isFalse();
+    assertThat(p.has("processedRowsPerSecond")).isFalse();
+    assertThat(p.has("batchDuration")).isFalse();
+    assertThat(fieldNames(p.path("durationMs"))).containsExactly("commitOffsets");
+    assertThat(reported.get(0).summary()).contains("100 input rows (- rows/s)");
+  }
+
+  /** Flink may subsume a checkpoint before notifying it: no completion, no walCommit. */
+  @Test
+  void aCheckpointWithoutCompletionHasNoWalCommit() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    clock.triggered(1, T0.plusMillis(200));
+    epoch(1, 100, 100, T0.plusMillis(400));
+    tracker.poll(false);
+    JsonNode duration = reported.get(0).json().path("durationMs");
+    assertThat(fieldNames(duration)).containsExactly("addBatch", "triggerExecution");
+    assertThat(duration.path("addBatch").asLong()).isEqualTo(200);
+    assertThat(duration.path("triggerExecution").asLong()).isEqualTo(400);
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 
   /**
@@ -124,8 +225,10 @@ class ProgressTrackerTest {
       driver.call("poll");
     }
     assertThat(log().progressEpochs()).containsExactly(1L, 2L, 3L);
-    assertThat(log().readProgress(3).orElseThrow().path("sources").get(0).path("startOffset"))
-        .hasToString("200");
+    JsonNode third = log().readProgress(3).orElseThrow();
+    assertThat(third.path("sources").get(0).path("startOffset"))
+        .hasToString("{\"partition-0\":200}");
+    assertThat(third.path("durationMs").path("addBatch").asLong()).isEqualTo(1000);
   }
 
   /**

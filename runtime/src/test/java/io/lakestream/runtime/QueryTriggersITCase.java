@@ -125,7 +125,7 @@ class QueryTriggersITCase {
     assertThat(progress).hasSizeGreaterThanOrEqualTo(5);
     List<Long> durations =
         progress.subList(1, progress.size() - 1).stream()
-            .map(p -> p.json().path("durationMs").path("triggerExecution").asLong())
+            .map(p -> p.json().path("durationMs").path("addBatch").asLong())
             .sorted()
             .toList();
     assertThat(durations.get(durations.size() / 2)).isBetween(350L, 900L);

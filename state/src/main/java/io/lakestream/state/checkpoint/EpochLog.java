@@ -19,7 +19,8 @@ import org.apache.flink.core.fs.Path;
 /**
  * The human-readable side of a checkpoint location: per epoch, the sources' positions ({@code
  * offsets/N/SOURCE}), what each sink committed ({@code commits/N/SINK}) and the progress report
- * ({@code progress/N}); per run, which sources have caught up ({@code runs/RUN/caught-up/SOURCE}).
+ * ({@code progress/N}), and what observing operators saw ({@code observed/N/FILE}); per run, which
+ * sources have caught up ({@code runs/RUN/caught-up/SOURCE}).
  *
  * <p>Source enumerators and sink committers write their part when a checkpoint completes; the query
  * runner reads them to build progress. These files are for people and progress only: correctness
@@ -48,6 +49,19 @@ public final class EpochLog implements Serializable {
     JsonFiles.write(path("commits/" + epoch + "/" + fileName(sink)), commit);
   }
 
+  /**
+   * Writes what one subtask of an observing operator saw in {@code epoch} ({@code
+   * observed/N/FILE}); {@code file} is unique per operator, subtask, run and attempt.
+   */
+  public void writeObserved(long epoch, String file, Object observed) throws IOException {
+    JsonFiles.write(path("observed/" + epoch + "/" + fileName(file)), observed);
+  }
+
+  /** The observing operators' records of {@code epoch}, by file; empty when none. */
+  public Map<String, JsonNode> readObserved(long epoch) throws IOException {
+    return readAll("observed/" + epoch);
+  }
+
   public void writeProgress(long epoch, Object progress) throws IOException {
     JsonFiles.write(path("progress/" + epoch), progress);
   }
@@ -74,6 +88,11 @@ public final class EpochLog implements Serializable {
   /** Epochs with at least one offsets record, ascending. */
   public List<Long> offsetEpochs() throws IOException {
     return numberedChildren("offsets");
+  }
+
+  /** Epochs with a record of an observing operator, ascending. */
+  public List<Long> observedEpochs() throws IOException {
+    return numberedChildren("observed");
   }
 
   /** Epochs with a progress report, ascending. */
@@ -187,9 +206,12 @@ public final class EpochLog implements Serializable {
     return names;
   }
 
-  /** Deletes offsets, commits and progress of epochs older than the newest {@code retain}. */
+  /**
+   * Deletes offsets, commits, observations and progress of epochs older than the newest {@code
+   * retain}.
+   */
   public void prune(int retain) throws IOException {
-    for (String kind : new String[] {"offsets", "commits", "progress"}) {
+    for (String kind : new String[] {"offsets", "commits", "progress", "observed"}) {
       List<Long> epochs = numberedChildren(kind);
       for (int i = 0; i < epochs.size() - retain; i++) {
         Path p = path(kind + "/" + epochs.get(i));

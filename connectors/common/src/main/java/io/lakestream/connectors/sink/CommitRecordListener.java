@@ -38,6 +38,18 @@ public final class CommitRecordListener implements EpochListener {
 
   @Override
   public void onEpochCommitted(EpochCommitOutcome outcome, long watermark) {
+    write(outcome, watermark, null);
+  }
+
+  /**
+   * Records the commit with {@code commitDurationMs}, progress's {@code durationMs.commitOffsets}.
+   */
+  @Override
+  public void onEpochCommitted(EpochCommitOutcome outcome, long watermark, long commitMillis) {
+    write(outcome, watermark, commitMillis);
+  }
+
+  private void write(EpochCommitOutcome outcome, long watermark, Long commitMillis) {
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("sink", sinkName);
     record.put("description", description);
@@ -48,6 +60,9 @@ public final class CommitRecordListener implements EpochListener {
     record.put("numBytes", outcome.numBytes());
     record.put("watermark", watermark == Long.MIN_VALUE ? null : Instant.ofEpochMilli(watermark));
     record.put("committedAt", Instant.now().toString());
+    if (commitMillis != null) {
+      record.put("commitDurationMs", commitMillis);
+    }
     record.put("detail", outcome.detail());
     try {
       new CheckpointLocation(URI.create(query.checkpointLocation()))

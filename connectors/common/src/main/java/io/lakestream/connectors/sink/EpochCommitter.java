@@ -40,9 +40,11 @@ final class EpochCommitter<R> implements Committer<EpochCommittable<R>> {
     ordered.sort(Comparator.comparingLong(r -> r.getCommittable().epoch()));
     for (CommitRequest<EpochCommittable<R>> request : ordered) {
       EpochCommittable<R> committable = request.getCommittable();
+      long started = System.nanoTime();
       EpochCommitOutcome outcome = action.commit(committable.epoch(), committable.results());
-      LOG.debug("epoch {} -> {}", committable.epoch(), outcome);
-      listener.onEpochCommitted(outcome, committable.watermark());
+      long tookMillis = (System.nanoTime() - started) / 1_000_000;
+      LOG.debug("epoch {} -> {} in {} ms", committable.epoch(), outcome, tookMillis);
+      listener.onEpochCommitted(outcome, committable.watermark(), tookMillis);
     }
   }
 

@@ -20,6 +20,16 @@ public interface EpochListener extends Serializable {
    */
   void onEpochCommitted(EpochCommitOutcome outcome, long watermark);
 
+  /**
+   * Called after an epoch's commit returned, with how long the commit took; by default {@link
+   * #onEpochCommitted(EpochCommitOutcome, long)}.
+   *
+   * @param commitMillis the time the sink's commit of the epoch took, measured around it
+   */
+  default void onEpochCommitted(EpochCommitOutcome outcome, long watermark, long commitMillis) {
+    onEpochCommitted(outcome, watermark);
+  }
+
   /** A listener that does nothing. */
   static EpochListener none() {
     return (outcome, watermark) -> {};

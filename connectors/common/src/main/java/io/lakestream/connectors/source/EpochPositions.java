@@ -33,6 +33,7 @@ public final class EpochPositions {
   private final String sourceName;
   private final Map<String, Long> lastKnown = new TreeMap<>();
   private final TreeMap<Long, Map<String, Long>> reports = new TreeMap<>();
+  private final TreeMap<Long, LatestLookup> latestLookups = new TreeMap<>();
   private final Set<String> caughtUp = new HashSet<>();
   private boolean caughtUpSignalled;
   private final ToLongFunction<Map<String, Long>> total;
@@ -72,6 +73,16 @@ public final class EpochPositions {
   }
 
   /**
+   * Notes the latest positions the source found available, which bound epoch {@code epoch}, and how
+   * long the look-up took: the epoch's record shows them as {@code latestOffsets} and {@code
+   * latestOffsetMs} (progress's {@code sources[].latestOffset} and {@code
+   * durationMs.latestOffset}).
+   */
+  public void onLatestLookedUp(long epoch, Map<String, Long> latest, long lookupMillis) {
+    latestLookups.put(epoch, new LatestLookup(new TreeMap<>(latest), lookupMillis));
+  }
+
+  /**
    * Writes the positions of epoch {@code checkpointId}.
    *
    * @param endPositions each split's end for this run (may be empty when unbounded)
@@ -101,6 +112,7 @@ public final class EpochPositions {
       write(report.getKey(), endPositions, metrics);
     }
     done.clear();
+    latestLookups.headMap(checkpointId, true).clear();
   }
 
   private void write(long epoch, Map<String, Long> endPositions, Map<String, ?> metrics) {
@@ -115,6 +127,11 @@ public final class EpochPositions {
     record.put("totalOffset", total.applyAsLong(lastKnown));
     if (!endPositions.isEmpty()) {
       record.put("endOffsets", new TreeMap<>(endPositions));
+    }
+    LatestLookup lookup = latestLookups.get(epoch);
+    if (lookup != null) {
+      record.put("latestOffsets", lookup.latest());
+      record.put("latestOffsetMs", lookup.millis());
     }
     if (!metrics.isEmpty()) {
       record.put("metrics", new TreeMap<>(metrics));
@@ -154,6 +171,8 @@ public final class EpochPositions {
       }
     }
   }
+
+  private record LatestLookup(Map<String, Long> latest, long millis) {}
 
   private CheckpointLocation location() {
     return new CheckpointLocation(URI.create(query.checkpointLocation()));

@@ -76,6 +76,26 @@ class EpochPositionsTest {
     assertThat(record.get("endOffsets").get("partition-1").asLong()).isEqualTo(10);
   }
 
+  /**
+   * The latest positions looked up after checkpoint 1 bound epoch 2: its record shows them and the
+   * look-up's time; epoch 1's record has neither.
+   */
+  @Test
+  void theLatestPositionsLookedUpForAnEpochAreInItsRecord() throws IOException {
+    EpochPositions positions = new EpochPositions(query(false), "kafka-src");
+    positions.seed(Map.of("partition-0", 0L));
+    positions.onReport(new PositionReport(1, Map.of("partition-0", 5L)));
+    positions.onLatestLookedUp(2, Map.of("partition-0", 42L), 7);
+    positions.onCheckpointComplete(1, Map.of());
+    positions.onReport(new PositionReport(2, Map.of("partition-0", 9L)));
+    positions.onCheckpointComplete(2, Map.of());
+
+    assertThat(offsets(1, "kafka-src").has("latestOffsets")).isFalse();
+    JsonNode second = offsets(2, "kafka-src");
+    assertThat(second.path("latestOffsets").path("partition-0").asLong()).isEqualTo(42);
+    assertThat(second.path("latestOffsetMs").asLong()).isEqualTo(7);
+  }
+
   @Test
   void seededPositionsAreWrittenWithoutReports() throws IOException {
     EpochPositions positions = new EpochPositions(query(false), "rate-src");

@@ -122,8 +122,16 @@ class KafkaSourceRateLimitITCase {
     // The offsets log carries the backlog metrics the progress report shows.
     EpochLog log = new CheckpointLocation(dir.resolve("query").toUri()).epochs();
     boolean sawBacklog = false;
+    int withLatest = 0;
     for (long epoch : log.offsetEpochs()) {
       for (JsonNode record : log.readOffsets(epoch).values()) {
+        // the latest offsets looked up for the epoch (everything was produced before the start)
+        if (record.has("latestOffsets")) {
+          withLatest++;
+          initial.forEach(
+              (p, n) -> assertThat(record.path("latestOffsets").path(p).asLong()).isEqualTo(n));
+          assertThat(record.path("latestOffsetMs").asLong()).isNotNegative();
+        }
         JsonNode metrics = record.path("metrics");
         if (metrics.path("maxOffsetsBehindLatest").asLong() > 0) {
           sawBacklog = true;
@@ -134,6 +142,7 @@ class KafkaSourceRateLimitITCase {
       }
     }
     assertThat(sawBacklog).as("an epoch recorded offsets behind latest").isTrue();
+    assertThat(withLatest).as("epochs with their latest offsets").isGreaterThanOrEqualTo(8);
   }
 
   @Test

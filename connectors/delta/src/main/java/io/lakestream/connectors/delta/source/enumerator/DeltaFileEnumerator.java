@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -249,7 +250,19 @@ public abstract class DeltaFileEnumerator<
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    positions.onCheckpointComplete(checkpointId, limits.endPosition(), metrics());
+    positions.onCheckpointComplete(checkpointId, limits.endPosition(), recordedMetrics());
+  }
+
+  /**
+   * The offsets record's metrics: {@link #metrics()} and the backlog Spark reports for Delta
+   * sources, {@code numFilesOutstanding} and {@code numBytesOutstanding}: the files discovered and
+   * not yet admitted to an epoch (versions past the discovery's read-ahead are not counted).
+   */
+  final Map<String, Object> recordedMetrics() {
+    Map<String, Object> all = new TreeMap<>(metrics());
+    all.put("numFilesOutstanding", admission.outstandingFiles());
+    all.put("numBytesOutstanding", admission.outstandingBytes());
+    return all;
   }
 
   @Override

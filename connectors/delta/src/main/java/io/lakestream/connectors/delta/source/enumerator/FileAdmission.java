@@ -122,6 +122,16 @@ public final class FileAdmission<F, S extends SourceSplit> {
     return admit.apply(file);
   }
 
+  /** Files discovered and not yet admitted to an epoch (Spark's {@code numFilesOutstanding}). */
+  public long outstandingFiles() {
+    return discovered.size();
+  }
+
+  /** The bytes of {@link #outstandingFiles()} (Spark's {@code numBytesOutstanding}). */
+  public long outstandingBytes() {
+    return discovered.stream().mapToLong(size).sum();
+  }
+
   /** Nothing discovered is left to admit and nothing admitted is left to hand out. */
   public boolean drained() {
     return discovered.isEmpty() && pending.isEmpty();

@@ -3,6 +3,8 @@ package io.lakestream.connectors.delta.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.lakestream.connectors.delta.DeltaAppendCommit;
 import io.lakestream.connectors.delta.DeltaChangeCommitException;
@@ -17,6 +19,7 @@ import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.source.EpochPositions;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,6 +89,19 @@ class DeltaSourceEnumeratorTest {
             new EpochPositions(null, "src"));
     enumerator.start();
     return enumerator;
+  }
+
+  /** The size of the data files the appends of {@code versions} added, from the table's log. */
+  private long dataFileBytes(int... versions) throws IOException {
+    long bytes = 0;
+    for (int version : versions) {
+      Path log = dir.resolve("t/_delta_log/%020d.json".formatted(version));
+      for (String line : Files.readAllLines(log)) {
+        JsonNode add = new ObjectMapper().readTree(line).path("add");
+        bytes += add.path("size").asLong();
+      }
+    }
+    return bytes;
   }
 
   private static MockSplitEnumeratorContext<DeltaSourceSplit> context() {
@@ -172,6 +188,10 @@ class DeltaSourceEnumeratorTest {
     assertThat(assigned(context)).containsExactly("v-1-0", "v-2-0");
     enumerator.handleSplitRequest(0, "localhost");
     assertThat(assigned(context)).hasSize(2); // the epoch's two files are out
+    // the backlog: versions 3..5's files, discovered and not admitted
+    assertThat(enumerator.recordedMetrics())
+        .containsEntry("numFilesOutstanding", 3L)
+        .containsEntry("numBytesOutstanding", dataFileBytes(3, 4, 5));
 
     DeltaEnumeratorState checkpoint = enumerator.snapshotState(1);
     assertThat(checkpoint).isEqualTo(new DeltaEnumeratorState(2, 1, false, List.of(), 2));

@@ -307,8 +307,8 @@ public final class KafkaStreamEnumerator
               }
             });
     context.callAsync(
-        () -> lookup.latest(partitions),
-        (found, error) -> {
+        () -> timed(() -> lookup.latest(partitions)),
+        (timedFound, error) -> {
           if (error != null) {
             LOG.warn(
                 "Kafka source {}: could not look up latest offsets; no new epoch granted yet",
@@ -317,12 +317,23 @@ public final class KafkaStreamEnumerator
             return;
           }
           Map<String, Long> byId = new TreeMap<>();
-          found.forEach((tp, end) -> byId.put(KafkaPartitionSplit.splitId(tp), end));
+          timedFound.value().forEach((tp, end) -> byId.put(KafkaPartitionSplit.splitId(tp), end));
           latest = byId;
+          // These bound the epoch after this checkpoint.
+          positions.onLatestLookedUp(checkpointId + 1, byId, timedFound.millis());
           if (budget != null) {
             grant(checkpointId, at, byId);
           }
         });
+  }
+
+  /** A value and how long computing it took. */
+  private record Timed<T>(T value, long millis) {}
+
+  private static <T> Timed<T> timed(java.util.concurrent.Callable<T> call) throws Exception {
+    long started = System.nanoTime();
+    T value = call.call();
+    return new Timed<>(value, (System.nanoTime() - started) / 1_000_000);
   }
 
   private void grant(long checkpointId, Map<String, Long> at, Map<String, Long> latestById) {
