@@ -3,36 +3,58 @@ package io.lakestream.bench.lakebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakestream.bench.Bench;
+import io.lakestream.bench.BenchMain;
 import io.lakestream.bench.BenchOptions;
-import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchRegistry;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lakebase-upsert bench end to end on 20,000 upserts (the build never runs the real size), and
- * its table check: a table missing an update, holding a stale one or an extra key fails the bench.
+ * The lakebase-upsert bench end to end on 20,000 upserts through the {@code ./bin/bench} entry
+ * point (the build never runs the real size), and its table check: a table missing an update,
+ * holding a stale one or an extra key fails the bench.
  */
 class LakebaseUpsertBenchSmokeTest {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
 
   @TempDir Path dir;
 
+  /**
+   * Goes through what {@code ./bin/bench lakebase-upsert --rows 20000 ...} runs: the registry
+   * lookup, the command line's option parsing and {@link BenchMain#run} (a classpath that breaks
+   * the embedded PostgreSQL, as commons-lang3 3.12.0 beside commons-compress 1.28.0 did, fails
+   * here).
+   */
   @Test
-  void allSidesUpsertEveryRowAndPassTheTableCheck() throws Exception {
-    BenchOptions options = new BenchOptions(20_000, 0, 2, Duration.ofMillis(300), dir, false);
+  void theBenchCommandUpsertsEveryRowOnEverySideAndPassesTheTableCheck() throws Exception {
+    Bench bench = BenchRegistry.standard().find("lakebase-upsert").orElseThrow();
+    BenchOptions options =
+        BenchOptions.parse(
+            List.of(
+                "--rows",
+                "20000",
+                "--warmup-rows",
+                "0",
+                "--parallelism",
+                "2",
+                "--checkpoint-interval",
+                "300ms"),
+            dir);
 
-    BenchResult result = new LakebaseUpsertBench().run(options); // throws if a table is wrong
+    String report = BenchMain.run(bench, options); // throws if a table is wrong
 
-    assertThat(result.ours().rows()).isEqualTo(20_000);
-    assertThat(result.peer().rows()).isEqualTo(20_000);
-    assertThat(result.diagnostics()).hasSize(1);
-    assertThat(result.toMarkdown()).contains("| lakestream: Lakebase sink", "| peer: Flink JDBC");
+    assertThat(report)
+        .contains(
+            "| lakestream: Lakebase sink | 20,000 |",
+            "| peer: Flink JDBC sink, reWriteBatchedInserts=true | 20,000 |",
+            "- machine:");
   }
 
   @Test
