@@ -27,5 +27,10 @@ public enum LakebaseErrorClass implements ErrorClass {
    */
   JDBC_STREAMING_SINK_INVALID_SCHEMA,
   /** The table could not be inspected or created. */
-  JDBC_STREAMING_SINK_TABLE_SETUP_FAILED
+  JDBC_STREAMING_SINK_TABLE_SETUP_FAILED,
+  /**
+   * Exactly-once mode: an epoch's rows are no longer all in the staging table when the epoch is to
+   * be applied (nothing is applied).
+   */
+  JDBC_STREAMING_SINK_STAGED_ROWS_MISSING
 }

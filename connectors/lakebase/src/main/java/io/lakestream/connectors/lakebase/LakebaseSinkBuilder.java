@@ -222,8 +222,22 @@ public final class LakebaseSinkBuilder<T> {
     } catch (SQLException | IOException e) {
       throw setupFailed(config, e);
     }
-    return new LakebaseSink<>(
-        config, UpsertStatement.of(config.table(), schema, key), fields, deletes);
+    UpsertStatement upsert = UpsertStatement.of(config.table(), schema, key);
+    if (config.exactlyOnce()) {
+      prepareStaging(config, upsert);
+    }
+    String appId = query != null ? query.appId() : "checkpoint:" + config.checkpointLocation();
+    return new LakebaseSink<>(config, upsert, fields, deletes, appId);
+  }
+
+  /** Exactly-once mode: creates the staging and commit tables if missing. */
+  private static void prepareStaging(LakebaseSinkConfig config, UpsertStatement upsert) {
+    try (Connection connection = config.endpoint().connect()) {
+      connection.setAutoCommit(true);
+      StagingTable.of(upsert).prepare(connection);
+    } catch (SQLException | IOException e) {
+      throw setupFailed(config, e);
+    }
   }
 
   /** Deletes without a given key need the existing table's primary key. */

@@ -19,6 +19,7 @@ import java.util.List;
  * @param maxRetries retries after transient errors
  * @param retryBackoff wait before the first retry
  * @param tasksPerConnection sink tasks of one TaskManager sharing a connection
+ * @param exactlyOnce epochs staged and applied on checkpoint completion (option deliveryGuarantee)
  */
 @Internal
 public record LakebaseSinkConfig(
@@ -30,7 +31,8 @@ public record LakebaseSinkConfig(
     String checkpointLocation,
     int maxRetries,
     Duration retryBackoff,
-    int tasksPerConnection)
+    int tasksPerConnection,
+    boolean exactlyOnce)
     implements Serializable {
   public LakebaseSinkConfig {
     upsertKey = List.copyOf(upsertKey);

@@ -360,19 +360,27 @@ public final class UpsertStatement implements Serializable {
           .append(columns.stream().map(c -> "?").collect(Collectors.joining(", ")))
           .append(')');
     }
-    if (!key.isEmpty()) {
-      text.append(" ON CONFLICT (")
-          .append(key.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", ")))
-          .append(") DO ");
-      List<String> updates =
-          schema.columnNames().stream()
-              .filter(c -> !key.contains(c))
-              .map(PostgresIdentifiers::quote)
-              .map(c -> c + " = EXCLUDED." + c)
-              .collect(Collectors.toList());
-      text.append(updates.isEmpty() ? "NOTHING" : "UPDATE SET " + String.join(", ", updates));
+    return text.append(conflictClause()).toString();
+  }
+
+  /**
+   * The statement's {@code ON CONFLICT ("k1", ...) DO UPDATE SET "c" = EXCLUDED."c", ...} clause
+   * with a leading space ({@code DO NOTHING} when every column is in the key); empty without a key.
+   */
+  public String conflictClause() {
+    if (key.isEmpty()) {
+      return "";
     }
-    return text.toString();
+    List<String> updates =
+        schema.columnNames().stream()
+            .filter(c -> !key.contains(c))
+            .map(PostgresIdentifiers::quote)
+            .map(c -> c + " = EXCLUDED." + c)
+            .collect(Collectors.toList());
+    return " ON CONFLICT ("
+        + key.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "))
+        + ") DO "
+        + (updates.isEmpty() ? "NOTHING" : "UPDATE SET " + String.join(", ", updates));
   }
 
   private String buildDeleteSql(boolean unnest) {

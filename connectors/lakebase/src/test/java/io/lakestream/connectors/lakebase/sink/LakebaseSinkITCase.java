@@ -171,6 +171,7 @@ class LakebaseSinkITCase {
             .option("upsertkey", "id")
             .option("batchsize", "200")
             .option("batchinterval", "50 ms")
+            .option("deliveryGuarantee", "at-least-once") // the path these tests are about
             .options(pairs(extraOptions))
             .query(query)
             .build();
