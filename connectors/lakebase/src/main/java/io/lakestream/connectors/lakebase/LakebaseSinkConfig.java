@@ -20,6 +20,7 @@ import java.util.List;
  * @param retryBackoff wait before the first retry
  * @param tasksPerConnection sink tasks of one TaskManager sharing a connection
  * @param exactlyOnce epochs staged and applied on checkpoint completion (option deliveryGuarantee)
+ * @param versionColumn the upserts' version guard column (option versioncolumn), or null
  */
 @Internal
 public record LakebaseSinkConfig(
@@ -32,7 +33,8 @@ public record LakebaseSinkConfig(
     int maxRetries,
     Duration retryBackoff,
     int tasksPerConnection,
-    boolean exactlyOnce)
+    boolean exactlyOnce,
+    String versionColumn)
     implements Serializable {
   public LakebaseSinkConfig {
     upsertKey = List.copyOf(upsertKey);

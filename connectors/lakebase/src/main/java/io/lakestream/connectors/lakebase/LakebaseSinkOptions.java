@@ -173,6 +173,18 @@ public final class LakebaseSinkOptions {
                   + " the table converges; without one rows repeat). Default exactly-once, and"
                   + " at-least-once in a query with the realTime trigger.");
 
+  public static final Option<String> VERSION_COLUMN =
+      Option.key("versioncolumn")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A column outside the key whose value grows with each change of a key (e.g. the"
+                  + " Kafka offset or the event time): an upsert then only replaces a row whose"
+                  + " value is smaller (ON CONFLICT .. DO UPDATE .. WHERE"
+                  + " <table>.<column> < EXCLUDED.<column>), so rows replayed after a failure"
+                  + " never move a row back to an older value. Needs an upsert key; deletes are"
+                  + " not guarded.");
+
   /** Every option. */
   public static final List<Option<?>> ALL =
       List.of(
@@ -189,7 +201,8 @@ public final class LakebaseSinkOptions {
           MAX_RETRIES,
           RETRY_BACKOFF,
           TASKS_PER_CONNECTION,
-          DELIVERY_GUARANTEE);
+          DELIVERY_GUARANTEE,
+          VERSION_COLUMN);
 
   /**
    * Every option of the Lakebase sink; its errors are {@link LakebaseSinkException}s of class
@@ -268,7 +281,8 @@ public final class LakebaseSinkOptions {
         values.get(TASKS_PER_CONNECTION),
         values.contains(DELIVERY_GUARANTEE)
             ? values.get(DELIVERY_GUARANTEE).equals(EXACTLY_ONCE)
-            : !realTime);
+            : !realTime,
+        values.get(VERSION_COLUMN));
   }
 
   private static PasswordProvider password(OptionValues values, PasswordProvider provider) {

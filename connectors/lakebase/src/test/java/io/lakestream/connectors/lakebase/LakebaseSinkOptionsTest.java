@@ -124,7 +124,7 @@ class LakebaseSinkOptionsTest {
         .hasMessageContaining(
             "[batchinterval, batchsize, checkpointLocation, database, dbtable, deliveryGuarantee,"
                 + " endpoint, maxretries, password, passwordfile, retrybackoff,"
-                + " tasksPerConnection, upsertkey, user]");
+                + " tasksPerConnection, upsertkey, user, versioncolumn]");
   }
 
   @ParameterizedTest
