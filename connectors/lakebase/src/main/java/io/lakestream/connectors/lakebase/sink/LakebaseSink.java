@@ -223,6 +223,14 @@ public final class LakebaseSink<T>
 
   @Override
   public String toString() {
-    return "LakebaseSink[" + config.table() + " at " + config.endpoint() + ", " + upsert + "]";
+    return "LakebaseSink["
+        + config.table()
+        + " at "
+        + config.endpoint()
+        + ", "
+        + (config.exactlyOnce() ? "exactly-once" : "at-least-once")
+        + ", "
+        + upsert
+        + "]";
   }
 }
