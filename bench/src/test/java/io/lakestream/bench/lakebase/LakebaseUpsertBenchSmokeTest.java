@@ -3,15 +3,16 @@ package io.lakestream.bench.lakebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchMain;
-import io.lakestream.bench.BenchOptions;
-import io.lakestream.bench.BenchRegistry;
 import io.lakestream.testkit.postgres.PostgresExtension;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,30 +28,55 @@ class LakebaseUpsertBenchSmokeTest {
   @TempDir Path dir;
 
   /**
-   * Goes through what {@code ./bin/bench lakebase-upsert --rows 20000 ...} runs: the registry
-   * lookup, the command line's option parsing and {@link BenchMain#run} (a classpath that breaks
-   * the embedded PostgreSQL, as commons-lang3 3.12.0 beside commons-compress 1.28.0 did, fails
-   * here).
+   * Runs what {@code ./bin/bench lakebase-upsert --rows 20000 ...} runs: {@link BenchMain} in a
+   * child JVM on bin/bench's classpath ({@code target/bench.classpath}, the runtime scope, written
+   * before the tests), not on the tests' classpath, which resolves other versions: a runtime
+   * classpath that breaks the embedded PostgreSQL (commons-lang3 3.12.0 and an old commons-io
+   * beside commons-compress 1.28.0 did) fails here.
    */
   @Test
   void theBenchCommandUpsertsEveryRowOnEverySideAndPassesTheTableCheck() throws Exception {
-    Bench bench = BenchRegistry.standard().find("lakebase-upsert").orElseThrow();
-    BenchOptions options =
-        BenchOptions.parse(
-            List.of(
-                "--rows",
-                "20000",
-                "--warmup-rows",
-                "0",
-                "--parallelism",
-                "2",
-                "--checkpoint-interval",
-                "300ms"),
-            dir);
-
-    String report = BenchMain.run(bench, options); // throws if a table is wrong
-
-    assertThat(report)
+    Path target = Path.of("target").toAbsolutePath();
+    String classpath =
+        target.resolve("classes")
+            + ":"
+            + Files.readString(target.resolve("bench.classpath")).trim();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx1g");
+    // unpack the embedded PostgreSQL afresh, as on a fresh clone (commons-compress at work), not
+    // from the machine's cache under java.io.tmpdir/embedded-pg
+    command.add("-Dot.epg.working-dir=" + dir.resolve("embedded-pg"));
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
+        .forEach(command::add);
+    command.addAll(
+        List.of(
+            "-cp",
+            classpath,
+            BenchMain.class.getName(),
+            "lakebase-upsert",
+            "--rows",
+            "20000",
+            "--warmup-rows",
+            "0",
+            "--parallelism",
+            "2",
+            "--checkpoint-interval",
+            "300ms",
+            "--dir",
+            dir.resolve("work").toString()));
+    Path log = dir.resolve("bench.log");
+    Process bench =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    boolean ended = bench.waitFor(3, TimeUnit.MINUTES);
+    if (!ended) {
+      bench.destroyForcibly();
+    }
+    String output = Files.readString(log);
+    assertThat(ended).as("bench ended:%n%s", output).isTrue();
+    assertThat(bench.exitValue()).as("exit status:%n%s", output).isZero(); // 1 if a table is wrong
+    assertThat(output)
         .contains(
             "| lakestream: Lakebase sink | 20,000 |",
             "| peer: Flink JDBC sink, reWriteBatchedInserts=true | 20,000 |",
