@@ -307,6 +307,27 @@ public final class StagingTable implements Serializable {
     }
   }
 
+  /**
+   * Drops what earlier attempts of {@code subtask} staged after {@code checkpoint}, the checkpoint
+   * a restarted writer resumes from: no epoch after it was applied (its staged rows would be gone),
+   * so they are leftovers of attempts that failed before their epoch's checkpoint completed.
+   * Pending epochs (up to the checkpoint) and rows staged after it under the same checkpoint are
+   * not touched (those go when that epoch is applied). Autocommit.
+   */
+  public void dropStagedAfter(Connection connection, String app, int subtask, long checkpoint)
+      throws SQLException {
+    try (PreparedStatement delete =
+        connection.prepareStatement(
+            "DELETE FROM "
+                + stage.sql()
+                + " WHERE __ls_app = ? AND __ls_subtask = ? AND __ls_after > ?")) {
+      delete.setString(1, app);
+      delete.setInt(2, subtask);
+      delete.setLong(3, checkpoint);
+      delete.executeUpdate();
+    }
+  }
+
   private static String where() {
     return " WHERE __ls_app = ? AND __ls_subtask = ? AND __ls_stage = ?";
   }

@@ -120,6 +120,11 @@ class LakebaseExactlyOnceITCase {
       StagingTable.Tag orphan = new StagingTable.Tag("replay-app", 0, 43L, 6L);
       staging.stage(c, c.prepareStatement(staging.stageInsertSql()), orphan, 0, batch, null, 2);
 
+      // what a failed attempt staged after a checkpoint (9) that never completed
+      StagingTable.Tag tail = new StagingTable.Tag("replay-app", 0, 44L, 9L);
+      staging.stage(c, c.prepareStatement(staging.stageInsertSql()), tail, 0, batch, null, 2);
+      staging.dropStagedAfter(c, "replay-app", 0, 6L); // a writer restarting from checkpoint 6
+
       assertThat(staging.apply(c, tag, 2, 0)).isTrue();
       assertThat(staging.apply(c, tag, 2, 0)).isFalse(); // the restored committable: skipped
     }

@@ -47,6 +47,7 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
   private Connection connection;
   private PreparedStatement insert;
   private int count;
+  private final long restoredCheckpoint;
   private long afterCheckpoint;
   private long stageId = ThreadLocalRandom.current().nextLong();
   private long staged;
@@ -72,6 +73,7 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
     this.staging = staging;
     this.app = app;
     this.subtask = subtask;
+    this.restoredCheckpoint = restoredCheckpoint;
     this.afterCheckpoint = restoredCheckpoint;
     this.buffer = new Object[batchSize][];
     this.deleted = new boolean[batchSize];
@@ -101,6 +103,7 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
       if (connection == null) {
         connection = endpoint.connect();
         connection.setAutoCommit(true);
+        staging.dropStagedAfter(connection, app, subtask, restoredCheckpoint);
         insert = connection.prepareStatement(staging.stageInsertSql());
       }
       staging.stage(connection, insert, tag(), staged, buffer, deleted, count);
