@@ -43,6 +43,13 @@ public final class LakebaseUpsertBench implements Bench {
   static final int BATCH_SIZE = 1000;
   static final long BATCH_INTERVAL_MS = 100;
 
+  /**
+   * The sink's mode: its default outside realTime, exactly-once; {@code
+   * -Dbench.lakebase.deliveryGuarantee=at-least-once} measures the per-batch path.
+   */
+  static final String DELIVERY_GUARANTEE =
+      System.getProperty("bench.lakebase.deliveryGuarantee", "exactly-once");
+
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
           .column("id", ColumnType.LONG, false)
@@ -218,6 +225,7 @@ public final class LakebaseUpsertBench implements Bench {
             .option("dbtable", table)
             .option("batchsize", String.valueOf(BATCH_SIZE))
             .option("batchinterval", BATCH_INTERVAL_MS + " ms")
+            .option("deliveryGuarantee", DELIVERY_GUARANTEE)
             .query(query)
             .build(); // inspects the table (key inferred from its primary key): not timed
     Measurement m =
@@ -228,12 +236,18 @@ public final class LakebaseUpsertBench implements Bench {
             workload,
             sink,
             "lakestream: Lakebase sink",
-            "LakebaseSink, key inferred from the primary key, batch "
+            "LakebaseSink "
+                + DELIVERY_GUARANTEE
+                + ", key inferred from the primary key, batch "
                 + BATCH_SIZE
                 + ", "
-                + (sink.statement().unnestSql() != null
-                    ? "one INSERT .. SELECT FROM UNNEST(arrays) .. ON CONFLICT per batch"
-                    : "JDBC batch"),
+                + (sink.exactlyOnce()
+                    ? "each batch staged by one INSERT .. SELECT FROM UNNEST(arrays) into the"
+                        + " staging table, each subtask's epoch applied at the checkpoint by one"
+                        + " INSERT .. SELECT DISTINCT ON (id) .. ON CONFLICT"
+                    : sink.statement().unnestSql() != null
+                        ? "one INSERT .. SELECT FROM UNNEST(arrays) .. ON CONFLICT per batch"
+                        : "JDBC batch"),
             PostgresCpu.of(db.server().process()));
     try (Connection c = db.connect()) {
       workload.verify(c, table);

@@ -3,36 +3,84 @@ package io.lakestream.bench.lakebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakestream.bench.BenchOptions;
-import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchMain;
 import io.lakestream.testkit.postgres.PostgresExtension;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lakebase-upsert bench end to end on 20,000 upserts (the build never runs the real size), and
- * its table check: a table missing an update, holding a stale one or an extra key fails the bench.
+ * The lakebase-upsert bench end to end on 20,000 upserts through the {@code ./bin/bench} entry
+ * point (the build never runs the real size), and its table check: a table missing an update,
+ * holding a stale one or an extra key fails the bench.
  */
 class LakebaseUpsertBenchSmokeTest {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
 
   @TempDir Path dir;
 
+  /**
+   * Runs what {@code ./bin/bench lakebase-upsert --rows 20000 ...} runs: {@link BenchMain} in a
+   * child JVM on bin/bench's classpath ({@code target/bench.classpath}, the runtime scope, written
+   * before the tests), not on the tests' classpath, which resolves other versions: a runtime
+   * classpath that breaks the embedded PostgreSQL (commons-lang3 3.12.0 and an old commons-io
+   * beside commons-compress 1.28.0 did) fails here.
+   */
   @Test
-  void allSidesUpsertEveryRowAndPassTheTableCheck() throws Exception {
-    BenchOptions options = new BenchOptions(20_000, 0, 2, Duration.ofMillis(300), dir, false);
-
-    BenchResult result = new LakebaseUpsertBench().run(options); // throws if a table is wrong
-
-    assertThat(result.ours().rows()).isEqualTo(20_000);
-    assertThat(result.peer().rows()).isEqualTo(20_000);
-    assertThat(result.diagnostics()).hasSize(1);
-    assertThat(result.toMarkdown()).contains("| lakestream: Lakebase sink", "| peer: Flink JDBC");
+  void theBenchCommandUpsertsEveryRowOnEverySideAndPassesTheTableCheck() throws Exception {
+    Path target = Path.of("target").toAbsolutePath();
+    String classpath =
+        target.resolve("classes")
+            + ":"
+            + Files.readString(target.resolve("bench.classpath")).trim();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx1g");
+    // unpack the embedded PostgreSQL afresh, as on a fresh clone (commons-compress at work), not
+    // from the machine's cache under java.io.tmpdir/embedded-pg
+    command.add("-Dot.epg.working-dir=" + dir.resolve("embedded-pg"));
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
+        .forEach(command::add);
+    command.addAll(
+        List.of(
+            "-cp",
+            classpath,
+            BenchMain.class.getName(),
+            "lakebase-upsert",
+            "--rows",
+            "20000",
+            "--warmup-rows",
+            "0",
+            "--parallelism",
+            "2",
+            "--checkpoint-interval",
+            "300ms",
+            "--dir",
+            dir.resolve("work").toString()));
+    Path log = dir.resolve("bench.log");
+    Process bench =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    boolean ended = bench.waitFor(3, TimeUnit.MINUTES);
+    if (!ended) {
+      bench.destroyForcibly();
+    }
+    String output = Files.readString(log);
+    assertThat(ended).as("bench ended:%n%s", output).isTrue();
+    assertThat(bench.exitValue()).as("exit status:%n%s", output).isZero(); // 1 if a table is wrong
+    assertThat(output)
+        .contains(
+            "| lakestream: Lakebase sink | 20,000 |",
+            "| peer: Flink JDBC sink, reWriteBatchedInserts=true | 20,000 |",
+            "- machine:");
   }
 
   @Test

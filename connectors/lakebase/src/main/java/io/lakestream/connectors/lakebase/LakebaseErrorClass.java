@@ -33,5 +33,10 @@ public enum LakebaseErrorClass implements ErrorClass {
    * or a token endpoint refused the client credentials: check the options the message names
    * (credential, password/passwordfile, oauthclientfile, awsregion, user).
    */
-  JDBC_STREAMING_SINK_AUTHENTICATION_FAILED
+  JDBC_STREAMING_SINK_AUTHENTICATION_FAILED,
+  /**
+   * Exactly-once mode: an epoch's rows are no longer all in the staging table when the epoch is to
+   * be applied (nothing is applied).
+   */
+  JDBC_STREAMING_SINK_STAGED_ROWS_MISSING
 }

@@ -242,8 +242,35 @@ public final class LakebaseSinkBuilder<T> {
     } catch (SQLException | IOException e) {
       throw setupFailed(config, e);
     }
-    return new LakebaseSink<>(
-        config, UpsertStatement.of(config.table(), schema, key), fields, deletes);
+    UpsertStatement upsert = versionGuard(config, UpsertStatement.of(config.table(), schema, key));
+    if (config.exactlyOnce()) {
+      prepareStaging(config, upsert);
+    }
+    String appId = query != null ? query.appId() : "checkpoint:" + config.checkpointLocation();
+    return new LakebaseSink<>(config, upsert, fields, deletes, appId);
+  }
+
+  private static UpsertStatement versionGuard(LakebaseSinkConfig config, UpsertStatement upsert) {
+    if (config.versionColumn() == null) {
+      return upsert;
+    }
+    try {
+      return upsert.withVersionColumn(config.versionColumn());
+    } catch (IllegalArgumentException e) {
+      throw new LakebaseSinkException(
+          LakebaseSinkException.INVALID_OPTIONS,
+          "option versioncolumn: " + e.getMessage() + "; name such a column or leave it out");
+    }
+  }
+
+  /** Exactly-once mode: creates the staging and commit tables if missing. */
+  private static void prepareStaging(LakebaseSinkConfig config, UpsertStatement upsert) {
+    try (Connection connection = config.endpoint().connect()) {
+      connection.setAutoCommit(true);
+      StagingTable.of(upsert).prepare(connection);
+    } catch (SQLException | IOException e) {
+      throw setupFailed(config, e);
+    }
   }
 
   /** Deletes without a given key need the existing table's primary key. */

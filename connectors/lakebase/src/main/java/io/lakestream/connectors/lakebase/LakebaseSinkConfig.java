@@ -19,6 +19,8 @@ import java.util.List;
  * @param maxRetries retries after transient errors
  * @param retryBackoff wait before the first retry
  * @param tasksPerConnection sink tasks of one TaskManager sharing a connection
+ * @param exactlyOnce epochs staged and applied on checkpoint completion (option deliveryGuarantee)
+ * @param versionColumn the upserts' version guard column (option versioncolumn), or null
  */
 @Internal
 public record LakebaseSinkConfig(
@@ -30,7 +32,9 @@ public record LakebaseSinkConfig(
     String checkpointLocation,
     int maxRetries,
     Duration retryBackoff,
-    int tasksPerConnection)
+    int tasksPerConnection,
+    boolean exactlyOnce,
+    String versionColumn)
     implements Serializable {
   public LakebaseSinkConfig {
     upsertKey = List.copyOf(upsertKey);

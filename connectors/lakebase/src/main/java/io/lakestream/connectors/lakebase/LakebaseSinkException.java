@@ -44,6 +44,10 @@ public class LakebaseSinkException extends LakestreamException {
   public static final String AUTHENTICATION_FAILED =
       LakebaseErrorClass.JDBC_STREAMING_SINK_AUTHENTICATION_FAILED.name();
 
+  /** Exactly-once mode: an epoch's staged rows are missing. */
+  public static final String STAGED_ROWS_MISSING =
+      LakebaseErrorClass.JDBC_STREAMING_SINK_STAGED_ROWS_MISSING.name();
+
   /**
    * @param errorClass one of the constants of this class (a {@link LakebaseErrorClass} name)
    * @throws IllegalArgumentException if it is none of them

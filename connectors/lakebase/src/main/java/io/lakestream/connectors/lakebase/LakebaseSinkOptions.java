@@ -150,7 +150,47 @@ public final class LakebaseSinkOptions {
           .withDescription(
               "How many sink tasks of one TaskManager share a database connection"
                   + " (their flushes then take turns). 1, the default, gives each task its own"
-                  + " connection; raise it when the database allows few connections.");
+                  + " connection; raise it when the database allows few connections. Also"
+                  + " settable by the Spark conf name"
+                  + " spark.databricks.sql.streaming.jdbc.tasksPerConnection. Applies to"
+                  + " deliveryGuarantee at-least-once; exactly-once writers each hold their own.")
+          .withAliases("spark.databricks.sql.streaming.jdbc.tasksPerConnection");
+
+  // ---- exactly-once mode (issue 23) ----
+
+  /** The value of option deliveryGuarantee for exactly-once epochs. */
+  public static final String EXACTLY_ONCE = "exactly-once";
+
+  /** The value of option deliveryGuarantee for the low-latency per-batch path. */
+  public static final String AT_LEAST_ONCE = "at-least-once";
+
+  public static final Option<String> DELIVERY_GUARANTEE =
+      Option.key("deliveryGuarantee")
+          .choiceType(EXACTLY_ONCE, AT_LEAST_ONCE)
+          .noDefaultValue()
+          .withDefaultText("exactly-once; at-least-once with the realTime trigger")
+          .withDescription(
+              "exactly-once: an epoch's rows are written into a staging table beside the target"
+                  + " (<table>_lakestream_stage) before the checkpoint, and applied to the target"
+                  + " in one transaction when the checkpoint completes, which also records the"
+                  + " epoch in <schema>.lakestream_lakebase_commits so a replayed epoch is skipped;"
+                  + " rows appear once per checkpoint, and tables without a key get each row once."
+                  + " at-least-once: rows are written in batches as they come (batchsize,"
+                  + " batchinterval); after a failure replayed rows are written again (with a key"
+                  + " the table converges; without one rows repeat). Default exactly-once, and"
+                  + " at-least-once in a query with the realTime trigger.");
+
+  public static final Option<String> VERSION_COLUMN =
+      Option.key("versioncolumn")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A column outside the key whose value grows with each change of a key (e.g. the"
+                  + " Kafka offset or the event time): an upsert then only replaces a row whose"
+                  + " value is smaller (ON CONFLICT .. DO UPDATE .. WHERE"
+                  + " <table>.<column> < EXCLUDED.<column>), so rows replayed after a failure"
+                  + " never move a row back to an older value. Needs an upsert key; deletes are"
+                  + " not guarded.");
 
   // ---- Managed credentials (credential providers, Lakebase endpoint ids) ----
 
@@ -226,7 +266,9 @@ public final class LakebaseSinkOptions {
           CREDENTIAL,
           WORKSPACE_HOST,
           OAUTH_CLIENT_FILE,
-          AWS_REGION);
+          AWS_REGION,
+          DELIVERY_GUARANTEE,
+          VERSION_COLUMN);
 
   /**
    * Every option of the Lakebase sink; its errors are {@link LakebaseSinkException}s of class
@@ -311,7 +353,11 @@ public final class LakebaseSinkOptions {
         checkpointLocation(values.get(CHECKPOINT_LOCATION), queryCheckpointLocation),
         values.get(MAX_RETRIES),
         values.get(RETRY_BACKOFF),
-        values.get(TASKS_PER_CONNECTION));
+        values.get(TASKS_PER_CONNECTION),
+        values.contains(DELIVERY_GUARANTEE)
+            ? values.get(DELIVERY_GUARANTEE).equals(EXACTLY_ONCE)
+            : !realTime,
+        values.get(VERSION_COLUMN));
   }
 
   // ---- Managed credentials ----

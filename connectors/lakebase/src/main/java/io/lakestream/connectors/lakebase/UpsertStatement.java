@@ -37,11 +37,14 @@ public final class UpsertStatement implements Serializable {
   private final String unnestSql;
   private final String deleteSql;
   private final String deleteUnnestSql;
+  private final String versionColumn; // null: no version guard
 
-  private UpsertStatement(PostgresTableName table, LakebaseSchema schema, List<String> key) {
+  private UpsertStatement(
+      PostgresTableName table, LakebaseSchema schema, List<String> key, String versionColumn) {
     this.table = table;
     this.schema = schema;
     this.key = List.copyOf(key);
+    this.versionColumn = versionColumn;
     this.keyIndexes = key.stream().mapToInt(schema::indexOf).toArray();
     for (int i = 0; i < keyIndexes.length; i++) {
       if (keyIndexes[i] < 0) {
@@ -67,7 +70,44 @@ public final class UpsertStatement implements Serializable {
    */
   public static UpsertStatement of(
       PostgresTableName table, LakebaseSchema schema, List<String> key) {
-    return new UpsertStatement(table, schema, key);
+    return new UpsertStatement(table, schema, key, null);
+  }
+
+  /**
+   * The same statement with a version guard: a key's row is only updated when the incoming row's
+   * {@code column} is greater ({@code ON CONFLICT .. DO UPDATE .. WHERE t."v" < EXCLUDED."v"}), so
+   * a replayed (older) row never moves it backwards; equal versions leave it as it is. Deletes are
+   * not guarded.
+   *
+   * @throws IllegalArgumentException without a key, if {@code column} is not in the schema, is in
+   *     the key, or its type is not comparable
+   */
+  public UpsertStatement withVersionColumn(String column) {
+    int index = schema.indexOf(column);
+    if (key.isEmpty() || index < 0 || key.contains(column)) {
+      throw new IllegalArgumentException(
+          "version column "
+              + column
+              + " must be one of the stream's columns "
+              + schema.columnNames()
+              + " outside the upsert key "
+              + key
+              + " (and the sink needs a key)");
+    }
+    if (!PostgresTypes.isComparable(schema.columns().get(index).type())) {
+      throw new IllegalArgumentException(
+          "version column "
+              + column
+              + " has type "
+              + PostgresTypes.describe(schema.columns().get(index).type())
+              + ", which is not comparable");
+    }
+    return new UpsertStatement(table, schema, key, column);
+  }
+
+  /** The version guard's column, or null. */
+  public String versionColumn() {
+    return versionColumn;
   }
 
   /** The single-row statement ({@code VALUES (?, ...)}), for JDBC batches and row replays. */
@@ -360,19 +400,36 @@ public final class UpsertStatement implements Serializable {
           .append(columns.stream().map(c -> "?").collect(Collectors.joining(", ")))
           .append(')');
     }
-    if (!key.isEmpty()) {
-      text.append(" ON CONFLICT (")
-          .append(key.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", ")))
-          .append(") DO ");
-      List<String> updates =
-          schema.columnNames().stream()
-              .filter(c -> !key.contains(c))
-              .map(PostgresIdentifiers::quote)
-              .map(c -> c + " = EXCLUDED." + c)
-              .collect(Collectors.toList());
-      text.append(updates.isEmpty() ? "NOTHING" : "UPDATE SET " + String.join(", ", updates));
+    return text.append(conflictClause()).toString();
+  }
+
+  /**
+   * The statement's {@code ON CONFLICT ("k1", ...) DO UPDATE SET "c" = EXCLUDED."c", ...} clause
+   * with a leading space ({@code DO NOTHING} when every column is in the key); empty without a key.
+   */
+  public String conflictClause() {
+    if (key.isEmpty()) {
+      return "";
     }
-    return text.toString();
+    List<String> updates =
+        schema.columnNames().stream()
+            .filter(c -> !key.contains(c))
+            .map(PostgresIdentifiers::quote)
+            .map(c -> c + " = EXCLUDED." + c)
+            .collect(Collectors.toList());
+    String guard =
+        versionColumn == null
+            ? ""
+            : " WHERE "
+                + table.sql()
+                + "."
+                + PostgresIdentifiers.quote(versionColumn)
+                + " < EXCLUDED."
+                + PostgresIdentifiers.quote(versionColumn);
+    return " ON CONFLICT ("
+        + key.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "))
+        + ") DO "
+        + (updates.isEmpty() ? "NOTHING" : "UPDATE SET " + String.join(", ", updates) + guard);
   }
 
   private String buildDeleteSql(boolean unnest) {

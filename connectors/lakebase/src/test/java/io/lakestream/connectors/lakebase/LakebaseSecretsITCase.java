@@ -335,7 +335,9 @@ class LakebaseSecretsITCase {
   /**
    * The same rotation inside a running Flink job: a map operator rotates the role's password and
    * cuts the sink's session halfway through; the job finishes without a failure (no restart
-   * strategy) and every row is in the table.
+   * strategy) and every row is in the table. This is the at-least-once writer's own reconnect; the
+   * exactly-once writer fails the task on a lost session and its restart connects afresh through
+   * the same credential path.
    */
   @Test
   void aJobKeepsWritingAcrossATokenRotation() throws Exception {
@@ -355,6 +357,7 @@ class LakebaseSecretsITCase {
             .option("upsertkey", "id")
             .option("batchsize", "100")
             .option("checkpointLocation", "/tmp/chk")
+            .option("deliveryGuarantee", "at-least-once")
             .credentialProvider(tokens)
             .build();
     Configuration conf = new Configuration();

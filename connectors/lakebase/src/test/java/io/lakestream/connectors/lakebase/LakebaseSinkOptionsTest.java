@@ -55,6 +55,24 @@ class LakebaseSinkOptionsTest {
   }
 
   @Test
+  void exactlyOnceIsTheDefaultExceptWithTheRealTimeTriggerAndTheOptionIgnoresCase() {
+    assertThat(LakebaseSinkOptions.parse(minimal(), null, null, false).exactlyOnce()).isTrue();
+    assertThat(LakebaseSinkOptions.parse(minimal(), null, null, true).exactlyOnce()).isFalse();
+    Map<String, String> options = minimal();
+    options.put("DELIVERYguarantee", "At-Least-Once");
+    assertThat(LakebaseSinkOptions.parse(options, null, null, false).exactlyOnce()).isFalse();
+    options.put("DELIVERYguarantee", "EXACTLY-ONCE");
+    assertThat(LakebaseSinkOptions.parse(options, null, null, true).exactlyOnce()).isTrue();
+  }
+
+  @Test
+  void tasksPerConnectionIsAlsoTheSparkConfName() {
+    Map<String, String> options = minimal();
+    options.put("spark.databricks.sql.streaming.jdbc.tasksPerConnection", "3");
+    assertThat(parse(options).tasksPerConnection()).isEqualTo(3);
+  }
+
+  @Test
   void everyOptionIsReadAndKeysIgnoreCase() {
     Map<String, String> options = minimal();
     options.remove("dbtable");
@@ -105,8 +123,9 @@ class LakebaseSinkOptionsTest {
         .hasMessageContaining("[batchsizes, mode]")
         .hasMessageContaining(
             "[awsregion, batchinterval, batchsize, checkpointLocation, credential, database,"
-                + " dbtable, endpoint, maxretries, oauthclientfile, password, passwordfile,"
-                + " retrybackoff, tasksPerConnection, upsertkey, user, workspacehost]");
+                + " dbtable, deliveryGuarantee, endpoint, maxretries, oauthclientfile, password,"
+                + " passwordfile, retrybackoff, tasksPerConnection, upsertkey, user, versioncolumn,"
+                + " workspacehost]");
   }
 
   @ParameterizedTest
@@ -142,6 +161,7 @@ class LakebaseSinkOptionsTest {
         "maxretries=-1",
         "retrybackoff=later",
         "tasksPerConnection=0",
+        "deliveryGuarantee=twice",
         "database=my-db"
       })
   void badValuesNameTheOption(String assignment) {

@@ -29,6 +29,30 @@ class UpsertStatementTest {
   }
 
   @Test
+  void aVersionColumnGuardsTheUpdateOfBothStatements() {
+    UpsertStatement guarded =
+        UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).withVersionColumn("we\"ird");
+    String guard = " WHERE \"public\".\"order\".\"we\"\"ird\" < EXCLUDED.\"we\"\"ird\"";
+    assertThat(guarded.sql()).endsWith("\"we\"\"ird\" = EXCLUDED.\"we\"\"ird\"" + guard);
+    assertThat(guarded.unnestSql()).endsWith(guard);
+    assertThat(guarded.conflictClause()).endsWith(guard);
+    assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).sql()).doesNotContain("WHERE");
+  }
+
+  @Test
+  void aVersionColumnNeedsAKeyAndAColumnOutsideIt() {
+    assertThatThrownBy(() -> UpsertStatement.of(TABLE, SCHEMA, List.of()).withVersionColumn("Id"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("needs a key");
+    assertThatThrownBy(
+            () -> UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).withVersionColumn("Id"))
+        .hasMessageContaining("outside the upsert key");
+    assertThatThrownBy(
+            () -> UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).withVersionColumn("seq"))
+        .hasMessageContaining("one of the stream's columns");
+  }
+
+  @Test
   void batchesBindOneArrayPerColumnWhenEveryTypeHasOne() {
     assertThat(UpsertStatement.of(TABLE, SCHEMA, List.of("Id")).unnestSql())
         .isEqualTo(

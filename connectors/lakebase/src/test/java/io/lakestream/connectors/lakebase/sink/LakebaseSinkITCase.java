@@ -101,6 +101,33 @@ class LakebaseSinkITCase {
   }
 
   @Test
+  void withAVersionColumnAReaderNeverSeesARowGoBackDuringTheReplay() throws Exception {
+    FAIL_ONCE.set(true);
+    JobClient job = start("version_guard", "versioncolumn", "value");
+    java.util.Map<Long, Long> seen = new java.util.HashMap<>();
+    List<String> backwards = new ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (!finalTableReached("version_guard") && System.nanoTime() < deadline) {
+      try (Connection c = POSTGRES.connect();
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT id, value FROM version_guard")) {
+        while (rs.next()) {
+          long id = rs.getLong(1);
+          long value = rs.getLong(2);
+          Long before = seen.put(id, Math.max(value, seen.getOrDefault(id, value)));
+          if (before != null && value < before) {
+            backwards.add(id + ": " + before + " -> " + value);
+          }
+        }
+      }
+    }
+    awaitFinalTable("version_guard", job);
+    assertThat(FAILED).isTrue();
+    assertThat(backwards).isEmpty();
+    assertExact("version_guard");
+  }
+
+  @Test
   void killedConnectionsAreRetriedWithoutFailingTheJob() throws Exception {
     JobClient job = start("killed_connections");
     int killed = 0;
@@ -171,6 +198,7 @@ class LakebaseSinkITCase {
             .option("upsertkey", "id")
             .option("batchsize", "200")
             .option("batchinterval", "50 ms")
+            .option("deliveryGuarantee", "at-least-once") // the path these tests are about
             .options(pairs(extraOptions))
             .query(query)
             .build();

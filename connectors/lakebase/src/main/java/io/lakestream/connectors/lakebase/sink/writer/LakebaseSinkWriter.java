@@ -4,8 +4,9 @@ import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.lakebase.DeleteSelector;
 import io.lakestream.connectors.schema.RowFields;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
-import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 
@@ -25,10 +26,13 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
  * delete writes the buffer as a batch of changes ({@link PostgresBatchWriter#write(Object[][],
  * boolean[], int)}), any other flush as plain upserts.
  *
+ * <p>It is the at-least-once writer of a sink that also has an exactly-once mode, so it implements
+ * that mode's interfaces with nothing to commit and no state.
+ *
  * @param <T> the stream's element type
  */
 @Internal
-public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
+public final class LakebaseSinkWriter<T> implements LakebaseWriter<T> {
   private final RowFields<T> fields;
   private final DeleteSelector<T> deletes;
   private final PostgresBatchWriter out;
@@ -135,6 +139,18 @@ public final class LakebaseSinkWriter<T> implements SinkWriter<T> {
     if (rowsOut != null) {
       rowsOut.inc(rows);
     }
+  }
+
+  /** Nothing: every row before the barrier is already committed ({@link #flush}). */
+  @Override
+  public Collection<StagedEpoch> prepareCommit() {
+    return List.of();
+  }
+
+  /** No state. */
+  @Override
+  public List<StagedEpoch> snapshotState(long checkpointId) {
+    return List.of();
   }
 
   /** Rows waiting for the next flush. */
