@@ -163,8 +163,7 @@ final class FlinkSettings {
       conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
     }
     if (isLocal() || isLocalTarget()) {
-      embeddedRestEndpoint(conf);
-      embeddedPrometheus(conf);
+      embeddedPorts(conf);
     }
     if (isLocal() && configuresFileSystems(callerSettings)) {
       // Embedded: nobody else initialises file systems (s3://) with this configuration, nor the
@@ -179,14 +178,10 @@ final class FlinkSettings {
    * reads the state operators' metrics there, so pick a free port on 127.0.0.1 (unless the caller
    * chose one) and refresh metrics every second instead of every 10.
    */
-  static void embeddedRestEndpoint(Configuration conf) {
+  static void embeddedRestEndpoint(Configuration conf, int freePort) {
     if (!conf.contains(RestOptions.BIND_PORT)) {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        conf.set(RestOptions.BIND_PORT, String.valueOf(socket.getLocalPort()));
-        conf.set(RestOptions.PORT, socket.getLocalPort());
-      } catch (IOException e) {
-        throw new UncheckedIOException("no free port for the embedded REST API", e);
-      }
+      conf.set(RestOptions.BIND_PORT, String.valueOf(freePort));
+      conf.set(RestOptions.PORT, freePort);
       if (!conf.contains(RestOptions.BIND_ADDRESS)) {
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
       }
@@ -203,11 +198,27 @@ final class FlinkSettings {
    * The embedded run serves its metrics, the query's progress among them, in Prometheus' format on
    * a loopback port it logs ({@link PrometheusEndpoint}), unless the caller configured reporters.
    */
-  static void embeddedPrometheus(Configuration conf) {
+  static void embeddedPrometheus(Configuration conf, int freePort) {
     boolean reporters = conf.keySet().stream().anyMatch(k -> k.startsWith("metrics.reporter"));
     if (!reporters) {
       conf.setString(
           "metrics.reporter.lakestream.factory.class", PrometheusEndpointFactory.class.getName());
+      conf.setString("metrics.reporter.lakestream.port", String.valueOf(freePort));
+    }
+  }
+
+  /**
+   * Two distinct free loopback ports, for the REST API and the metrics endpoint. Both sockets are
+   * held while the second is chosen: a metrics endpoint binding "any port" while the MiniCluster
+   * starts could otherwise be given the REST port just released, and the REST API would not start.
+   */
+  static void embeddedPorts(Configuration conf) {
+    try (ServerSocket rest = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        ServerSocket metrics = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      embeddedRestEndpoint(conf, rest.getLocalPort());
+      embeddedPrometheus(conf, metrics.getLocalPort());
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback ports for the embedded REST API", e);
     }
   }
 
