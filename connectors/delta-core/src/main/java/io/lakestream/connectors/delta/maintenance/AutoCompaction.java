@@ -8,6 +8,9 @@ import io.lakestream.connectors.sink.EpochCommitOutcome;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Databricks' auto-compaction in a Delta sink's committer ({@link PartitionCompaction}): after an
@@ -22,6 +25,7 @@ import java.util.Map;
 @Internal
 public final class AutoCompaction implements EpochCommitAction<DeltaWrittenFile> {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(AutoCompaction.class);
 
   /** Small files in a partition before it is compacted (Databricks' default). */
   public static final int MIN_NUM_FILES = PartitionCompaction.MIN_NUM_FILES;
@@ -46,7 +50,16 @@ public final class AutoCompaction implements EpochCommitAction<DeltaWrittenFile>
       EpochCommitAction<DeltaWrittenFile> commit, DeltaTable table, boolean requested) {
     Map<String, String> properties =
         table.latestSnapshot().map(s -> s.getTableProperties()).orElse(Map.of());
-    return PartitionCompaction.of(table, properties, requested)
+    Optional<PartitionCompaction> compaction = PartitionCompaction.of(table, properties, requested);
+    compaction.ifPresent(
+        c ->
+            LOG.info(
+                "{}: auto-compaction on (option {}, {}={})",
+                table.path(),
+                requested,
+                PROPERTY,
+                properties.getOrDefault(PROPERTY, "false")));
+    return compaction
         .<EpochCommitAction<DeltaWrittenFile>>map(c -> new AutoCompaction(commit, c))
         .orElse(commit);
   }

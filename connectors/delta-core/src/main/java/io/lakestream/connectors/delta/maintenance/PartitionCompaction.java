@@ -45,6 +45,7 @@ public final class PartitionCompaction implements Serializable {
 
   /**
    * The compaction of {@code table}, if {@code requested} or its {@code properties} turn it on.
+   * Quiet (a MERGE asks for it every epoch); the sink logs once that it is on.
    *
    * @param properties the table's properties, as a snapshot of it has them
    */
@@ -57,8 +58,6 @@ public final class PartitionCompaction implements Serializable {
     long target =
         TablePropertyText.bytes(properties.get("delta.targetFileSize"))
             .orElse(DeltaOptimize.DEFAULT_TARGET_FILE_SIZE);
-    LOG.info(
-        "{}: auto-compaction on (requested {}, {}={})", table.path(), requested, PROPERTY, mode);
     return Optional.of(new PartitionCompaction(table, target));
   }
 
