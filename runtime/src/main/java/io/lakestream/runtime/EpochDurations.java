@@ -20,7 +20,9 @@ import java.util.OptionalLong;
  *       barrier that ends it), the span in which its rows were read and processed.
  *   <li>{@code walCommit}: from the cut to the checkpoint's completion, when the epoch's positions
  *       and state are durable. Left out when Flink did not report the completion (a checkpoint
- *       subsumed before its notification).
+ *       subsumed before its notification). Flink notifies the runner and the sinks of the
+ *       completion concurrently, so the runner may hear of it after a sink started committing: the
+ *       completion is then the earliest sink commit's start, which cannot precede it.
  *   <li>{@code commitOffsets}: the longest of the sinks' commits of the epoch (recorded by the sink
  *       as {@code commitDurationMs}; sinks commit in parallel).
  *   <li>{@code triggerExecution}: from the epoch's start to the end of its last sink commit; also
@@ -66,12 +68,13 @@ final class EpochDurations {
           latest, OptionalLong.empty(), OptionalLong.empty(), commit, OptionalLong.empty());
     }
     Instant committed = newest(commits, "committedAt");
+    Instant checkpointed = earliest(times.checkpointed(), firstCommitStart(commits));
     return new EpochDurations(
         latest,
         OptionalLong.of(between(times.start(), times.cut())),
         times.checkpointed() == null
             ? OptionalLong.empty()
-            : OptionalLong.of(between(times.cut(), times.checkpointed())),
+            : OptionalLong.of(between(times.cut(), checkpointed)),
         commit,
         committed == null
             ? OptionalLong.empty()
@@ -111,6 +114,24 @@ final class EpochDurations {
         .filter(r -> r.path(field).isNumber())
         .mapToLong(r -> r.path(field).asLong())
         .max();
+  }
+
+  /** When the first sink commit of the epoch started, or null if no record says. */
+  private static Instant firstCommitStart(Map<String, JsonNode> commits) {
+    Instant first = null;
+    for (JsonNode record : commits.values()) {
+      if (record.path("committedAt").isTextual() && record.path("commitDurationMs").isNumber()) {
+        Instant start =
+            Instant.parse(record.path("committedAt").asText())
+                .minusMillis(record.path("commitDurationMs").asLong());
+        first = earliest(first, start);
+      }
+    }
+    return first;
+  }
+
+  private static Instant earliest(Instant a, Instant b) {
+    return a == null ? b : b == null || a.isBefore(b) ? a : b;
   }
 
   /** The newest instant in {@code field} of the records, or null if none has it. */

@@ -188,6 +188,28 @@ class ProgressTrackerTest {
     assertThat(reported.get(0).summary()).contains("100 input rows (- rows/s)");
   }
 
+  /**
+   * Flink notifies the runner and the sinks of a completed checkpoint concurrently: a runner told
+   * at T0+1120 of a checkpoint whose sink commit (30 ms) ended at T0+1130 counts the completion
+   * from the commit's start (T0+1100), so the phases add up to no more than the whole epoch.
+   */
+  @Test
+  void aCompletionHeardAfterTheSinkStartedCommittingEndsAtTheCommitsStart() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    clock.triggered(1, T0.plusMillis(1000));
+    clock.completed(1, T0.plusMillis(1120));
+    epoch(1, 100, 100, T0.plusMillis(1130), Map.of(), Map.of("commitDurationMs", 30));
+    tracker.poll(false);
+    JsonNode duration = reported.get(0).json().path("durationMs");
+    assertThat(duration.path("walCommit").asLong()).as("1100 - 1000").isEqualTo(100);
+    assertThat(duration.path("triggerExecution").asLong()).isEqualTo(1130);
+    assertThat(
+            duration.path("addBatch").asLong()
+                + duration.path("walCommit").asLong()
+                + duration.path("commitOffsets").asLong())
+        .isLessThanOrEqualTo(duration.path("triggerExecution").asLong());
+  }
+
   /** Flink may subsume a checkpoint before notifying it: no completion, no walCommit. */
   @Test
   void aCheckpointWithoutCompletionHasNoWalCommit() throws Exception {
