@@ -3,8 +3,10 @@ package io.lakestream.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lakestream.operators.observe.Observe;
 import io.lakestream.state.checkpoint.EpochLog;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -73,6 +75,42 @@ final class ObservedMetrics {
       }
     }
     return out;
+  }
+
+  /**
+   * Moves the event-time statistics ({@link Observe#eventTimes}, one observation per watermark) out
+   * of {@code observed} into {@code eventTime}: {@code min} and {@code max} over them, {@code avg}
+   * weighted by their rows, as instants (Structured Streaming's format). Nothing is put when the
+   * epoch had no rows with event times.
+   */
+  static void moveEventTimes(ObjectNode observed, ObjectNode eventTime) {
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    double sum = 0;
+    long rows = 0;
+    for (Iterator<Map.Entry<String, JsonNode>> it = observed.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> observation = it.next();
+      if (observation.getKey().startsWith(Observe.EVENT_TIME_PREFIX)) {
+        JsonNode stats = observation.getValue();
+        long count = stats.path("rows").asLong();
+        if (count > 0) {
+          min = Math.min(min, stats.path("min").asDouble());
+          max = Math.max(max, stats.path("max").asDouble());
+          sum += stats.path("avg").asDouble() * count;
+          rows += count;
+        }
+        it.remove();
+      }
+    }
+    if (rows > 0) {
+      eventTime.put("avg", instant(sum / rows));
+      eventTime.put("max", instant(max));
+      eventTime.put("min", instant(min));
+    }
+  }
+
+  private static String instant(double millis) {
+    return Instant.ofEpochMilli(Math.round(millis)).toString();
   }
 
   private static String subtaskKey(JsonNode record) {

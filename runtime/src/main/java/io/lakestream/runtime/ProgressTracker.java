@@ -180,6 +180,7 @@ final class ProgressTracker {
     ObjectNode observed = ObservedMetrics.read(log, runId, lastEpoch, epoch, MAPPER);
     ObjectNode p =
         render(epoch, commits, offsets, lastTotals, lastOffsets, clock.of(epoch), operators);
+    ObservedMetrics.moveEventTimes(observed, (ObjectNode) p.get("eventTime"));
     if (!observed.isEmpty()) {
       p.set("observedMetrics", observed);
     }
@@ -261,7 +262,8 @@ final class ProgressTracker {
   /**
    * {@code eventTime.watermark}: the lowest of the sinks' watermarks at the epoch's end, else the
    * stateful operators' input watermark. Spark's {@code min}, {@code max} and {@code avg} of the
-   * epoch's event times are left out: no operator sees every row's event time today.
+   * epoch's event times come from the watermarks' observations ({@link
+   * ObservedMetrics#moveEventTimes}).
    */
   private static ObjectNode eventTime(
       Map<String, JsonNode> commits, StateOperatorProgress operators) {

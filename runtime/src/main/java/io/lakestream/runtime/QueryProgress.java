@@ -8,18 +8,18 @@ import io.lakestream.api.annotation.PublicEvolving;
  * StreamingQueryProgress}: {@code id, runId, name, timestamp} (the epoch's start), {@code batchId,
  * batchDuration, numInputRows, inputRowsPerSecond, processedRowsPerSecond, durationMs} ({@code
  * latestOffset, addBatch, walCommit, commitOffsets, triggerExecution}: what each measures and when
- * it is left out is described by the runtime's epoch durations), {@code eventTime.watermark},
- * {@code stateOperators}, {@code sources[]} ({@code description, startOffset, endOffset,
- * latestOffset, numInputRows, inputRowsPerSecond, processedRowsPerSecond, metrics}), {@code sink}
- * ({@code description, numOutputRows}, and {@code sinks}: each sink's commit record) and {@code
- * observedMetrics} when the query observes any.
+ * it is left out is described by the runtime's epoch durations), {@code eventTime} ({@code
+ * watermark}, and {@code min, max, avg} of the epoch's event times where the stream's watermark was
+ * assigned with the query's context), {@code stateOperators}, {@code sources[]} ({@code
+ * description, startOffset, endOffset, latestOffset, numInputRows, inputRowsPerSecond,
+ * processedRowsPerSecond, metrics}), {@code sink} ({@code description, numOutputRows}, and {@code
+ * sinks}: each sink's commit record) and {@code observedMetrics} when the query observes any.
  *
  * <p>A field that could not be measured for an epoch is absent rather than made up: the rates and
  * the durations measured from the epoch's start and cut for an epoch cut before the runner started
  * (after a failover), {@code walCommit} for a checkpoint Flink subsumed before notifying it, {@code
  * latestOffset} for sources that do not time their look-up. Spark's {@code queryPlanning} (no
- * per-epoch planning here) and {@code eventTime.min/max/avg} (no operator sees every row's event
- * time) are never present.
+ * per-epoch planning here) is never present.
  */
 @PublicEvolving
 public record QueryProgress(JsonNode json) {

@@ -124,4 +124,46 @@ class ObservedMetricsTest {
     assertThat(q.path("avg").isNull()).isTrue();
     assertThat(q.path("badRatio").isNull()).as("0 / 0").isTrue();
   }
+
+  /**
+   * Two watermarks' event-time statistics: min and max over both, avg weighted by rows (3 rows
+   * averaging 1000 ms and 1 row at 3000 ms average 1500 ms); a watermark without rows adds nothing.
+   */
+  @Test
+  void eventTimeStatisticsMoveToEventTimeWeightedByRows() {
+    ObjectNode observed = MAPPER.createObjectNode();
+    observed.putObject("quality").put("rows", 4);
+    observed
+        .putObject("eventTime/a")
+        .put("rows", 3)
+        .put("min", 500.0)
+        .put("max", 1500.0)
+        .put("avg", 1000.0);
+    observed
+        .putObject("eventTime/b")
+        .put("rows", 1)
+        .put("min", 3000.0)
+        .put("max", 3000.0)
+        .put("avg", 3000.0);
+    observed.putObject("eventTime/c").put("rows", 0).putNull("min").putNull("max").putNull("avg");
+    ObjectNode eventTime = MAPPER.createObjectNode().put("watermark", "1970-01-01T00:00:00Z");
+
+    ObservedMetrics.moveEventTimes(observed, eventTime);
+
+    assertThat(observed.fieldNames()).toIterable().containsExactly("quality");
+    assertThat(eventTime.path("min").asText()).isEqualTo("1970-01-01T00:00:00.500Z");
+    assertThat(eventTime.path("max").asText()).isEqualTo("1970-01-01T00:00:03Z");
+    assertThat(eventTime.path("avg").asText()).isEqualTo("1970-01-01T00:00:01.500Z");
+    assertThat(eventTime.path("watermark").asText()).isEqualTo("1970-01-01T00:00:00Z");
+  }
+
+  @Test
+  void anEpochWithoutEventTimesPutsNone() {
+    ObjectNode observed = MAPPER.createObjectNode();
+    observed.putObject("eventTime/a").put("rows", 0);
+    ObjectNode eventTime = MAPPER.createObjectNode();
+    ObservedMetrics.moveEventTimes(observed, eventTime);
+    assertThat(observed.isEmpty()).isTrue();
+    assertThat(eventTime.isEmpty()).isTrue();
+  }
 }

@@ -57,7 +57,7 @@ class QueryProgressITCase {
                   WatermarkStrategy.noWatermarks(),
                   "numbers")
               .uid("numbers");
-      Watermarks.withWatermark(rows, row -> BASE + row * 10, Duration.ofMillis(DELAY), "wm")
+      Watermarks.withWatermark(rows, row -> BASE + row * 10, Duration.ofMillis(DELAY), "wm", query)
           .map(row -> row + "," + (BASE + row * 10))
           .returns(Types.STRING)
           .uid("format")
@@ -149,6 +149,26 @@ class QueryProgressITCase {
         assertThat(p.path("processedRowsPerSecond").asDouble())
             .isLessThan(p.path("inputRowsPerSecond").asDouble());
       }
+
+      // min, max and avg of the event times of exactly the rows the epoch read
+      java.util.LongSummaryStatistics times = eventTimes(source);
+      JsonNode eventTime = p.path("eventTime");
+      if (times.getCount() == 0) {
+        assertThat(eventTime.has("min")).as(epoch).isFalse();
+      } else {
+        assertThat(eventTime.path("min").asText())
+            .as(epoch)
+            .isEqualTo(Instant.ofEpochMilli(times.getMin()).toString());
+        assertThat(eventTime.path("max").asText())
+            .as(epoch)
+            .isEqualTo(Instant.ofEpochMilli(times.getMax()).toString());
+        assertThat(eventTime.path("avg").asText())
+            .as(epoch)
+            .isEqualTo(Instant.ofEpochMilli(Math.round(times.getAverage())).toString());
+      }
+      assertThat(p.path("observedMetrics").isMissingNode())
+          .as("event-time statistics are not user observations")
+          .isTrue();
 
       // the watermark at the epoch's end (none before the first): at most what the rows read allow
       JsonNode wm = p.path("eventTime").path("watermark");
@@ -259,6 +279,21 @@ class QueryProgressITCase {
   }
 
   /** The newest event time of the rows read up to the source's end offset. */
+  /** The event times of the rows between the source's start and end offsets. */
+  private static java.util.LongSummaryStatistics eventTimes(JsonNode source) {
+    java.util.LongSummaryStatistics times = new java.util.LongSummaryStatistics();
+    for (Iterator<Map.Entry<String, JsonNode>> it = source.path("endOffset").fields();
+        it.hasNext(); ) {
+      Map.Entry<String, JsonNode> split = it.next();
+      int partition = Integer.parseInt(split.getKey().replaceAll("\\D", ""));
+      long from = source.path("startOffset").path(split.getKey()).asLong(0);
+      for (long offset = from; offset < split.getValue().asLong(); offset++) {
+        times.accept(BASE + (offset * PARTITIONS + partition) * 10);
+      }
+    }
+    return times;
+  }
+
   private static long maxEventTime(JsonNode source) {
     long maxRow = -1;
     for (Iterator<Map.Entry<String, JsonNode>> it = source.path("endOffset").fields();

@@ -30,6 +30,13 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 @PublicEvolving
 public final class Observe {
+  /**
+   * The name prefix of the observations {@link #eventTimes} adds; the runtime publishes them as
+   * progress's {@code eventTime.min/max/avg}, not under {@code observedMetrics}. Reserved: a user
+   * observation may not start with it.
+   */
+  public static final String EVENT_TIME_PREFIX = "eventTime/";
+
   private Observe() {}
 
   /**
@@ -53,8 +60,41 @@ public final class Observe {
         .setParallelism(stream.getParallelism());
   }
 
+  /**
+   * Observes the event times of {@code stream}'s rows per epoch (count, min, max and avg of {@code
+   * eventTime}'s milliseconds) as observation {@link #EVENT_TIME_PREFIX}{@code + watermarkUid}:
+   * progress's {@code eventTime} statistics, exact under replay as every observation.
+   */
+  public static <T> SingleOutputStreamOperator<T> eventTimes(
+      DataStream<T> stream,
+      QueryContext query,
+      String watermarkUid,
+      ObservedAggregate.Value<T> eventTime) {
+    Objects.requireNonNull(query, "query");
+    List<ObservedAggregate<T>> list =
+        List.of(
+            ObservedAggregate.count("rows"),
+            ObservedAggregate.min("min", eventTime),
+            ObservedAggregate.max("max", eventTime),
+            ObservedAggregate.avg("avg", eventTime));
+    String name = EVENT_TIME_PREFIX + watermarkUid;
+    return stream
+        .transform(
+            "event times " + watermarkUid,
+            stream.getType(),
+            new ObserveOperator<>(query, name, list))
+        .uid("observe-" + name)
+        .setParallelism(stream.getParallelism());
+  }
+
   /** Refuses no aggregates, two of one name, and a ratio of aggregates that are not there. */
   static void validate(String name, List<? extends ObservedAggregate<?>> aggregates) {
+    if (name.startsWith(EVENT_TIME_PREFIX)) {
+      throw invalid(
+          name,
+          "names starting with '" + EVENT_TIME_PREFIX + "' are the event-time statistics'",
+          "Choose another name.");
+    }
     if (aggregates.isEmpty()) {
       throw invalid(
           name,

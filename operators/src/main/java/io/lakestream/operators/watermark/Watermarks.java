@@ -3,6 +3,8 @@ package io.lakestream.operators.watermark;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.operators.OperatorErrorClass;
+import io.lakestream.operators.observe.Observe;
+import io.lakestream.state.query.QueryContext;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -34,6 +36,22 @@ public final class Watermarks {
   public static <T> SingleOutputStreamOperator<T> withWatermark(
       DataStream<T> stream, EventTimeExtractor<T> eventTime, Duration delay, String uid) {
     return withWatermark(stream, eventTime, delay, DEFAULT_IDLE_TIMEOUT, uid);
+  }
+
+  /**
+   * As {@link #withWatermark(DataStream, EventTimeExtractor, Duration, String)}, and publishes the
+   * event times of each epoch's rows in the query's progress as {@code eventTime.min}, {@code max}
+   * and {@code avg} (Structured Streaming's), exact under replay (see {@link Observe#eventTimes}).
+   * The statistics' operator keeps no state: it may be added to a query between runs.
+   */
+  public static <T> SingleOutputStreamOperator<T> withWatermark(
+      DataStream<T> stream,
+      EventTimeExtractor<T> eventTime,
+      Duration delay,
+      String uid,
+      QueryContext query) {
+    return Observe.eventTimes(
+        withWatermark(stream, eventTime, delay, uid), query, uid, eventTime::eventTimeMillis);
   }
 
   /**

@@ -31,4 +31,15 @@ class ObserveTest {
                     "quality", List.of(ROWS, BAD, ObservedAggregate.ratio("r", "bad", "rows"))))
         .doesNotThrowAnyException();
   }
+
+  @Test
+  void refusesTheEventTimeStatisticsPrefix() {
+    assertThatThrownBy(
+            () ->
+                Observe.validate(
+                    "eventTime/mine", List.of(ObservedAggregate.<String>count("rows"))))
+        .isInstanceOf(LakestreamException.class)
+        .hasMessageContaining("'eventTime/'")
+        .hasMessageContaining("Choose another name");
+  }
 }

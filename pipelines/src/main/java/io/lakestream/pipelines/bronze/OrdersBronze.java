@@ -103,7 +103,11 @@ public final class OrdersBronze implements Pipeline {
             "parse-orders");
     DataStream<Order> watermarked =
         Watermarks.withWatermark(
-            tap.apply(orders), order -> order.orderTsMillis, WATERMARK_DELAY, "orders-watermark");
+            tap.apply(orders),
+            order -> order.orderTsMillis,
+            WATERMARK_DELAY,
+            "orders-watermark",
+            query);
     DeduplicationBuilder.dropDuplicatesWithinWatermark(
             watermarked, KeyColumns.of("event_id", (Order o) -> o.eventId))
         .uid("dedup-orders")

@@ -3,6 +3,7 @@ package io.lakestream.pipelines.cli;
 import io.lakestream.runtime.QueryListener;
 import io.lakestream.runtime.QueryProgress;
 import io.lakestream.runtime.StreamingQuery;
+import java.time.Instant;
 
 /**
  * How a command waits for the query it started, on the console of whoever runs it: one line per
@@ -10,14 +11,45 @@ import io.lakestream.runtime.StreamingQuery;
  * exit code; a detached submission returns at once saying where the job reports.
  */
 final class QueryConsole {
-  /** Prints each epoch's one-line summary. */
-  static final QueryListener PROGRESS_PRINTER =
-      new QueryListener() {
+  /** Carriage return, then ANSI "erase the line". */
+  private static final String CLEAR_LINE = "\r\u001b[2K";
+
+  /**
+   * Prints each epoch's one-line summary; for a bounded run on a terminal instead one line redrawn
+   * in place with the backlog done and left ({@link BacklogBar}), ended when the query ends.
+   */
+  static QueryListener progressPrinter(boolean bounded) {
+    if (!bounded || System.console() == null) {
+      return new QueryListener() {
         @Override
         public void onQueryProgress(StreamingQuery query, QueryProgress progress) {
           System.out.println(progress.summary());
         }
       };
+    }
+    BacklogBar bar = new BacklogBar();
+    return new QueryListener() {
+      private String line;
+
+      /**
+       * Draws the line with the cursor left at its start: a log line printed next overwrites it.
+       */
+      @Override
+      public synchronized void onQueryProgress(StreamingQuery query, QueryProgress progress) {
+        line = bar.add(progress, Instant.now());
+        System.out.print(CLEAR_LINE + line + "\r");
+        System.out.flush();
+      }
+
+      /** Draws the last line again, to stay. */
+      @Override
+      public synchronized void onQueryTerminated(StreamingQuery query, Throwable error) {
+        if (line != null) {
+          System.out.println(CLEAR_LINE + line);
+        }
+      }
+    };
+  }
 
   private QueryConsole() {}
 

@@ -85,9 +85,11 @@ final class QueryRunOptions {
   /**
    * Applies these options to {@code builder}, with the arguments that start the query again after a
    * schema change ({@code restart}, after the main class), the settings of {@code $FLINK_CONF_DIR}
-   * when embedded, and the console's progress lines.
+   * when embedded, and the console's progress lines ({@code bounded}: a run that stops by itself,
+   * whose backlog a terminal shows as a bar).
    */
-  StreamingQueryBuilder applyTo(StreamingQueryBuilder builder, List<String> restart) {
+  StreamingQueryBuilder applyTo(
+      StreamingQueryBuilder builder, List<String> restart, boolean bounded) {
     StateBackendSettings state =
         StateBackendSettings.defaults()
             .withBackend(StateBackendSettings.Backend.parse(stateBackend))
@@ -103,7 +105,7 @@ final class QueryRunOptions {
                 : SchemaChangeRestarts.off())
         .programArguments(LakestreamCli.class.getName(), restart)
         .flinkConfiguration(RunCommand.flinkConfDir())
-        .listener(QueryConsole.PROGRESS_PRINTER);
+        .listener(QueryConsole.progressPrinter(bounded));
   }
 
   /**

@@ -146,7 +146,7 @@ class RunCommand implements Callable<Integer> {
             .checkpointLocation(checkpointLocation())
             .trigger(chosenTrigger())
             .outputMode(OutputMode.parse(outputMode));
-    return runOptions.applyTo(builder, runArguments());
+    return runOptions.applyTo(builder, runArguments(), TriggerSettings.bounded(chosenTrigger()));
   }
 
   /**

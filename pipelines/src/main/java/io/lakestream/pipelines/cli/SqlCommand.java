@@ -177,7 +177,10 @@ final class SqlCommand implements Callable<Integer> {
               + query.get(SqlQuerySettings.QUERY_NAME.key())
               + " or SET 'lakestream.checkpointLocation' = '...' in the script.");
     }
-    return runOptions.applyTo(dataflow.queryBuilder(), restartArguments());
+    return runOptions.applyTo(
+        dataflow.queryBuilder(),
+        restartArguments(),
+        TriggerSettings.bounded(Trigger.parse(query.get(SqlQuerySettings.TRIGGER.key()))));
   }
 
   private String scriptName() {

@@ -77,7 +77,7 @@ final class SqlRefreshCommand implements Callable<Integer> {
     String text = scriptText();
     StreamingTableRefresh refresh =
         StreamingTableRefresh.fromFile(scriptName(), text, table)
-            .withQuerySettings(query -> runOptions.applyTo(query, restartArguments(text)));
+            .withQuerySettings(query -> runOptions.applyTo(query, restartArguments(text), true));
     StreamingQuery started = refresh.queryBuilder().start();
     return QueryConsole.await(started, refresh.checkpointLocation(), true);
   }

@@ -98,7 +98,7 @@ public final class AdClicksPerWindow implements Pipeline {
               "parse-clicks");
       WindowAggregationBuilder.window(
               Watermarks.withWatermark(
-                  clicks, c -> c.eventTimeMillis, WATERMARK_DELAY, "clicks-watermark"),
+                  clicks, c -> c.eventTimeMillis, WATERMARK_DELAY, "clicks-watermark", query),
               WindowSpec.tumbling("5 minutes"))
           .groupBy(KeyColumns.of("ad_id", (Click c) -> c.adId))
           .outputMode(OutputMode.APPEND)
