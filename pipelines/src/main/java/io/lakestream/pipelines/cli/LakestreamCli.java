@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       TableChangesCommand.class,
       OptimizeCommand.class,
       VacuumCommand.class,
+      CloudFilesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class LakestreamCli implements Runnable {

@@ -143,16 +143,26 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
               + path);
     }
     String region = options.get(AutoLoaderOptions.REGION);
-    if (region == null) {
+    if (region == null && queueUrl != null) {
       region = NotificationSettings.regionOf(queueUrl);
     }
     if (region == null) {
       throw AutoLoaderOptions.CATALOG.failure(
           OptionErrorClass.MISSING_OPTION,
           AutoLoaderOptions.REGION.key(),
-          "option cloudFiles.region is needed: the queue URL "
-              + queueUrl
-              + " (cloudFiles.queueUrl) names no AWS region");
+          queueUrl == null
+              ? "option cloudFiles.region is needed: without cloudFiles.queueUrl Auto Loader sets"
+                  + " up a queue, in the region it names"
+              : "option cloudFiles.region is needed: the queue URL "
+                  + queueUrl
+                  + " (cloudFiles.queueUrl) names no AWS region");
+    }
+    Map<String, String> tags = options.passThrough(AutoLoaderOptions.RESOURCE_TAG_PREFIX);
+    if (queueUrl != null && !tags.isEmpty()) {
+      throw AutoLoaderOptions.CATALOG.conflict(
+          "options cloudFiles.resourceTag.* tag the queue Auto Loader sets up, and with"
+              + " cloudFiles.queueUrl it sets up none: tag your queue yourself, or remove"
+              + " cloudFiles.queueUrl");
     }
     return new NotificationSettings(
         queueUrl,
@@ -160,7 +170,9 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
         options.get(AutoLoaderOptions.SQS_ENDPOINT),
         options.get(AutoLoaderOptions.AWS_ACCESS_KEY),
         options.get(AutoLoaderOptions.AWS_SECRET_KEY),
-        0);
+        0,
+        options.get(AutoLoaderOptions.S3_ENDPOINT),
+        tags);
   }
 
   /** The cleaner for cloudFiles.cleanSource, or null for OFF. */

@@ -23,5 +23,11 @@ public enum AutoLoaderErrorClass implements ErrorClass {
   /** A given schema (DDL) that cannot be parsed. */
   CF_INVALID_SCHEMA,
   /** A state location (schema location, checkpoint, move destination) is inside the input path. */
-  CF_LOCATION_INSIDE_INPUT
+  CF_LOCATION_INSIDE_INPUT,
+  /**
+   * File notification mode could not create, find or remove its queue or the bucket's event
+   * notification (permissions, region or endpoint); or give an existing queue with
+   * cloudFiles.queueUrl.
+   */
+  NOTIFICATION_SETUP_FAILED
 }

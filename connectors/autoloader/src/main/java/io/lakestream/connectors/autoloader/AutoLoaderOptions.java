@@ -4,6 +4,7 @@ import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
 import io.lakestream.connectors.options.OptionsCatalog;
+import io.lakestream.connectors.options.PassThrough;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -163,6 +164,9 @@ public final class AutoLoaderOptions {
           .defaultValue(50L << 30)
           .withDescription("Schema inference samples at most this many bytes of the newest files.");
 
+  /** Options under this prefix tag the resources file notification mode sets up. */
+  public static final String RESOURCE_TAG_PREFIX = "cloudFiles.resourceTag.";
+
   public static final Option<Boolean> USE_NOTIFICATIONS =
       Option.key("cloudFiles.useNotifications")
           .booleanType()
@@ -170,7 +174,9 @@ public final class AutoLoaderOptions {
           .withDescription(
               "File notification mode: discover new files from the S3 event notifications in the"
                   + " SQS queue cloudFiles.queueUrl instead of listing the input path (s3a:// only);"
-                  + " full listings still run every cloudFiles.backfillInterval.");
+                  + " full listings still run every cloudFiles.backfillInterval. Without"
+                  + " cloudFiles.queueUrl, the query creates its queue and the bucket's event"
+                  + " notification (`lakestream cloud-files resources` lists and removes them).");
 
   public static final Option<String> QUEUE_URL =
       Option.key("cloudFiles.queueUrl")
@@ -178,7 +184,11 @@ public final class AutoLoaderOptions {
           .noDefaultValue()
           .withDescription(
               "URL of the SQS queue receiving the input bucket's s3:ObjectCreated:* events"
-                  + " (directly or through SNS). Required with cloudFiles.useNotifications.");
+                  + " (directly or through SNS). Without it, cloudFiles.useNotifications sets up a"
+                  + " queue named lakestream-auto-ingest-<query id> and the bucket notification"
+                  + " (needs cloudFiles.region and permission for sqs:CreateQueue,"
+                  + " sqs:SetQueueAttributes, sqs:TagQueue, s3:GetBucketNotification and"
+                  + " s3:PutBucketNotification).");
 
   public static final Option<String> REGION =
       Option.key("cloudFiles.region")
@@ -186,7 +196,15 @@ public final class AutoLoaderOptions {
           .noDefaultValue()
           .withDescription(
               "AWS region of the queue; by default the one in an AWS queue URL"
-                  + " (sqs.<region>.amazonaws.com).");
+                  + " (sqs.<region>.amazonaws.com). Required when Auto Loader sets up the queue.");
+
+  public static final Option<String> S3_ENDPOINT =
+      Option.key("cloudFiles.s3Endpoint")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "S3 endpoint override for setting up the bucket's event notification, e.g. a local"
+                  + " S3-API server; AWS by default.");
 
   public static final Option<String> SQS_ENDPOINT =
       Option.key("cloudFiles.sqsEndpoint")
@@ -252,9 +270,14 @@ public final class AutoLoaderOptions {
                   QUEUE_URL,
                   REGION,
                   SQS_ENDPOINT,
+                  S3_ENDPOINT,
                   AWS_ACCESS_KEY,
                   AWS_SECRET_KEY))
-          .rule(OptionRule.requiredWhen(USE_NOTIFICATIONS, true, QUEUE_URL))
+          .passThrough(
+              PassThrough.prefix(
+                  RESOURCE_TAG_PREFIX,
+                  "tags of the queue file notification mode sets up, e.g."
+                      + " cloudFiles.resourceTag.team=data"))
           .rule(
               OptionRule.together(
                   "to use the AWS default credentials chain", AWS_ACCESS_KEY, AWS_SECRET_KEY))
@@ -305,6 +328,7 @@ public final class AutoLoaderOptions {
         QUEUE_URL,
         REGION,
         SQS_ENDPOINT,
+        S3_ENDPOINT,
         AWS_ACCESS_KEY,
         AWS_SECRET_KEY,
         CLEAN_SOURCE,

@@ -3,6 +3,9 @@ package io.lakestream.connectors.autoloader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.connectors.autoloader.notification.BucketNotificationPeer;
+import io.lakestream.connectors.autoloader.notification.NotificationResources;
+import io.lakestream.connectors.autoloader.notification.NotificationSettings;
 import io.lakestream.connectors.autoloader.source.enumerator.FileDiscoveryEnumerator;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.OutputMode;
@@ -120,7 +123,9 @@ class AutoLoaderNotificationITCase {
     Map<String, String> options = new TreeMap<>();
     options.put("cloudFiles.format", "json");
     options.put("cloudFiles.useNotifications", "true");
-    options.put("cloudFiles.queueUrl", queueUrl);
+    if (queueUrl != null) {
+      options.put("cloudFiles.queueUrl", queueUrl);
+    }
     options.put("cloudFiles.region", SqsServer.REGION);
     options.put("cloudFiles.sqsEndpoint", SQS.endpoint().toString());
     options.put("cloudFiles.awsAccessKey", SqsServer.ACCESS_KEY);
@@ -323,6 +328,104 @@ class AutoLoaderNotificationITCase {
     FLINK.cluster().waitForMoreCheckpoints(job2, 3, WAIT); // a duplicate would have landed by then
     FLINK.cluster().cancel(job2, Duration.ofSeconds(60));
     assertExactlyOnce(out.rows(), 10);
+  }
+
+  /**
+   * Without cloudFiles.queueUrl the query sets up its queue (tagged, with a policy for S3) and the
+   * bucket's notification to it, beside the bucket's other notification; the files the events
+   * announce are read once; a restart's set-up changes nothing; list finds it and clean-up removes
+   * both, leaving the other notification.
+   */
+  @Test
+  void setsUpItsQueueAndTheBucketNotificationAndCleansThemUp() throws Exception {
+    try (BucketNotificationPeer s3 = new BucketNotificationPeer()) {
+      String bucket = S3.bucket();
+      String other =
+          "<NotificationConfiguration><QueueConfiguration><Id>someone-else</Id>"
+              + "<Queue>arn:aws:sqs:us-east-1:1:other</Queue><Event>s3:ObjectCreated:*</Event>"
+              + "</QueueConfiguration></NotificationConfiguration>";
+      s3.put(bucket, other);
+      LandingZone landing = new LandingZone(input("n4"), conf);
+      QueryContext query = query("chk4");
+      AutoLoader loader =
+          loader(
+              "n4",
+              null,
+              query,
+              "cloudFiles.s3Endpoint",
+              s3.endpoint().toString(),
+              "cloudFiles.resourceTag.team",
+              "data");
+      StreamExecutionEnvironment env = environment(false);
+      CommittedRows out = new CommittedRows(dir.resolve("out4"));
+      loader.stream(env).sinkTo(out.sink()).uid("out");
+      JobID job = FLINK.submit(env);
+
+      String name = NotificationResources.nameFor("qid");
+      CommittedRows.await(() -> queueUrl(name) != null, "the query to create its queue");
+      String url = queueUrl(name);
+      var sqs = SQS.server().client();
+      assertThat(sqs.listQueueTags(b -> b.queueUrl(url)).tags())
+          .containsEntry("team", "data")
+          .containsEntry(NotificationResources.QUERY_ID_TAG, "qid")
+          .containsEntry(NotificationResources.INPUT_PATH_TAG, input("n4"));
+      CommittedRows.await(
+          () -> s3.configuration(bucket).contains("<Id>" + name + "</Id>"),
+          "the bucket notification");
+      String configuration = s3.configuration(bucket);
+      assertThat(configuration)
+          .contains("<Id>someone-else</Id>")
+          .contains("<Event>s3:ObjectCreated:*</Event>")
+          .contains("<Name>Prefix</Name><Value>landing/n4/</Value>");
+      String arn =
+          sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNamesWithStrings("QueueArn"))
+              .attributesAsStrings()
+              .get("QueueArn");
+      assertThat(configuration).contains("<Queue>" + arn + "</Queue>");
+
+      // S3 would now send the events of new files to the queue
+      for (String key : writeFiles(landing, 0, 5)) {
+        publish(url, "n4", key);
+      }
+      CommittedRows.await(() -> out.rows().size() >= 5 * ROWS_PER_FILE, "the rows of 5 files");
+      FLINK.cluster().waitForMoreCheckpoints(job, 2, WAIT);
+      FLINK.cluster().cancel(job, Duration.ofSeconds(60));
+      assertExactlyOnce(out.rows(), 5);
+
+      try (NotificationResources resources = new NotificationResources(settings(s3))) {
+        assertThat(resources.setUp("qid", input("n4"))).as("a restart finds it").isEqualTo(url);
+        assertThat(s3.configuration(bucket)).isEqualTo(configuration);
+        NotificationResources.Created created =
+            resources.list().stream()
+                .filter(c -> "qid".equals(c.queryId()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(created.queueUrl()).isEqualTo(url);
+        assertThat(created.inputPath()).isEqualTo(input("n4"));
+        resources.cleanUp(created);
+        assertThat(queueUrl(name)).isNull();
+        assertThat(s3.configuration(bucket)).contains("<Id>someone-else</Id>").doesNotContain(name);
+      }
+    }
+  }
+
+  private static String queueUrl(String name) {
+    return SQS.server().client().listQueues(b -> b.queueNamePrefix(name)).queueUrls().stream()
+        .filter(u -> u.endsWith("/" + name))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static NotificationSettings settings(BucketNotificationPeer s3) {
+    return new NotificationSettings(
+        null,
+        SqsServer.REGION,
+        SQS.server().endpoint().toString(),
+        SqsServer.ACCESS_KEY,
+        SqsServer.SECRET_KEY,
+        0,
+        s3.endpoint().toString(),
+        Map.of());
   }
 
   /** Counts rows; fails once at the row {@link #FAIL_AT_ID}. */

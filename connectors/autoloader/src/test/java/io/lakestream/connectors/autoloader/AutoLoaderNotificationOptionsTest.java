@@ -29,7 +29,13 @@ class AutoLoaderNotificationOptionsTest {
     assertThatThrownBy(() -> s3().sanityCheck())
         .isInstanceOfSatisfying(
             LakestreamException.class, e -> assertThat(e.errorClass()).isEqualTo("MISSING_OPTION"))
-        .hasMessageContaining("cloudFiles.useNotifications=true needs cloudFiles.queueUrl");
+        .hasMessageContaining("cloudFiles.region is needed: without cloudFiles.queueUrl");
+    assertThatThrownBy(
+            () ->
+                s3().option("cloudFiles.queueUrl", "https://sqs.us-east-1.amazonaws.com/1/q")
+                    .option("cloudFiles.resourceTag.team", "data")
+                    .sanityCheck())
+        .hasMessageContaining("cloudFiles.resourceTag.* tag the queue Auto Loader sets up");
     assertThatThrownBy(
             () ->
                 on(dir.toString())

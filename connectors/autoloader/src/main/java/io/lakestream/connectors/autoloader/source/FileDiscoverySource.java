@@ -3,6 +3,7 @@ package io.lakestream.connectors.autoloader.source;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
 import io.lakestream.connectors.autoloader.discovery.FileLister;
+import io.lakestream.connectors.autoloader.notification.NotificationResources;
 import io.lakestream.connectors.autoloader.notification.NotificationSettings;
 import io.lakestream.connectors.autoloader.notification.S3EventQueue;
 import io.lakestream.connectors.autoloader.source.enumerator.DiscoverySettings;
@@ -141,9 +142,22 @@ public final class FileDiscoverySource
         checkpoint,
         run,
         lister,
-        new S3EventQueue(notifications, inputPath),
+        new S3EventQueue(queueSettings(), inputPath),
         positions,
         System::currentTimeMillis);
+  }
+
+  /**
+   * The notification settings with their queue: the one given, or the one set up for this query
+   * (found again, unchanged, when the query restarts).
+   */
+  private NotificationSettings queueSettings() {
+    if (notifications.queueUrl() != null) {
+      return notifications;
+    }
+    try (NotificationResources resources = new NotificationResources(notifications)) {
+      return notifications.withQueueUrl(resources.setUp(query.queryId(), inputPath));
+    }
   }
 
   @Override
