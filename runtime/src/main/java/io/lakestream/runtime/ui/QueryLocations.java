@@ -68,9 +68,15 @@ final class QueryLocations {
     }
   }
 
-  /** A short stable id of a location for URLs: the start of its URI's SHA-256. */
+  /**
+   * A short stable id of a location for URLs: the start of the SHA-256 of its URI, written one way
+   * ({@code file:/a/b}, {@code file:///a/b/} and {@code /a/b} are the same location).
+   */
   static String key(URI location) {
-    String text = new Path(location).toUri().toString().replaceAll("/+$", "");
+    URI u = location.normalize();
+    String authority = u.getRawAuthority() == null ? "" : "//" + u.getRawAuthority();
+    String path = u.getRawPath() == null ? "" : u.getRawPath().replaceAll("/+$", "");
+    String text = (u.getScheme() == null ? "file" : u.getScheme()) + ":" + authority + path;
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

@@ -5,7 +5,7 @@
 
 const LsCharts = (() => {
   const NS = 'http://www.w3.org/2000/svg';
-  const W = 560, H = 220, L = 64, R = 12, T = 12, B = 28;
+  const W = 560, H = 230, L = 64, R = 12, T = 24, B = 28;
   const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2',
     '#7f7f7f', '#bcbd22', '#17becf'];
 
@@ -53,7 +53,7 @@ const LsCharts = (() => {
     el('line', {x1: L, y1: T, x2: L, y2: H - B}, g);
     text(g, L - 4, T + 8, format(max), {'text-anchor': 'end'});
     text(g, L - 4, H - B, '0', {'text-anchor': 'end'});
-    if (spec.unit) text(g, 4, T + 8, spec.unit);
+    if (spec.unit) text(g, 4, 12, spec.unit);
     if (spec.xs.length) {
       text(g, L, H - 8, 'batch ' + spec.xs[0]);
       text(g, W - R, H - 8, 'batch ' + spec.xs[spec.xs.length - 1], {'text-anchor': 'end'});
@@ -64,6 +64,7 @@ const LsCharts = (() => {
     const ul = document.createElement('ul');
     ul.className = 'legend';
     spec.series.forEach((s, i) => {
+      if (!s.values.some(v => typeof v === 'number' && isFinite(v))) return;
       const li = document.createElement('li');
       const swatch = document.createElement('span');
       swatch.className = 'swatch';
