@@ -16,6 +16,8 @@ import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.testkit.browser.HeadlessChromium;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,7 +118,14 @@ class QueryPageITCase {
         String running = EmbeddedQueryPage.open().url();
         assertThat(running).startsWith("http://127.0.0.1:");
         String dom =
-            save("running", chromium.dumpDom(running + "#q=" + key, Duration.ofSeconds(2)));
+            save(
+                "running",
+                chromium.dumpDomAndScreenshot(
+                    running + "#q=" + key,
+                    Duration.ofSeconds(2),
+                    SCREENSHOTS.resolve("running.png"),
+                    1280,
+                    2000));
         assertThat(attribute(dom, "body", "data-active")).isEqualTo("true");
         assertThat(dom).contains("processingTime=500ms");
         List<Long> shown = chartsMatchTheProgressFiles(dom, log);
@@ -124,12 +133,6 @@ class QueryPageITCase {
         textIsEscapedAndSecretsHidden(dom);
         String list = chromium.dumpDom(running, Duration.ofSeconds(2));
         assertThat(list).contains("#q=" + key).contains(">running<");
-        chromium.screenshot(
-            running + "#q=" + key,
-            Duration.ofSeconds(2),
-            SCREENSHOTS.resolve("running.png"),
-            1280,
-            2000);
       } finally {
         query.stop();
       }
@@ -139,26 +142,27 @@ class QueryPageITCase {
         assertThat(attribute(list, "body", "data-state")).isEqualTo("loaded");
         assertThat(list).contains("page-dedup").contains(">finished<").contains("#q=" + key);
         String dom =
-            save("finished", chromium.dumpDom(finished.url() + "#q=" + key, Duration.ofSeconds(2)));
+            save(
+                "finished",
+                chromium.dumpDomAndScreenshot(
+                    finished.url() + "#q=" + key,
+                    Duration.ofSeconds(2),
+                    SCREENSHOTS.resolve("finished.png"),
+                    1280,
+                    2000));
         assertThat(attribute(dom, "body", "data-active")).isEqualTo("false");
         List<Long> shown = chartsMatchTheProgressFiles(dom, log);
         assertThat(shown).as("every retained report").isEqualTo(log.progressEpochs());
         textIsEscapedAndSecretsHidden(dom);
-        chromium.screenshot(
-            finished.url() + "#q=" + key,
-            Duration.ofSeconds(2),
-            SCREENSHOTS.resolve("finished.png"),
-            1280,
-            2000);
       }
       assertThat(chromium.outboundRequests()).as("requests that left loopback").isEmpty();
     }
   }
 
   /** Keeps {@code dom} as a test artifact beside the screenshots. */
-  private static String save(String name, String dom) throws java.io.IOException {
-    java.nio.file.Files.createDirectories(SCREENSHOTS);
-    java.nio.file.Files.writeString(SCREENSHOTS.resolve(name + ".html"), dom);
+  private static String save(String name, String dom) throws IOException {
+    Files.createDirectories(SCREENSHOTS);
+    Files.writeString(SCREENSHOTS.resolve(name + ".html"), dom);
     return dom;
   }
 

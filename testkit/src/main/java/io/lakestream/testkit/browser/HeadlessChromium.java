@@ -93,20 +93,30 @@ public final class HeadlessChromium implements AutoCloseable {
     return run(url, virtualTime, List.of("--dump-dom"));
   }
 
-  /** Loads {@code url} as {@link #dumpDom} does and saves a PNG screenshot of the window. */
-  public void screenshot(String url, Duration virtualTime, Path png, int width, int height) {
+  /**
+   * Loads {@code url} as {@link #dumpDom} does, in the same browser run saves a PNG screenshot of a
+   * {@code width} x {@code height} window to {@code png}, and returns the DOM.
+   */
+  public String dumpDomAndScreenshot(
+      String url, Duration virtualTime, Path png, int width, int height) {
     try {
       Files.createDirectories(png.toAbsolutePath().getParent());
+      Files.deleteIfExists(png);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    run(
-        url,
-        virtualTime,
-        List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height));
+    String dom =
+        run(
+            url,
+            virtualTime,
+            List.of(
+                "--dump-dom",
+                "--screenshot=" + png.toAbsolutePath(),
+                "--window-size=" + width + "," + height));
     if (!Files.isRegularFile(png)) {
       throw new IllegalStateException("chromium saved no screenshot at " + png);
     }
+    return dom;
   }
 
   /**
