@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,7 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A proxy on 127.0.0.1 that forwards nothing: the browser is told to send every request through it,
  * except to loopback addresses (which chromium always connects to directly), so every request that
  * would leave the machine arrives here instead. Records each one's request line ({@code GET
- * http://host/...}, {@code CONNECT host:443}) and answers 403.
+ * http://host/...}, {@code CONNECT host:443}; an empty line for a connection that sent nothing) and
+ * answers 403.
  *
  * <p>Thread-safe.
  */
@@ -48,19 +50,40 @@ public final class OutboundGuard implements AutoCloseable {
 
   private void acceptAll() {
     while (!server.isClosed()) {
-      try (Socket socket = server.accept()) {
-        socket.setSoTimeout(2_000);
-        requests.add(firstLine(socket.getInputStream()));
-        OutputStream out = socket.getOutputStream();
-        out.write(
-            "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                .getBytes(StandardCharsets.US_ASCII));
-        out.flush();
+      try {
+        Socket socket = server.accept();
+        Thread answer = new Thread(() -> answer(socket), "outbound-guard-connection");
+        answer.setDaemon(true);
+        answer.start();
       } catch (IOException e) {
         if (!server.isClosed()) {
-          requests.add("(unreadable request: " + e.getMessage() + ")");
+          requests.add("(accept failed: " + e.getMessage() + ")");
         }
       }
+    }
+  }
+
+  /**
+   * Records the request line and answers 403; a connection that sends nothing within 2 s (a
+   * browser's preconnect) is recorded as an empty line: nothing left the machine through it.
+   */
+  private void answer(Socket connection) {
+    try (Socket socket = connection) {
+      socket.setSoTimeout(2_000);
+      String line;
+      try {
+        line = firstLine(socket.getInputStream());
+      } catch (SocketTimeoutException idle) {
+        line = "";
+      }
+      requests.add(line);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+    } catch (IOException e) {
+      requests.add("(unreadable request: " + e.getMessage() + ")");
     }
   }
 
