@@ -127,6 +127,9 @@ class QueryPageITCase {
                     1280,
                     2000));
         assertThat(attribute(dom, "body", "data-active")).isEqualTo("true");
+        assertThat(Integer.parseInt(attribute(dom, "body", "data-loads")))
+            .as("loads of the running query's JSON in 2 s: it refreshes itself")
+            .isGreaterThanOrEqualTo(2);
         assertThat(dom).contains("processingTime=500ms");
         List<Long> shown = chartsMatchTheProgressFiles(dom, log);
         assertThat(shown).as("epochs shown while running").hasSizeGreaterThanOrEqualTo(3);
@@ -151,6 +154,9 @@ class QueryPageITCase {
                     1280,
                     2000));
         assertThat(attribute(dom, "body", "data-active")).isEqualTo("false");
+        assertThat(attribute(dom, "body", "data-loads"))
+            .as("a finished query polls slowly")
+            .isEqualTo("1");
         List<Long> shown = chartsMatchTheProgressFiles(dom, log);
         assertThat(shown).as("every retained report").isEqualTo(log.progressEpochs());
         textIsEscapedAndSecretsHidden(dom);

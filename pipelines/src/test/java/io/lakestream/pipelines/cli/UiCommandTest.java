@@ -8,14 +8,18 @@ import io.lakestream.state.query.QueryMetadata;
 import io.lakestream.state.query.SinkKind;
 import io.lakestream.state.query.SinkSpec;
 import io.lakestream.state.query.SourceSpec;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -94,6 +98,10 @@ class UiCommandTest {
           .contains("default-src 'none'")
           .contains("connect-src 'self'");
       assertThat(get(url + "api/query?key=000000000000").statusCode()).isEqualTo(404);
+      assertThat(statusWithHost(command.page.url(), "attacker.example"))
+          .as("a page of another site reaching 127.0.0.1 through DNS rebinding")
+          .isEqualTo(403);
+      assertThat(statusWithHost(command.page.url(), "127.0.0.1")).isEqualTo(200);
     } finally {
       command.stop.countDown();
     }
@@ -111,6 +119,24 @@ class UiCommandTest {
               "--port",
               String.valueOf(taken.getLocalPort()));
       assertThat(code).isEqualTo(2);
+    }
+  }
+
+  /** The status of {@code GET /api/queries} sent with {@code Host: host} (a raw request). */
+  private static int statusWithHost(String url, String host) throws Exception {
+    URI uri = URI.create(url);
+    try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(10_000);
+      socket
+          .getOutputStream()
+          .write(
+              ("GET /api/queries HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      String status =
+          new BufferedReader(
+                  new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+              .readLine();
+      return Integer.parseInt(status.split(" ")[1]);
     }
   }
 

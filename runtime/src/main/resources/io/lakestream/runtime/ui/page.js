@@ -33,6 +33,7 @@
   }
 
   function loaded(view, active) {
+    document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
     document.body.dataset.view = view;
     document.body.dataset.active = String(active);
     document.body.dataset.state = 'loaded';
