@@ -20,6 +20,11 @@ import java.util.stream.Stream;
  * test fails, it never skips. Each load is a new browser process with a new profile, no sandbox, no
  * GPU, no background networking, and every request that would leave loopback sent to an {@link
  * OutboundGuard} ({@link #outboundRequests()}).
+ *
+ * <p>Debian's chromium calls a few Google services by itself whatever the flags, on {@code
+ * about:blank} too (its updater's time check and update query, a connection to the accounts
+ * service): those exact requests, and connections that sent nothing, are the browser's own ({@link
+ * #browserOwnRequests()}); every other request counts as the page's.
  */
 public final class HeadlessChromium implements AutoCloseable {
   private static final Path BINARY = Path.of("/usr/bin/chromium");
