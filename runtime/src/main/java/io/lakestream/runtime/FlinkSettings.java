@@ -162,7 +162,7 @@ final class FlinkSettings {
       // Embedded, libraries' JVM shutdown hooks (Hadoop's) outlive the job's class loader.
       conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
     }
-    if (isLocal() || isLocalTarget()) {
+    if (embeddedRun()) {
       embeddedPorts(conf);
     }
     if (isLocal() && configuresFileSystems(callerSettings)) {
@@ -208,15 +208,18 @@ final class FlinkSettings {
   }
 
   /**
-   * Two distinct free loopback ports, for the REST API and the metrics endpoint. Both sockets are
-   * held while the second is chosen: a metrics endpoint binding "any port" while the MiniCluster
-   * starts could otherwise be given the REST port just released, and the REST API would not start.
+   * Two distinct free loopback ports, for the REST API and the metrics endpoint, and the query page
+   * ({@link EmbeddedQueryPage}) bound on a third. Both sockets are held while the others are
+   * chosen: a metrics endpoint binding "any port" while the MiniCluster starts could otherwise be
+   * given the REST port just released, and the REST API would not start.
    */
   static void embeddedPorts(Configuration conf) {
     try (ServerSocket rest = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         ServerSocket metrics = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       embeddedRestEndpoint(conf, rest.getLocalPort());
       embeddedPrometheus(conf, metrics.getLocalPort());
+      EmbeddedQueryPage.open(); // binds its own port while these two are held
+
     } catch (IOException e) {
       throw new UncheckedIOException("no free loopback ports for the embedded REST API", e);
     }
@@ -238,6 +241,11 @@ final class FlinkSettings {
             StreamExecutionEnvironment.getExecutionEnvironment()
                 .getConfiguration()
                 .get(DeploymentOptions.TARGET));
+  }
+
+  /** Whether runs submitted from this JVM run embedded (a MiniCluster here). */
+  static boolean embeddedRun() {
+    return isLocal() || isLocalTarget();
   }
 
   private static boolean isLocal() {

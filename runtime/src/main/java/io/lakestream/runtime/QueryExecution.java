@@ -143,6 +143,9 @@ final class QueryExecution implements StreamingQuery {
         runId(),
         job.getJobID(),
         detached ? " (detached: the job reports to " + location + "/progress by itself)" : "");
+    if (FlinkSettings.embeddedRun() && !detached) {
+      EmbeddedQueryPage.register(this, location.uri(), settings.trigger());
+    }
     notifyListeners(l -> l.onQueryStarted(this));
     CompletableFuture<JobExecutionResult> result;
     try {

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       UpgradeCommand.class,
       MsfCommand.class,
       DescribeCheckpointCommand.class,
+      UiCommand.class,
       TableChangesCommand.class,
       OptimizeCommand.class,
       VacuumCommand.class,
