@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,11 +84,7 @@ class JdbcSourceITCase {
     List<String> out = new ArrayList<>();
     try (CloseableIterator<String> it =
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "items")
-            .map(
-                r ->
-                    r.isPartitionEnd()
-                        ? r.partition() + "|end|" + r.rows()
-                        : r.partition() + "|" + Arrays.toString(r.values()))
+            .map(JdbcSourceITCase::line)
             .returns(Types.STRING)
             .executeAndCollect()) {
       it.forEachRemaining(out::add);
@@ -114,6 +111,13 @@ class JdbcSourceITCase {
     assertThat(rowsPerPartition.get(4)).isEqualTo(392);
     assertThat(out)
         .anyMatch(l -> l.equals("1|[201, n-201, 251.25, 2026-01-22, 2026-01-01T03:21:00Z, false]"));
+  }
+
+  private static String line(Row row) {
+    JdbcRecord r = JdbcRecord.of(row);
+    return r.isPartitionEnd()
+        ? r.partition() + "|end|" + r.rows()
+        : r.partition() + "|" + Arrays.toString(r.values());
   }
 
   @Test

@@ -27,6 +27,7 @@ import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.types.Row;
 
 /**
  * A bounded JDBC read as a Flink source: the partitions of {@link JdbcSourceConfig#splits()}, each
@@ -44,8 +45,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  */
 @PublicEvolving
 public final class JdbcSource
-    implements Source<JdbcRecord, JdbcPartitionSplit, JdbcEnumeratorState>,
-        ResultTypeQueryable<JdbcRecord>,
+    implements Source<Row, JdbcPartitionSplit, JdbcEnumeratorState>,
+        ResultTypeQueryable<Row>,
         DescribedSource {
   private static final long serialVersionUID = 1L;
 
@@ -91,7 +92,7 @@ public final class JdbcSource
   }
 
   @Override
-  public SourceReader<JdbcRecord, JdbcPartitionSplit> createReader(SourceReaderContext context) {
+  public SourceReader<Row, JdbcPartitionSplit> createReader(SourceReaderContext context) {
     return new JdbcPartitionReader(
         context, config, schema, query == null, JdbcPartitionReader.DEFAULT_ROWS_PER_POLL);
   }
@@ -133,8 +134,8 @@ public final class JdbcSource
   }
 
   @Override
-  public TypeInformation<JdbcRecord> getProducedType() {
-    return TypeInformation.of(JdbcRecord.class);
+  public TypeInformation<Row> getProducedType() {
+    return JdbcRecord.typeInfo(schema);
   }
 
   @Override

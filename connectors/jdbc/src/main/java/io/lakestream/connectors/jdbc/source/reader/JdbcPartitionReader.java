@@ -22,6 +22,7 @@ import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.types.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * the relation and partition (never the URL's secrets, which it cannot hold).
  */
 @Internal
-public final class JdbcPartitionReader implements SourceReader<JdbcRecord, JdbcPartitionSplit> {
+public final class JdbcPartitionReader implements SourceReader<Row, JdbcPartitionSplit> {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcPartitionReader.class);
 
   /** Rows emitted per {@link #pollNext} call before yielding to checkpoints and mail. */
@@ -82,7 +83,7 @@ public final class JdbcPartitionReader implements SourceReader<JdbcRecord, JdbcP
   }
 
   @Override
-  public InputStatus pollNext(ReaderOutput<JdbcRecord> output) {
+  public InputStatus pollNext(ReaderOutput<Row> output) {
     if (current == null && !openNext()) {
       return idle();
     }
@@ -90,7 +91,8 @@ public final class JdbcPartitionReader implements SourceReader<JdbcRecord, JdbcP
       for (int n = 0; n < rowsPerPoll; n++) {
         if (!rows.next()) {
           output.collect(
-              JdbcRecord.partitionEnd(current.partition(), current.partitions(), rowsRead));
+              JdbcRecord.partitionEnd(
+                  current.partition(), current.partitions(), rowsRead, schema.size()));
           LOG.info(
               "Read partition {} of {} of {}: {} rows",
               current.partition(),
