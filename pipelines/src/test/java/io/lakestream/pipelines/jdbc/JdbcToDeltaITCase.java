@@ -59,9 +59,9 @@ class JdbcToDeltaITCase {
               + " '2026-01-01 00:00:00+00' + g * INTERVAL '1 minute' FROM generate_series(1, "
               + ROWS
               + ") g");
-      // 1 ms per row, so the read lasts long enough to be interrupted (about 1.2 s per reader)
+      // 3 ms per row: 1.2 s per partition, so checkpoints (every 2 s) fall between commits
       s.execute(
-          "CREATE FUNCTION slow(BIGINT) RETURNS BOOLEAN AS $$ BEGIN PERFORM pg_sleep(0.001);"
+          "CREATE FUNCTION slow(BIGINT) RETURNS BOOLEAN AS $$ BEGIN PERFORM pg_sleep(0.003);"
               + " RETURN true; END $$ LANGUAGE plpgsql");
     }
   }
@@ -110,6 +110,20 @@ class JdbcToDeltaITCase {
         : 0;
   }
 
+  /** Whether Flink completed a checkpoint of the query (state/<job>/chk-N/_metadata). */
+  private static boolean checkpointCompleted(String checkpoint) throws Exception {
+    Path state = dir.resolve(checkpoint).resolve("state");
+    if (!Files.isDirectory(state)) {
+      return false;
+    }
+    try (var files = Files.walk(state, 3)) {
+      return files.anyMatch(
+          p ->
+              p.getFileName().toString().equals("_metadata")
+                  && p.getParent().getFileName().toString().startsWith("chk-"));
+    }
+  }
+
   /** Terminates the backends reading the orders, as a lost connection would; returns how many. */
   private static int terminateReaders() throws Exception {
     try (Connection c = POSTGRES.connect();
@@ -126,13 +140,21 @@ class JdbcToDeltaITCase {
 
   @Test
   void lostConnectionsMidReadThenARerunAddNothingTwice() throws Exception {
-    StreamingQuery first = start("chk-1", Trigger.processingTime(Duration.ofMillis(200)), null);
+    StreamingQuery first = start("chk-1", Trigger.processingTime(Duration.ofSeconds(2)), null);
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (committedPartitions() < 2) {
+    while (!checkpointCompleted("chk-1")) {
       assertThat(first.isActive()).as("query running: %s", first.exception()).isTrue();
-      assertThat(System.nanoTime()).as("two partitions within %s", WAIT).isLessThan(deadline);
-      Thread.sleep(50);
+      assertThat(System.nanoTime()).as("a checkpoint within %s", WAIT).isLessThan(deadline);
+      Thread.sleep(20);
     }
+    // A partition committed after the checkpoint is read again after the restore: it must be
+    // skipped, not added twice.
+    int atCheckpoint = committedPartitions();
+    while (committedPartitions() == atCheckpoint) {
+      assertThat(System.nanoTime()).as("a commit within %s", WAIT).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    assertThat(committedPartitions()).as("partitions left to interrupt").isLessThan(PARTITIONS);
     assertThat(terminateReaders()).as("readers terminated mid-read").isPositive();
     while (committedPartitions() < PARTITIONS) {
       assertThat(first.isActive()).as("query running: %s", first.exception()).isTrue();
