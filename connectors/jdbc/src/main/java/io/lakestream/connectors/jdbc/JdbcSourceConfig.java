@@ -3,7 +3,6 @@ package io.lakestream.connectors.jdbc;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.jdbc.source.split.JdbcPartitionSplit;
-import io.lakestream.connectors.lakebase.CredentialProvider;
 import java.io.IOException;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -17,7 +16,7 @@ import java.util.ServiceLoader;
 /**
  * A validated JDBC read (made by {@link JdbcSourceOptions#parse}): where to connect, what to read,
  * its partitions. Serializable without any secret: the password is fetched from its {@link
- * CredentialProvider} at every {@link #connect()}. {@link #toString()} and every message name the
+ * JdbcPassword} at every {@link #connect()}. {@link #toString()} and every message name the
  * relation and the options to check, never the password.
  *
  * @param url the JDBC URL (without credentials)
@@ -38,7 +37,7 @@ public record JdbcSourceConfig(
     List<JdbcPartitionSplit> splits,
     int fetchSize,
     String user,
-    CredentialProvider credentials)
+    JdbcPassword credentials)
     implements Serializable {
 
   public JdbcSourceConfig {

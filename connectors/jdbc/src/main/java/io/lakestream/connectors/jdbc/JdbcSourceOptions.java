@@ -2,8 +2,6 @@ package io.lakestream.connectors.jdbc;
 
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.jdbc.source.split.JdbcPartitionSplit;
-import io.lakestream.connectors.lakebase.CredentialProvider;
-import io.lakestream.connectors.lakebase.PasswordProvider;
 import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.options.OptionValues;
@@ -208,13 +206,13 @@ public final class JdbcSourceOptions {
     return JdbcPartitionSplit.of(low, high, values.get(NUM_PARTITIONS));
   }
 
-  private static CredentialProvider credentials(OptionValues values) {
+  private static JdbcPassword credentials(OptionValues values) {
     if (values.contains(PASSWORD_FILE) && values.contains(PASSWORD_ENV)) {
       throw CATALOG.conflict(
           "takes the password one way: option passwordFile or option passwordEnv, not both");
     }
     if (values.contains(PASSWORD_FILE)) {
-      return PasswordProvider.fromFile(values.get(PASSWORD_FILE));
+      return JdbcPassword.fromFile(values.get(PASSWORD_FILE));
     }
     if (values.contains(PASSWORD_ENV)) {
       String variable = values.get(PASSWORD_ENV).trim();
@@ -222,7 +220,7 @@ public final class JdbcSourceOptions {
         throw CATALOG.invalidValue(
             PASSWORD_ENV, variable, "must be an environment variable's name, e.g. PGPASSWORD");
       }
-      return new EnvironmentPassword(variable);
+      return JdbcPassword.fromEnvironment(variable);
     }
     return null;
   }

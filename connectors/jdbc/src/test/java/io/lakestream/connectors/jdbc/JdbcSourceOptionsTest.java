@@ -46,6 +46,7 @@ class JdbcSourceOptionsTest {
     assertThat(config.select(config.splits().get(1)))
         .isEqualTo("SELECT * FROM orders WHERE id >= 25 AND id < 50");
     assertThat(config.credentials().source()).contains("PGPASSWORD");
+    assertThat(config.credentials()).isEqualTo(JdbcPassword.fromEnvironment("PGPASSWORD"));
   }
 
   @Test
