@@ -7,6 +7,7 @@ import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
 import io.lakestream.pipelines.gold.OrdersGoldDaily;
+import io.lakestream.pipelines.jdbc.JdbcToDelta;
 import io.lakestream.pipelines.silver.OrdersSilver;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -25,6 +26,7 @@ public final class Pipelines {
     register(new AdClicksPerWindow());
     register(new OrdersGoldDaily());
     register(new OrdersBronzeFromFiles());
+    register(new JdbcToDelta());
   }
 
   private Pipelines() {}

@@ -33,6 +33,9 @@ class PipelinesHaveUidsTest {
   @ParameterizedTest
   @ArgumentsSource(AllPipelines.class)
   void everyOperatorHasAnExplicitUid(String name, @TempDir Path dir) throws Exception {
+    if (name.equals("jdbc-to-delta")) { // reads a database's columns; JdbcToDeltaITCase runs it
+      return; // through the launcher, which refuses operators without a uid (requireUids)
+    }
     if (name.equals("gold")) { // reads the change feed of an existing silver table
       io.lakestream.connectors.delta.DeltaTable.forPath(
               dir.resolve("out/orders_silver").toUri().toString())

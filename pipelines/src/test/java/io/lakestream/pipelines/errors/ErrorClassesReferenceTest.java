@@ -6,6 +6,7 @@ import io.lakestream.api.error.ErrorClass;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import io.lakestream.connectors.delta.DeltaErrorClass;
+import io.lakestream.connectors.jdbc.JdbcErrorClass;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.lakebase.LakebaseErrorClass;
 import io.lakestream.connectors.options.OptionErrorClass;
@@ -51,6 +52,7 @@ class ErrorClassesReferenceTest {
           KafkaErrorClass.class,
           AutoLoaderErrorClass.class,
           LakebaseErrorClass.class,
+          JdbcErrorClass.class,
           SqlErrorClass.class,
           PipelineErrorClass.class);
 

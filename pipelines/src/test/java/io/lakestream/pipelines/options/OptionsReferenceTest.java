@@ -6,11 +6,13 @@ import io.lakestream.connectors.autoloader.AutoLoaderOptions;
 import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceOptions;
 import io.lakestream.connectors.delta.sink.DeltaSinkOptions;
 import io.lakestream.connectors.delta.source.DeltaSourceOptions;
+import io.lakestream.connectors.jdbc.JdbcSourceOptions;
 import io.lakestream.connectors.kafka.sink.KafkaSinkOptions;
 import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
+import io.lakestream.pipelines.jdbc.JdbcToDelta;
 import io.lakestream.sql.SqlQuerySettings;
 import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
@@ -46,6 +48,8 @@ class OptionsReferenceTest {
           DeltaSinkOptions.CATALOG,
           AutoLoaderOptions.CATALOG,
           LakebaseSinkOptions.CATALOG,
+          JdbcSourceOptions.CATALOG,
+          JdbcToDelta.CATALOG,
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
           AutoLoaderSqlOptions.CATALOG,
