@@ -6,6 +6,7 @@ import io.lakestream.connectors.kafka.avro.AvroDecodeException;
 import io.lakestream.connectors.kafka.avro.AvroValueDecoder;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
+import io.lakestream.connectors.schema.flink.FlinkTypes;
 import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.RecordParseException;
 import io.lakestream.operators.parse.RecordParser;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.types.Row;
@@ -46,7 +46,7 @@ public final class KafkaAvroValue implements RecordParser<Row> {
 
   /** The Flink type of the rows. */
   public TypeInformation<Row> rowType() {
-    return rowType(decoder.rowSchema());
+    return FlinkTypes.rowType(decoder.rowSchema());
   }
 
   @Override
@@ -61,34 +61,6 @@ public final class KafkaAvroValue implements RecordParser<Row> {
     } catch (AvroDecodeException e) {
       throw new RecordParseException("from_avro: " + e.getMessage(), e);
     }
-  }
-
-  private static TypeInformation<Row> rowType(RowSchema schema) {
-    String[] names = schema.columnNames().toArray(new String[0]);
-    TypeInformation<?>[] types = new TypeInformation<?>[schema.size()];
-    for (int i = 0; i < types.length; i++) {
-      types[i] = type(schema.column(i).type());
-    }
-    return Types.ROW_NAMED(names, types);
-  }
-
-  private static TypeInformation<?> type(ColumnType type) {
-    return switch (type.kind()) {
-      case BOOLEAN -> Types.BOOLEAN;
-      case INT -> Types.INT;
-      case LONG -> Types.LONG;
-      case FLOAT -> Types.FLOAT;
-      case DOUBLE -> Types.DOUBLE;
-      case DECIMAL -> Types.BIG_DEC;
-      case DATE -> Types.LOCAL_DATE;
-      case TIMESTAMP -> Types.INSTANT;
-      case TIMESTAMP_NTZ -> Types.LOCAL_DATE_TIME;
-      case BINARY -> Types.PRIMITIVE_ARRAY(Types.BYTE);
-      case ARRAY -> Types.LIST(type(((ColumnType.Array) type).elementType()));
-      case MAP -> Types.MAP(Types.STRING, type(((ColumnType.Map) type).valueType()));
-      case STRUCT -> rowType(((ColumnType.Struct) type).fields());
-      default -> Types.STRING;
-    };
   }
 
   /** A decoded value as Flink holds it: structs as rows, inside lists and maps too. */

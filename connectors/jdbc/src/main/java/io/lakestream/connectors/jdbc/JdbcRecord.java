@@ -4,6 +4,7 @@ import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
+import io.lakestream.connectors.schema.flink.FlinkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -41,27 +42,9 @@ public final class JdbcRecord {
     List<TypeInformation<?>> types = new ArrayList<>(List.of(Types.INT, Types.INT, Types.LONG));
     for (Column column : schema.columns()) {
       names.add(column.name());
-      types.add(typeInfo(column.type()));
+      types.add(FlinkTypes.of(column.type()));
     }
     return Types.ROW_NAMED(names.toArray(new String[0]), types.toArray(new TypeInformation<?>[0]));
-  }
-
-  private static TypeInformation<?> typeInfo(ColumnType type) {
-    return switch (type.kind()) {
-      case BOOLEAN -> Types.BOOLEAN;
-      case BYTE -> Types.BYTE;
-      case SHORT -> Types.SHORT;
-      case INT -> Types.INT;
-      case LONG -> Types.LONG;
-      case FLOAT -> Types.FLOAT;
-      case DOUBLE -> Types.DOUBLE;
-      case DECIMAL -> Types.BIG_DEC;
-      case DATE -> Types.LOCAL_DATE;
-      case TIMESTAMP -> Types.INSTANT;
-      case TIMESTAMP_NTZ -> Types.LOCAL_DATE_TIME;
-      case BINARY -> Types.PRIMITIVE_ARRAY(Types.BYTE);
-      default -> Types.STRING;
-    };
   }
 
   /** A row of {@code partition} (of {@code partitions}). */
