@@ -58,6 +58,22 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
               + "|"
               + String.join("|", VALUES.stream().map(StateMetrics::epochName).toList())
               + ")$");
+
+  /**
+   * RocksDB's native metrics (enabled by {@code StateBackendSettings} for the RocksDB backend),
+   * named {@code <operator>.<state name>.rocksdb_<property>}, by their name in {@code
+   * customMetrics}: summed over the operator's states and subtasks. Flink refreshes them every 5 s
+   * (they read 0 before the first refresh).
+   */
+  static final Map<String, String> ROCKSDB_METRICS =
+      Map.of(
+          "rocksdb_estimate-num-keys", "rocksdbEstimatedNumKeys",
+          "rocksdb_total-sst-files-size", "rocksdbSstFileSize",
+          "rocksdb_cur-size-all-mem-tables", "rocksdbMemTableBytes",
+          "rocksdb_num-running-flushes", "rocksdbRunningFlushes",
+          "rocksdb_num-running-compactions", "rocksdbRunningCompactions");
+
+  private static final String STATE_GROUP = "." + StateMetrics.GROUP + ".";
   private static final String INPUT_WATERMARK = "currentInputWatermark";
   private static final int REDISCOVER_EVERY = 10;
 
@@ -74,13 +90,22 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
 
   /**
    * What one read found: operators by uid (current values and, where consistent, those at the end
-   * of the latest epoch), and the lowest input watermark of their tasks.
+   * of the latest epoch), the lowest input watermark of their tasks, and per uid the current
+   * RocksDB metrics of operators on the RocksDB backend ({@link #ROCKSDB_METRICS}).
    */
   record Snapshot(
       Map<String, OperatorState> operators,
       Map<String, EpochState> epochs,
-      OptionalLong watermark) {
-    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), OptionalLong.empty());
+      OptionalLong watermark,
+      Map<String, Map<String, Long>> customMetrics) {
+    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), OptionalLong.empty(), Map.of());
+
+    Snapshot(
+        Map<String, OperatorState> operators,
+        Map<String, EpochState> epochs,
+        OptionalLong watermark) {
+      this(operators, epochs, watermark, Map.of());
+    }
   }
 
   private final HttpClient http;
@@ -90,6 +115,9 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
 
   /** Metric names of each vertex with state metrics; vertices without any are left out. */
   private Map<String, List<String>> metricNames;
+
+  /** The uid of each stateful operator by its name's prefix in metric names. */
+  private final Map<String, String> operatorUids = new HashMap<>();
 
   private long reads;
 
@@ -125,6 +153,7 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
     }
     // per uid: 4 current sums, 4 epoch-end sums, min epoch, max epoch
     Map<String, long[]> byUid = new TreeMap<>();
+    Map<String, Map<String, Long>> custom = new TreeMap<>();
     long watermark = Long.MAX_VALUE;
     boolean anyWatermark = false;
     for (Map.Entry<String, List<String>> vertex : metricNames.entrySet()) {
@@ -138,6 +167,13 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
             watermark = Math.min(watermark, min);
             anyWatermark = true;
           }
+          continue;
+        }
+        Optional<String[]> rocksdb = rocksdbMetric(id);
+        if (rocksdb.isPresent()) {
+          custom
+              .computeIfAbsent(rocksdb.get()[0], u -> new TreeMap<>())
+              .merge(rocksdb.get()[1], Math.round(value.path("sum").asDouble()), Long::sum);
           continue;
         }
         Matcher m = STATE_METRIC.matcher(id);
@@ -173,7 +209,28 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
           }
         });
     return new Snapshot(
-        operators, epochs, anyWatermark ? OptionalLong.of(watermark) : OptionalLong.empty());
+        operators,
+        epochs,
+        anyWatermark ? OptionalLong.of(watermark) : OptionalLong.empty(),
+        custom);
+  }
+
+  /**
+   * The uid and {@code customMetrics} name of a RocksDB metric of a stateful operator whose
+   * operator name prefixes it, or empty.
+   */
+  private Optional<String[]> rocksdbMetric(String id) {
+    int property = id.lastIndexOf(".rocksdb_");
+    String name = property < 0 ? null : ROCKSDB_METRICS.get(id.substring(property + 1));
+    if (name == null) {
+      return Optional.empty();
+    }
+    for (Map.Entry<String, String> operator : operatorUids.entrySet()) {
+      if (id.startsWith(operator.getKey() + ".")) {
+        return Optional.of(new String[] {operator.getValue(), name});
+      }
+    }
+    return Optional.empty();
   }
 
   /** Finds the vertices that have state metrics and the names to ask for. */
@@ -182,11 +239,22 @@ final class StateOperatorMetrics implements StateOperatorProgress.Reader {
     for (JsonNode vertex : get("/jobs/" + job).path("vertices")) {
       String id = vertex.path("id").asText();
       List<String> names = new ArrayList<>();
+      List<String> rocksdb = new ArrayList<>();
       for (JsonNode metric : get(subtaskMetrics(id))) {
         String name = metric.path("id").asText();
         if (STATE_METRIC.matcher(name).find()) {
           names.add(name);
+          int group = name.indexOf(STATE_GROUP);
+          if (group > 0) {
+            String uid = name.substring(group + STATE_GROUP.length(), name.lastIndexOf('.'));
+            operatorUids.put(name.substring(0, group), uid);
+          }
+        } else if (name.contains(".rocksdb_")) {
+          rocksdb.add(name);
         }
+      }
+      if (!names.isEmpty()) {
+        rocksdb.stream().filter(n -> rocksdbMetric(n).isPresent()).forEach(names::add);
       }
       if (!names.isEmpty()) {
         names.add(INPUT_WATERMARK);

@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
  * stateful operator {@code operatorName} (its uid), {@code numRowsTotal} and {@code
  * memoryUsedBytes} (current), {@code numRowsUpdated} and {@code numRowsDroppedByWatermark} (since
  * the previous report: the difference of the operators' counters; a counter that went down, as
- * after a task restart, counts from zero).
+ * after a task restart, counts from zero), and on the RocksDB backend {@code customMetrics}
+ * (RocksDB's estimated keys, SST file and memtable bytes, running flushes and compactions, summed
+ * over the operator's states and subtasks, as of the latest read and Flink's 5 s refresh of them
+ * rather than the epoch's end).
  *
  * <p>Values come from the latest successful {@link StateOperatorMetrics} read, taken at most every
  * {@link #MIN_READ_INTERVAL} while the job runs (and when an epoch is reported), so an epoch shows
@@ -128,6 +131,10 @@ final class StateOperatorProgress {
       o.put("numRowsUpdated", since(previous[0], s.numRowsUpdated()));
       o.put("memoryUsedBytes", s.memoryUsedBytes());
       o.put("numRowsDroppedByWatermark", since(previous[1], s.numRowsDroppedByWatermark()));
+      Map<String, Long> custom = last.customMetrics().get(uid);
+      if (custom != null) {
+        custom.forEach(o.putObject("customMetrics")::put);
+      }
       reported.put(uid, new long[] {s.numRowsUpdated(), s.numRowsDroppedByWatermark()});
     }
     return operators;

@@ -146,6 +146,11 @@ class StateOperatorsProgressITCase {
     }
   }
 
+  private static JsonNode lastOf(StreamingQuery query) {
+    List<QueryProgress> progress = query.recentProgress();
+    return progress.get(progress.size() - 1).json();
+  }
+
   private void check(StreamingQuery query, Path table) throws Exception {
     long lates =
         Stream.iterate(0L, r -> r + 1)
@@ -165,12 +170,31 @@ class StateOperatorsProgressITCase {
           stableEpochs = (int) progress.stream().skip(firstComplete(progress, passed)).count();
         }
       }
+      // Flink refreshes RocksDB's metrics every 5 s: wait for an epoch after a refresh
+      while (dedup(lastOf(query)).path("customMetrics").path("rocksdbSstFileSize").asLong() == 0) {
+        assertThat(System.nanoTime()).as("RocksDB's metrics refreshed").isLessThan(deadline);
+        Thread.sleep(500);
+      }
       List<QueryProgress> progress = query.recentProgress();
       QueryProgress last = progress.get(progress.size() - 1);
       JsonNode dedup = dedup(last.json());
       assertThat(dedup.path("operatorName").asText()).isEqualTo("dedup");
       assertThat(dedup.path("numRowsUpdated").asLong()).isZero(); // no input any more
       assertThat(dedup.path("memoryUsedBytes").asLong()).isPositive();
+      JsonNode rocksdb = dedup.path("customMetrics");
+      assertThat(rocksdb.fieldNames())
+          .toIterable()
+          .as("RocksDB's native metrics of the dedup's states")
+          .containsExactlyInAnyOrder(
+              "rocksdbEstimatedNumKeys",
+              "rocksdbSstFileSize",
+              "rocksdbMemTableBytes",
+              "rocksdbRunningFlushes",
+              "rocksdbRunningCompactions");
+      // estimates (puts less deletes); the checkpoints flushed the state to SST files
+      assertThat(rocksdb.path("rocksdbEstimatedNumKeys").asLong()).isPositive();
+      assertThat(rocksdb.path("rocksdbMemTableBytes").asLong()).isPositive();
+      assertThat(rocksdb.path("rocksdbRunningCompactions").asLong()).isNotNegative();
       long watermark =
           Instant.parse(last.json().path("eventTime").path("watermark").asText()).toEpochMilli();
       List<Long> times = passedTimes(table);
