@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.lakestream.connectors.kafka.KafkaRecord;
+import io.lakestream.connectors.kafka.avro.AvroDecodeException;
+import io.lakestream.connectors.kafka.avro.AvroValueDecoder;
 import io.lakestream.connectors.schema.JsonColumnValues;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
@@ -24,9 +26,10 @@ import org.apache.flink.util.Collector;
 
 /**
  * Turns Kafka records into a Kafka table's rows: each column from the record's Kafka columns or,
- * with {@code format = 'json'}, from the fields of its JSON value (fields the table does not
- * declare are ignored, a missing field is null, as Spark's {@code from_json} reads them, unless its
- * column is declared {@code NOT NULL}: then the record is a dead letter).
+ * with {@code format = 'avro'}, from the fields of its Avro value ({@link AvroFields}) or, with
+ * {@code format = 'json'}, from the fields of its JSON value (fields the table does not declare are
+ * ignored, a missing field is null, as Spark's {@code from_json} reads them, unless its column is
+ * declared {@code NOT NULL}: then the record is a dead letter).
  *
  * <p>A record whose value is not a JSON object, or has a field that does not fit its column's type,
  * goes to the {@link ParseWithDeadLetters#DEAD_LETTERS} side output with the reason and the
@@ -42,14 +45,26 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
 
   private final List<OutputColumn> columns;
   private final boolean json;
+  private final AvroValueDecoder avro;
+  private final int[] avroFields;
   private final Map<String, Integer> byName = new HashMap<>();
   private final Map<String, Integer> byLowerName = new HashMap<>();
   private transient Counter parsed;
   private transient Counter rejected;
 
   KafkaRowDecoder(List<OutputColumn> columns) {
+    this(columns, null, null);
+  }
+
+  /**
+   * @param avro the decoder of the values ({@code format = 'avro'}), or null for JSON values
+   * @param table the table's name, for messages
+   */
+  KafkaRowDecoder(List<OutputColumn> columns, AvroValueDecoder avro, String table) {
     this.columns = List.copyOf(columns);
-    this.json = columns.stream().anyMatch(OutputColumn::isJsonField);
+    this.avro = avro;
+    this.avroFields = avro == null ? null : AvroFields.check(columns, avro.rowSchema(), table);
+    this.json = avro == null && columns.stream().anyMatch(OutputColumn::isJsonField);
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).isJsonField()) {
         byName.putIfAbsent(columns.get(i).name(), i);
@@ -69,9 +84,13 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
     GenericRowData row = new GenericRowData(columns.size());
     try {
       JsonNode[] fields = json ? jsonFields(record) : null;
+      Object[] decoded = avro == null ? null : avroValues(record);
       for (int i = 0; i < columns.size(); i++) {
         OutputColumn column = columns.get(i);
-        Object external = column.isJsonField() ? jsonValue(column, fields[i]) : null;
+        Object external = null;
+        if (column.isJsonField()) {
+          external = avro == null ? jsonValue(column, fields[i]) : avroValue(column, decoded, i);
+        }
         row.setField(i, column.internalValue(record, external));
       }
     } catch (MalformedValue e) {
@@ -87,6 +106,25 @@ final class KafkaRowDecoder extends ProcessFunction<KafkaRecord, RowData> {
     }
     parsed.inc();
     out.collect(row);
+  }
+
+  private Object[] avroValues(KafkaRecord record) {
+    try {
+      return avro.decode(record.value);
+    } catch (AvroDecodeException e) {
+      throw new MalformedValue("from_avro: " + e.getMessage());
+    }
+  }
+
+  private Object avroValue(OutputColumn column, Object[] decoded, int i) {
+    int field = avroFields[i];
+    Object value =
+        AvroFields.widen(decoded[field], avro.rowSchema().column(field).type(), column.jsonType());
+    if (value == null && column.required()) {
+      throw new MalformedValue(
+          "field '" + column.name() + "' is null, but its column is declared NOT NULL");
+    }
+    return value;
   }
 
   private static Object jsonValue(OutputColumn column, JsonNode field) {

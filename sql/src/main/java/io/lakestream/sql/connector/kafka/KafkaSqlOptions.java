@@ -21,14 +21,44 @@ public final class KafkaSqlOptions {
   /** How a record's value becomes the table's columns. */
   public static final Option<String> FORMAT =
       Option.key("format")
-          .choiceType("raw", "json")
+          .choiceType("raw", "json", "avro")
           .defaultValue("raw")
           .withDescription(
               "raw: the table's columns are Spark's Kafka columns (key, value, topic, partition,"
                   + " offset, timestamp, timestampType, headers), by name. json: the value is a"
                   + " JSON object whose fields are the table's columns (by name); Kafka's columns"
                   + " are then METADATA columns. A record that is not such an object goes to"
-                  + " deadLetterTable.");
+                  + " deadLetterTable. avro: Spark's from_avro: the value is an Avro record of"
+                  + " avroSchema (or avroSchemaFile), in the Confluent wire format with"
+                  + " schemaRegistryUrl; its fields are the table's columns, and a value that"
+                  + " does not decode goes to deadLetterTable.");
+
+  /** The Avro schema of the values, inline. */
+  public static final Option<String> AVRO_SCHEMA =
+      Option.key("avroSchema")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The values' Avro schema (JSON), as from_avro's jsonFormatSchema; with format avro,"
+                  + " this or avroSchemaFile. With schemaRegistryUrl it is the reader schema each"
+                  + " value's registered writer schema resolves to.");
+
+  /** The Avro schema of the values, in a file. */
+  public static final Option<String> AVRO_SCHEMA_FILE =
+      Option.key("avroSchemaFile")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A local .avsc file with the values' Avro schema, instead of avroSchema.");
+
+  /** The schema registry of Confluent wire-format values. */
+  public static final Option<String> SCHEMA_REGISTRY_URL =
+      Option.key("schemaRegistryUrl")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A Confluent schema registry: the values carry its wire format (magic byte and"
+                  + " schema id), and each writer schema is fetched once by id.");
 
   /** The Delta table malformed records go to. */
   public static final Option<String> DEAD_LETTER_TABLE =
@@ -52,7 +82,7 @@ public final class KafkaSqlOptions {
 
   /** The options this table adds to the Kafka source's. */
   public static List<Option<?>> own() {
-    return List.of(FORMAT, DEAD_LETTER_TABLE);
+    return List.of(FORMAT, AVRO_SCHEMA, AVRO_SCHEMA_FILE, SCHEMA_REGISTRY_URL, DEAD_LETTER_TABLE);
   }
 
   private static OptionsCatalog catalog() {
@@ -73,6 +103,14 @@ public final class KafkaSqlOptions {
                     "Hadoop settings of the dead-letter table's file system, e.g."
                         + " hadoop.fs.s3a.endpoint"));
     source.passThroughs().forEach(builder::passThrough);
+    builder.rule(
+        OptionRule.onlyWhen(
+            FORMAT,
+            "avro",
+            "with format avro",
+            AVRO_SCHEMA,
+            AVRO_SCHEMA_FILE,
+            SCHEMA_REGISTRY_URL));
     for (OptionRule rule : source.rules()) {
       builder.rule(rule);
     }

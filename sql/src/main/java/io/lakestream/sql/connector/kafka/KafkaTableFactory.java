@@ -45,19 +45,21 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
     TableOptions options = options(context, KafkaSqlOptions.CATALOG);
     String name = options.table();
     KafkaTableSettings settings = KafkaTableSettings.of(name, options.given(), options.values());
-    if (settings.json() && settings.deadLetterTable().isEmpty()) {
+    if (settings.valueFields() && settings.deadLetterTable().isEmpty()) {
       throw KafkaSqlOptions.CATALOG.failure(
           OptionErrorClass.MISSING_OPTION,
           KafkaSqlOptions.DEAD_LETTER_TABLE.key(),
           "option 'deadLetterTable' is missing for "
               + name
-              + ": with 'format' = 'json' a record that is not a JSON object of the declared"
-              + " columns goes to a dead-letter Delta table, never dropped. Add"
-              + " 'deadLetterTable' = '<table location>' to its WITH clause.");
+              + ": with 'format' = '"
+              + settings.format()
+              + "' a record whose value does not decode into the declared columns goes to a"
+              + " dead-letter Delta table, never dropped. Add 'deadLetterTable' = '<table"
+              + " location>' to its WITH clause.");
     }
     RowType row = (RowType) context.getPhysicalRowDataType().getLogicalType();
     List<OutputColumn> physical =
-        settings.json() ? jsonColumns(row, name) : kafkaColumns(row, name);
+        settings.valueFields() ? valueColumns(row, name, settings) : kafkaColumns(row, name);
     return new KafkaTableSource(
         settings,
         QueryContextConfig.read(context.getConfiguration(), name),
@@ -109,11 +111,16 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
             + " (the Kafka columns are then METADATA columns).");
   }
 
-  private static List<OutputColumn> jsonColumns(RowType row, String table) {
+  private static List<OutputColumn> valueColumns(
+      RowType row, String table, KafkaTableSettings settings) {
     List<OutputColumn> columns = new ArrayList<>();
     for (RowType.RowField field : row.getFields()) {
-      ColumnType type = FlinkTypes.toCoreColumnType(field, table, "format 'json'");
+      ColumnType type =
+          FlinkTypes.toCoreColumnType(field, table, "format '" + settings.format() + "'");
       columns.add(OutputColumn.json(field.getName(), type, !field.getType().isNullable()));
+    }
+    if (settings.avro() != null) {
+      AvroFields.check(columns, settings.avro().rowSchema(), table);
     }
     return columns;
   }

@@ -1,8 +1,11 @@
 package io.lakestream.sql.connector.kafka;
 
+import io.lakestream.connectors.kafka.avro.AvroValueDecoder;
+import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.state.Locations;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +17,7 @@ import java.util.Optional;
  * @param name the table's identifier, also the source's name and uid
  * @param kafkaOptions the Kafka source's options, as given (the source checks them again)
  * @param json whether the value is decoded as JSON ({@code format = 'json'})
+ * @param avro the decoder of Avro values ({@code format = 'avro'}), or null
  * @param deadLetter the dead-letter table's location, or null
  * @param hadoopConf Hadoop settings of the dead-letter table's file system
  */
@@ -21,9 +25,20 @@ record KafkaTableSettings(
     String name,
     Map<String, String> kafkaOptions,
     boolean json,
+    AvroValueDecoder avro,
     String deadLetter,
     Map<String, String> hadoopConf)
     implements Serializable {
+
+  /** Whether the table's columns are fields of the value (format json or avro). */
+  boolean valueFields() {
+    return json || avro != null;
+  }
+
+  /** The format's name, for messages. */
+  String format() {
+    return json ? "json" : avro != null ? "avro" : "raw";
+  }
 
   Optional<String> deadLetterTable() {
     return Optional.ofNullable(deadLetter);
@@ -44,7 +59,30 @@ record KafkaTableSettings(
         name,
         Map.copyOf(kafka),
         values.get(KafkaSqlOptions.FORMAT).equalsIgnoreCase("json"),
+        avro(values),
         values.getOptional(KafkaSqlOptions.DEAD_LETTER_TABLE).map(Locations::absolute).orElse(null),
         Map.copyOf(values.passThrough(KafkaSqlOptions.HADOOP_PREFIX)));
+  }
+
+  /** The Avro decoder of format avro: its schema inline or from a file, exactly one of them. */
+  private static AvroValueDecoder avro(OptionValues values) {
+    if (!values.get(KafkaSqlOptions.FORMAT).equalsIgnoreCase("avro")) {
+      return null;
+    }
+    String registry = values.getOptional(KafkaSqlOptions.SCHEMA_REGISTRY_URL).orElse(null);
+    Optional<String> inline = values.getOptional(KafkaSqlOptions.AVRO_SCHEMA);
+    Optional<String> file = values.getOptional(KafkaSqlOptions.AVRO_SCHEMA_FILE);
+    if (inline.isPresent() == file.isPresent()) {
+      throw KafkaSqlOptions.CATALOG.failure(
+          inline.isPresent()
+              ? OptionErrorClass.CONFLICTING_OPTIONS
+              : OptionErrorClass.MISSING_OPTION,
+          KafkaSqlOptions.AVRO_SCHEMA.key(),
+          "format 'avro' needs the values' schema in exactly one of 'avroSchema' (inline JSON)"
+              + " and 'avroSchemaFile' (a .avsc file)");
+    }
+    return inline.isPresent()
+        ? AvroValueDecoder.of(inline.get(), registry)
+        : AvroValueDecoder.ofFile(Path.of(file.get()), registry);
   }
 }

@@ -92,7 +92,7 @@ final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata
             .options(withHeadersIfRead(columns))
             .query(query)
             .build();
-    KafkaRowDecoder decoder = new KafkaRowDecoder(columns);
+    KafkaRowDecoder decoder = new KafkaRowDecoder(columns, settings.avro(), settings.name());
     RowType rowType = (RowType) produced.getLogicalType();
     return new DataStreamScanProvider() {
       @Override

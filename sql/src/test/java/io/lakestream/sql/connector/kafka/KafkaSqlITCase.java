@@ -255,4 +255,79 @@ class KafkaSqlITCase {
     }
     assertThat(rows(bronze())).containsExactlyInAnyOrderElementsOf(expected);
   }
+
+  private static final String AVRO_SCHEMA =
+      "{\"type\":\"record\",\"name\":\"Order\",\"fields\":["
+          + "{\"name\":\"id\",\"type\":\"long\"},"
+          + "{\"name\":\"name\",\"type\":[\"null\",\"string\"],\"default\":null},"
+          + "{\"name\":\"qty\",\"type\":\"int\"}]}";
+
+  /**
+   * from_avro in SQL: Avro values decoded into the declared columns (int widened to BIGINT, names
+   * matched ignoring case), and every value that does not decode (garbage, cut short, a tombstone)
+   * in the dead-letter table with its position.
+   */
+  @Test
+  void avroRecordsReachTheTableAndUndecodableOnesTheDeadLetters() throws Exception {
+    org.apache.avro.Schema schema = new org.apache.avro.Schema.Parser().parse(AVRO_SCHEMA);
+    List<List<Object>> good = new ArrayList<>();
+    List<String> dead = new ArrayList<>();
+    try (KafkaProducer<byte[], byte[]> producer = producer(KAFKA.broker())) {
+      for (int i = 0; i < 30; i++) {
+        byte[] value = avro(schema, i);
+        if (i % 7 == 3) {
+          value =
+              switch ((i / 7) % 3) {
+                case 0 -> new byte[] {(byte) 0xff, 1, 2};
+                case 1 -> java.util.Arrays.copyOf(value, 1);
+                default -> null;
+              };
+          dead.add(topic + "/" + (i % 2) + "@" + nextOffset[i % 2]);
+        } else {
+          good.add(Arrays.asList((long) i, i % 5 == 0 ? null : "n" + i, (long) i * 3));
+        }
+        nextOffset[i % 2]++;
+        producer.send(new ProducerRecord<>(topic, i % 2, null, value));
+      }
+    }
+    String script =
+        """
+        CREATE TABLE orders (id BIGINT, NAME STRING, qty BIGINT)
+        WITH ('connector' = 'spark-kafka', 'kafka.bootstrap.servers' = '%s',
+              'subscribe' = '%s', 'startingOffsets' = 'earliest', 'format' = 'avro',
+              'avroSchema' = '%s', 'deadLetterTable' = '%s');
+        CREATE TABLE bronze (id BIGINT, name STRING, qty BIGINT)
+        WITH ('connector' = 'delta', 'path' = '%s');
+        INSERT INTO bronze SELECT id, NAME, qty FROM orders;
+        """
+            .formatted(
+                KAFKA.broker().bootstrapServers(),
+                topic,
+                AVRO_SCHEMA.replace("'", "''"),
+                deadLetters(),
+                bronze());
+    SqlQueries.availableNow(script, "sql-kafka-avro", dir.resolve("checkpoint")).awaitTermination();
+    assertThat(sorted(rows(bronze()))).containsExactlyElementsOf(good);
+    assertThat(rows(deadLetters()))
+        .extracting(r -> (String) r.get(2))
+        .containsExactlyInAnyOrderElementsOf(dead);
+    assertThat(rows(deadLetters()))
+        .extracting(r -> (String) r.get(1))
+        .allMatch(e -> e.startsWith("from_avro: "));
+  }
+
+  private static byte[] avro(org.apache.avro.Schema schema, int i) throws IOException {
+    org.apache.avro.generic.GenericRecord record =
+        new org.apache.avro.generic.GenericData.Record(schema);
+    record.put("id", (long) i);
+    record.put("name", i % 5 == 0 ? null : "n" + i);
+    record.put("qty", i * 3);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    org.apache.avro.io.BinaryEncoder encoder =
+        org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+    new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(schema)
+        .write(record, encoder);
+    encoder.flush();
+    return out.toByteArray();
+  }
 }

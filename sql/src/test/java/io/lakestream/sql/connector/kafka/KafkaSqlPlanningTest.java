@@ -18,6 +18,10 @@ class KafkaSqlPlanningTest {
   @TempDir Path dir;
 
   private StreamExecutionEnvironment plan(String columns, String options) {
+    return plan(columns, options, "CAST(topic AS STRING)");
+  }
+
+  private StreamExecutionEnvironment plan(String columns, String options, String selected) {
     String script =
         "CREATE TABLE src ("
             + columns
@@ -28,7 +32,9 @@ class KafkaSqlPlanningTest {
             + "CREATE TABLE dst (x STRING) WITH ('connector' = 'delta', 'path' = '"
             + dir.resolve("out").toUri()
             + "');\n"
-            + "INSERT INTO dst SELECT CAST(topic AS STRING) FROM src";
+            + "INSERT INTO dst SELECT "
+            + selected
+            + " FROM src";
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     SqlDataflow.of(script).build(env, query());
     return env;
@@ -133,5 +139,38 @@ class KafkaSqlPlanningTest {
     assertThat(env.getStreamGraph().getStreamNodes())
         .extracting(n -> n.getOperatorName())
         .anyMatch(name -> name.contains("DeadLetters[default_catalog.default_database.src]"));
+  }
+
+  private static final String AVRO =
+      ", 'format' = 'avro', 'deadLetterTable' = '/tmp/dead', 'avroSchema' ="
+          + " '{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"id\","
+          + "\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"}]}'";
+
+  @Test
+  void avroColumnsMustBeFieldsOfTheSchemaOfTheirType() {
+    plan("id BIGINT, NAME STRING", AVRO, "NAME");
+    assertFails(
+        () -> plan("id BIGINT, price DOUBLE", AVRO, "CAST(id AS STRING)"),
+        "SQL_SCHEMA_MISMATCH",
+        "column 'price' is not a field of the Avro schema",
+        "[id, name]");
+    assertFails(
+        () -> plan("id INT", AVRO, "CAST(id AS STRING)"),
+        "SQL_SCHEMA_MISMATCH",
+        "column 'id' is INT",
+        "declare the column as BIGINT");
+    assertFails(
+        () ->
+            plan(
+                "id BIGINT",
+                ", 'format' = 'avro', 'deadLetterTable' = '/tmp/d'",
+                "CAST(id AS STRING)"),
+        "MISSING_OPTION",
+        "avroSchema");
+    assertFails(
+        () -> plan("topic STRING", ", 'avroSchema' = '{}'"),
+        "CONFLICTING_OPTIONS",
+        "avroSchema",
+        "format avro");
   }
 }
