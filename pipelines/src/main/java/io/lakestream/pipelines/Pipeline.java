@@ -3,6 +3,7 @@ package io.lakestream.pipelines;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
+import java.util.List;
 
 /** A named, runnable job of {@code lakestream run}. */
 @PublicEvolving
@@ -25,4 +26,23 @@ public interface Pipeline {
    * @throws IllegalArgumentException when an option is invalid, naming it
    */
   Dataflow dataflow(PipelineOptions options);
+
+  /**
+   * The queries an embedded {@code lakestream run} starts, one after the other, once this one has
+   * ended by itself (availableNow), each with its own default trigger on its own checkpoint
+   * location {@code <output>/_checkpoints/<name>}: the demo's silver and gold. A query that fails
+   * or is stopped by a signal ends the run there; the next run resumes each query where it stopped.
+   * Empty by default; on a cluster only this pipeline's own query runs.
+   */
+  default List<Pipeline> followedBy() {
+    return List.of();
+  }
+
+  /**
+   * Lines printed at the end of an embedded run, after its last query (the demo's tables); {@code
+   * checkpointLocation} is this pipeline's query's. Empty by default.
+   */
+  default List<String> summary(PipelineOptions options, String checkpointLocation) {
+    return List.of();
+  }
 }

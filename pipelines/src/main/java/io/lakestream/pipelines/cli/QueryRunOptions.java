@@ -88,6 +88,20 @@ final class QueryRunOptions {
    * when embedded, and the console's progress lines.
    */
   StreamingQueryBuilder applyTo(StreamingQueryBuilder builder, List<String> restart) {
+    return applyTo(builder, restart, restoreFrom);
+  }
+
+  /**
+   * As {@link #applyTo(StreamingQueryBuilder, List)} for a further query of the run (a stage of the
+   * demo), which has its own checkpoint location: {@code --restore-from} names a snapshot of the
+   * first query, so it does not apply.
+   */
+  StreamingQueryBuilder applyToStage(StreamingQueryBuilder builder, List<String> restart) {
+    return applyTo(builder, restart, null);
+  }
+
+  private StreamingQueryBuilder applyTo(
+      StreamingQueryBuilder builder, List<String> restart, String restoreFrom) {
     StateBackendSettings state =
         StateBackendSettings.defaults()
             .withBackend(StateBackendSettings.Backend.parse(stateBackend))
