@@ -1,8 +1,10 @@
 package io.lakestream.pipelines;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
+import io.lakestream.state.query.IncompatibleRestartException;
 import java.util.List;
 
 /** A named, runnable job of {@code lakestream run}. */
@@ -36,6 +38,16 @@ public interface Pipeline {
    */
   default List<Pipeline> followedBy() {
     return List.of();
+  }
+
+  /**
+   * The error to report when this pipeline's query cannot restart on its checkpoint location: by
+   * default {@code refused} itself; a pipeline whose tables a new checkpoint location alone would
+   * not start over (the demo) adds what to do instead.
+   */
+  default LakestreamException explain(
+      IncompatibleRestartException refused, PipelineOptions options) {
+    return refused;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.runtime.TriggerSettings;
+import io.lakestream.state.query.IncompatibleRestartException;
 import io.lakestream.state.query.OutputMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,10 +110,15 @@ class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    StreamingQuery query = program().start();
+    Pipeline pipeline = Pipelines.byName(pipelineName);
+    StreamingQuery query;
+    try {
+      query = program().start();
+    } catch (IncompatibleRestartException refused) {
+      throw pipeline.explain(refused, options());
+    }
     boolean bounded = TriggerSettings.bounded(chosenTrigger());
     int code = QueryConsole.await(query, checkpointLocation(), bounded);
-    Pipeline pipeline = Pipelines.byName(pipelineName);
     if (code != 0 || query.isDetached() || pipeline.followedBy().isEmpty()) {
       return code;
     }

@@ -3,6 +3,7 @@ package io.lakestream.pipelines.demo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
@@ -19,6 +20,8 @@ import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
+import io.lakestream.state.StateErrorClass;
+import io.lakestream.state.query.IncompatibleRestartException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -174,6 +177,33 @@ public final class OrdersDemo implements Pipeline {
   @Override
   public List<String> summary(PipelineOptions options, String checkpointLocation) {
     return DemoSummary.read(options.output(), checkpointLocation).lines();
+  }
+
+  /**
+   * The restart matrix's refusal, with the demo's way out: a new {@code --output}, since a new
+   * checkpoint location alone would write the generated orders into the old tables again. When the
+   * refusal is the added {@code dedup-orders}, the location is the demo of an earlier lakestream.
+   */
+  @Override
+  public LakestreamException explain(
+      IncompatibleRestartException refused, PipelineOptions options) {
+    boolean beforeMedallion =
+        refused.problems().stream().anyMatch(p -> p.contains("'dedup-orders' was added"));
+    return new LakestreamException(
+        StateErrorClass.INCOMPATIBLE_RESTART,
+        refused.detail()
+            + "\nFor the demo, a new checkpoint location alone would write the generated orders"
+            + " into its old tables again: start the demo over with a new --output directory (or"
+            + " delete "
+            + options.output()
+            + ")."
+            + (beforeMedallion
+                ? " This output holds the demo of an earlier lakestream, which kept duplicate"
+                    + " orders in its table (no dropDuplicatesWithinWatermark) and had no silver"
+                    + " and gold stages; the demo now deduplicates, which that table and"
+                    + " checkpoint cannot follow."
+                : ""),
+        refused);
   }
 
   /** An event behind the watermark on arrival, as a dead letter naming why. */
