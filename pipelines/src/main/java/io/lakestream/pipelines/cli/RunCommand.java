@@ -130,6 +130,13 @@ class RunCommand implements Callable<Integer> {
       return code;
     }
     for (Pipeline stage : pipeline.followedBy()) {
+      code = SignalStop.pendingExitCode();
+      if (code != 0) { // the signal came after the last query ended
+        System.out.printf(
+            "Signalled: stage '%s' not started. Run the same command again to continue.%n",
+            stage.name());
+        return code;
+      }
       code = runStage(stage);
       if (code != 0) {
         return code;

@@ -91,6 +91,16 @@ final class SignalStop {
     }
   }
 
+  /**
+   * 128 + the number of a signal this process received that no query's handler has taken over yet
+   * (it arrived after the last query ended), or 0: a run of several queries starts no further one
+   * then.
+   */
+  static int pendingExitCode() {
+    Signal signal = LAST.get();
+    return signal == null ? 0 : 128 + signal.getNumber();
+  }
+
   /** The signal that stopped the query, if one did. */
   Optional<String> signal() {
     return Optional.ofNullable(received.get()).map(s -> "SIG" + s.getName());
