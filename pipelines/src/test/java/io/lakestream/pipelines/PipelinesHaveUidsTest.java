@@ -7,8 +7,10 @@ import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ArgumentsSource;
@@ -68,5 +70,35 @@ class PipelinesHaveUidsTest {
     DataflowInspector inspector = new DataflowInspector(new ArrayList<>(env.getTransformations()));
     assertThat(inspector.operatorsWithoutUid()).isEmpty();
     assertThat(inspector.fingerprint("rocksdb", 128).sources()).isNotEmpty();
+  }
+
+  /** The demo's silver and gold stages, built on the tables the stage before them writes. */
+  @Test
+  void theDemosStagesGiveEveryOperatorAnExplicitUid(@TempDir Path dir) throws Exception {
+    PipelineOptions options = new PipelineOptions(dir.resolve("out").toUri(), 10, 10, 0);
+    io.lakestream.connectors.delta.DeltaTable.forPath(options.path("orders"))
+        .ensureExists(io.lakestream.pipelines.demo.OrdersDemo.ORDERS_SCHEMA);
+    io.lakestream.connectors.delta.DeltaTable.forPath(options.path("orders_silver"))
+        .ensureExists(io.lakestream.pipelines.silver.OrdersSilverTables.SILVER);
+    List<Pipeline> stages = Pipelines.byName("demo").followedBy();
+    assertThat(stages).extracting(Pipeline::name).containsExactly("demo-silver", "demo-gold");
+    for (Pipeline stage : stages) {
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+      QueryContext query =
+          new QueryContext(
+              "q",
+              stage.name(),
+              "run",
+              "app",
+              dir.resolve("chk-" + stage.name()).toUri().toString(),
+              false,
+              false,
+              OutputMode.APPEND);
+      stage.dataflow(options).build(env, query);
+      DataflowInspector inspector =
+          new DataflowInspector(new ArrayList<>(env.getTransformations()));
+      assertThat(inspector.operatorsWithoutUid()).as(stage.name()).isEmpty();
+      assertThat(inspector.fingerprint("rocksdb", 128).sources()).isNotEmpty();
+    }
   }
 }

@@ -3,7 +3,9 @@ package io.lakestream.pipelines.cli;
 import io.lakestream.runtime.QueryListener;
 import io.lakestream.runtime.QueryProgress;
 import io.lakestream.runtime.StreamingQuery;
+import io.lakestream.runtime.StreamingQueryException;
 import java.time.Instant;
+import org.apache.flink.runtime.client.JobCancellationException;
 
 /**
  * How a command waits for the query it started, on the console of whoever runs it: one line per
@@ -66,7 +68,19 @@ final class QueryConsole {
       return 0;
     }
     SignalStop signals = LakestreamCli.embedded() ? SignalStop.install(query, System.out) : null;
-    query.awaitTermination();
+    try {
+      query.awaitTermination();
+    } catch (StreamingQueryException e) {
+      if (signals == null || signals.signal().isEmpty() || !cancelled(e)) {
+        throw e;
+      }
+      // stopped before it could take a savepoint (its tasks were still starting): cancelled
+      System.out.printf(
+          "Query '%s' was cancelled on %s before it could take a savepoint. Run the same command"
+              + " again to resume it from the last completed checkpoint in %s.%n",
+          query.name(), signals.signal().get(), location);
+      return signals.exitCode();
+    }
     if (signals != null && signals.signal().isPresent()) {
       System.out.printf(
           "Query '%s' stopped on %s. Run the same command again to resume it from %s.%n",
@@ -74,6 +88,16 @@ final class QueryConsole {
       return signals.exitCode();
     }
     return 0;
+  }
+
+  /** Whether {@code e} is the end of a cancelled job. */
+  private static boolean cancelled(Throwable e) {
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof JobCancellationException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Where a detached query reports, and how it ends. */

@@ -90,6 +90,20 @@ final class QueryRunOptions {
    */
   StreamingQueryBuilder applyTo(
       StreamingQueryBuilder builder, List<String> restart, boolean bounded) {
+    return applyTo(builder, restart, bounded, restoreFrom);
+  }
+
+  /**
+   * As {@link #applyTo(StreamingQueryBuilder, List, boolean)} for a further query of the run (an
+   * availableNow stage of the demo), which has its own checkpoint location: {@code --restore-from}
+   * names a snapshot of the first query, so it does not apply.
+   */
+  StreamingQueryBuilder applyToStage(StreamingQueryBuilder builder, List<String> restart) {
+    return applyTo(builder, restart, true, null);
+  }
+
+  private StreamingQueryBuilder applyTo(
+      StreamingQueryBuilder builder, List<String> restart, boolean bounded, String restoreFrom) {
     StateBackendSettings state =
         StateBackendSettings.defaults()
             .withBackend(StateBackendSettings.Backend.parse(stateBackend))

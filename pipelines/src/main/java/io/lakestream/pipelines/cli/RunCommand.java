@@ -7,8 +7,8 @@ import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.runtime.TriggerSettings;
+import io.lakestream.state.query.IncompatibleRestartException;
 import io.lakestream.state.query.OutputMode;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -110,9 +110,69 @@ class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    StreamingQuery query = program().start();
-    return QueryConsole.await(
-        query, checkpointLocation(), TriggerSettings.bounded(chosenTrigger()));
+    Pipeline pipeline = Pipelines.byName(pipelineName);
+    StreamingQuery query;
+    try {
+      query = program().start();
+    } catch (IncompatibleRestartException refused) {
+      throw pipeline.explain(refused, options());
+    }
+    boolean bounded = TriggerSettings.bounded(chosenTrigger());
+    int code = QueryConsole.await(query, checkpointLocation(), bounded);
+    if (code != 0 || query.isDetached() || pipeline.followedBy().isEmpty()) {
+      return code;
+    }
+    if (!LakestreamCli.embedded() || !bounded) {
+      System.out.printf(
+          "Pipeline %s ran its own query only: its stages %s run after it in an embedded run"
+              + " with an availableNow trigger.%n",
+          pipeline.name(), pipeline.followedBy().stream().map(Pipeline::name).toList());
+      return code;
+    }
+    for (Pipeline stage : pipeline.followedBy()) {
+      code = SignalStop.pendingExitCode();
+      if (code != 0) { // the signal came after the last query ended
+        System.out.printf(
+            "Signalled: stage '%s' not started. Run the same command again to continue.%n",
+            stage.name());
+        return code;
+      }
+      code = runStage(stage);
+      if (code != 0) {
+        return code;
+      }
+    }
+    try {
+      pipeline.summary(options(), checkpointLocation()).forEach(System.out::println);
+    } catch (RuntimeException e) { // every query succeeded; the summary is a convenience
+      System.out.println("No summary of the tables (" + e + "); the queries ended successfully.");
+    }
+    return 0;
+  }
+
+  /**
+   * Runs {@code stage} of the pipeline as its own query with its default trigger, on {@code
+   * <output>/_checkpoints/<stage>}, and waits for it.
+   */
+  private int runStage(Pipeline stage) throws Exception {
+    String location =
+        StreamingQueryBuilder.toUri(output).toString().replaceAll("/+$", "")
+            + "/_checkpoints/"
+            + stage.name();
+    System.out.printf("Starting stage '%s': %s.%n", stage.name(), stage.description());
+    StreamingQueryBuilder builder =
+        StreamingQueryBuilder.of(stage.dataflow(options()))
+            .queryName(stage.name())
+            .checkpointLocation(location)
+            .trigger(stage.defaultTrigger())
+            .outputMode(OutputMode.APPEND);
+    StreamingQuery query = runOptions.applyToStage(builder, runArguments()).start();
+    return QueryConsole.await(query, location, TriggerSettings.bounded(stage.defaultTrigger()));
+  }
+
+  private PipelineOptions options() {
+    return new PipelineOptions(
+        StreamingQueryBuilder.toUri(output), rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions);
   }
 
   /** The trigger the query runs with: {@code --trigger}, else the pipeline's own. */
@@ -136,12 +196,8 @@ class RunCommand implements Callable<Integer> {
   StreamingQueryBuilder program() {
     Pipeline pipeline = Pipelines.byName(pipelineName);
     String name = queryName == null ? pipeline.name() : queryName;
-    URI outputUri = StreamingQueryBuilder.toUri(output);
     StreamingQueryBuilder builder =
-        StreamingQueryBuilder.of(
-                pipeline.dataflow(
-                    new PipelineOptions(
-                        outputUri, rows, rowsPerSecond, maxRowsPerTrigger, sourceOptions)))
+        StreamingQueryBuilder.of(pipeline.dataflow(options()))
             .queryName(name)
             .checkpointLocation(checkpointLocation())
             .trigger(chosenTrigger())

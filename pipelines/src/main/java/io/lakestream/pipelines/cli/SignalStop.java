@@ -20,6 +20,10 @@ import sun.misc.Signal;
  * next run resumes from the last completed checkpoint); the lease stays in the location, and a next
  * run on this machine takes it over at once since its holder has exited ({@link QueryLease}).
  *
+ * <p>A run of several queries one after the other (the demo's stages) installs a handler per query;
+ * a signal that arrives while one query has ended and the next is starting stops the next one as
+ * soon as its handler is installed.
+ *
  * <p>A signal ignored when the command started stays ignored, as for any program: a background job
  * of a non-interactive shell starts with SIGINT ignored, so there only SIGTERM stops the query.
  *
@@ -28,6 +32,13 @@ import sun.misc.Signal;
  */
 final class SignalStop {
   private static final List<String> SIGNALS = List.of("TERM", "INT");
+
+  /**
+   * The last signal any handler of this process received: a signal that reaches the handler of a
+   * query that has just ended, before the next query of the run (a stage) installs its own, stops
+   * that next query as soon as it is installed.
+   */
+  private static final AtomicReference<Signal> LAST = new AtomicReference<>();
 
   private final StreamingQuery query;
   private final PrintStream out;
@@ -44,10 +55,15 @@ final class SignalStop {
     for (String name : SIGNALS) {
       Signal.handle(new Signal(name), stop::onSignal);
     }
+    Signal earlier = LAST.getAndSet(null);
+    if (earlier != null) {
+      stop.onSignal(earlier);
+    }
     return stop;
   }
 
   private void onSignal(Signal signal) {
+    LAST.set(signal);
     if (!received.compareAndSet(null, signal)) {
       out.printf(
           "SIG%s again: exiting now. The next run resumes from the last completed checkpoint;"
@@ -73,6 +89,16 @@ final class SignalStop {
     } catch (Exception e) {
       // the main thread's awaitTermination reports how the query ended
     }
+  }
+
+  /**
+   * 128 + the number of a signal this process received that no query's handler has taken over yet
+   * (it arrived after the last query ended), or 0: a run of several queries starts no further one
+   * then.
+   */
+  static int pendingExitCode() {
+    Signal signal = LAST.get();
+    return signal == null ? 0 : 128 + signal.getNumber();
   }
 
   /** The signal that stopped the query, if one did. */

@@ -3,6 +3,7 @@ package io.lakestream.pipelines.demo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.files.JsonLinesFileSink;
@@ -10,27 +11,45 @@ import io.lakestream.connectors.files.RowEncoder;
 import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.connectors.rate.source.RateSourceBuilder;
 import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.operators.dedup.DeduplicationBuilder;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
+import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.Watermarks;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
+import io.lakestream.state.StateErrorClass;
+import io.lakestream.state.query.IncompatibleRestartException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.util.OutputTag;
 
 /**
- * The demo: an order "topic" (a rate source with event times, producer-retry duplicates, late and
- * malformed records) -> parse with dead letters -> event-time watermark -> the exactly-once Delta
- * table {@code orders} (partitioned by currency) and the JSON-lines quarantine {@code
- * orders_dead_letters}. Needs no external service. Its default trigger is availableNow: a run
- * processes what the topic holds and stops with a savepoint; run it again with a larger {@code
- * --rows} and it continues where it stopped.
+ * The demo's bronze query, and the medallion behind it: an order "topic" (a rate source with event
+ * times, producer-retry duplicates, late and malformed records) -> parse with dead letters ->
+ * {@code withWatermark(order_ts, 1 minute)} -> {@code dropDuplicatesWithinWatermark(event_id)} (uid
+ * {@code dedup-orders}) -> the exactly-once bronze Delta table {@code orders} (partitioned by
+ * currency), one row per event; records that do not parse, and events behind the watermark, go to
+ * the JSON-lines quarantine {@code orders_dead_letters}. Needs no external service.
+ *
+ * <p>Its default trigger is availableNow: a run processes what the topic holds and stops with a
+ * savepoint; run it again with a larger {@code --rows} and it continues where it stopped. An
+ * embedded {@code lakestream run demo} then runs the {@linkplain #followedBy() stages} {@link
+ * DemoSilver} (bronze -> MERGE into {@code orders_silver} with change data feed, and {@code
+ * orders_silver_quarantine}) and {@link DemoGold} (silver's change feed -> {@code
+ * orders_gold_daily}), and prints the {@link DemoSummary}. On a cluster only this query runs.
+ *
+ * <p>A checkpoint location of the demo before the medallion (no {@code dedup-orders}) is refused by
+ * the restart matrix (a stateful operator was added): its table holds duplicates that no state can
+ * remove now; the message says to start over with a new {@code --output}.
  */
 @Internal
 public final class OrdersDemo implements Pipeline {
@@ -55,6 +74,16 @@ public final class OrdersDemo implements Pipeline {
   static final int DUPLICATE_EVERY = 50;
   static final int MALFORMED_EVERY = 997;
 
+  /**
+   * The watermark's delay: duplicates of an event arrive within it. The generator's records are out
+   * of order by up to 4 s, and partitions are read in turns of 256 rows, so a minute leaves none
+   * late.
+   */
+  static final Duration WATERMARK_DELAY = Duration.ofMinutes(1);
+
+  private static final OutputTag<Order> LATE_ORDERS =
+      new OutputTag<>("late-orders", TypeInformation.of(Order.class));
+
   @Override
   public String name() {
     return "demo";
@@ -62,7 +91,9 @@ public final class OrdersDemo implements Pipeline {
 
   @Override
   public String description() {
-    return "generated orders -> parse (dead letters) -> watermark -> Delta table orders";
+    return "generated orders -> parse (dead letters) -> watermark 1 min + dedup by event_id -> Delta"
+        + " orders (bronze); embedded, then silver (MERGE, change data feed, quarantine) and gold"
+        + " (daily totals from silver's change feed)";
   }
 
   @Override
@@ -103,8 +134,15 @@ public final class OrdersDemo implements Pipeline {
               .uid("parse-orders")
               .name("parse orders");
 
-      Watermarks.withWatermark(
-              orders, order -> order.orderTsMillis, Duration.ofSeconds(5), "orders-watermark")
+      SingleOutputStreamOperator<Order> unique =
+          DeduplicationBuilder.dropDuplicatesWithinWatermark(
+                  Watermarks.withWatermark(
+                      orders, order -> order.orderTsMillis, WATERMARK_DELAY, "orders-watermark"),
+                  KeyColumns.of("event_id", (Order o) -> o.eventId))
+              .lateRowsTo(LATE_ORDERS)
+              .uid("dedup-orders")
+              .build();
+      unique
           .sinkTo(
               DeltaSinkBuilder.forTable(ordersTable, ORDERS_SCHEMA, OrdersDemo::toDeltaRow)
                   .query(query)
@@ -115,12 +153,80 @@ public final class OrdersDemo implements Pipeline {
 
       orders
           .getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
+          .union(
+              unique
+                  .getSideOutput(LATE_ORDERS)
+                  .map(new LateOrder(json))
+                  .returns(DeadLetter.class)
+                  .uid("late-orders")
+                  .name("late orders as dead letters"))
           .sinkTo(
               JsonLinesFileSink.create(
                   deadLetterTable, new DeadLetterJson(), query, "dead-letter-sink"))
           .uid("dead-letter-sink")
           .name("orders_dead_letters table");
     };
+  }
+
+  /** The stages an embedded run starts after this query: silver, then gold. */
+  @Override
+  public List<Pipeline> followedBy() {
+    return List.of(new DemoSilver(), new DemoGold());
+  }
+
+  @Override
+  public List<String> summary(PipelineOptions options, String checkpointLocation) {
+    return DemoSummary.read(options.output(), checkpointLocation).lines();
+  }
+
+  /**
+   * The restart matrix's refusal, with the demo's way out: a new {@code --output}, since a new
+   * checkpoint location alone would write the generated orders into the old tables again. When the
+   * refusal is the added {@code dedup-orders}, the location is the demo of an earlier lakestream.
+   */
+  @Override
+  public LakestreamException explain(
+      IncompatibleRestartException refused, PipelineOptions options) {
+    boolean beforeMedallion =
+        refused.problems().stream().anyMatch(p -> p.contains("'dedup-orders' was added"));
+    return new LakestreamException(
+        StateErrorClass.INCOMPATIBLE_RESTART,
+        refused.detail()
+            + "\nFor the demo, a new checkpoint location alone would write the generated orders"
+            + " into its old tables again: start the demo over with a new --output directory (or"
+            + " delete "
+            + options.output()
+            + ")."
+            + (beforeMedallion
+                ? " This output holds the demo of an earlier lakestream, which kept duplicate"
+                    + " orders in its table (no dropDuplicatesWithinWatermark) and had no silver"
+                    + " and gold stages; the demo now deduplicates, which that table and"
+                    + " checkpoint cannot follow."
+                : ""),
+        refused);
+  }
+
+  /** An event behind the watermark on arrival, as a dead letter naming why. */
+  static final class LateOrder implements MapFunction<Order, DeadLetter> {
+    private static final long serialVersionUID = 1L;
+    private final OrderJson json;
+
+    LateOrder(OrderJson json) {
+      this.json = json;
+    }
+
+    @Override
+    public DeadLetter map(Order order) {
+      return new DeadLetter(
+          json.encode(order),
+          "late event: order_ts "
+              + Instant.ofEpochMilli(order.orderTsMillis)
+              + " was behind the watermark (max event time - "
+              + WATERMARK_DELAY
+              + ") on arrival, so it could not be checked for duplicates",
+          "orders-generator",
+          System.currentTimeMillis());
+    }
   }
 
   /** An order as a row of {@link #ORDERS_SCHEMA}. */

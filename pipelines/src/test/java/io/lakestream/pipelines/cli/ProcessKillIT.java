@@ -110,7 +110,9 @@ class ProcessKillIT {
         "demo",
         List.of("--rows", "3000", "--rows-per-second", "500"),
         "orders",
-        "orders_dead_letters");
+        "orders_dead_letters",
+        "orders_silver",
+        "orders_gold_daily");
   }
 
   /**

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code lakestream run} (embedded, its own JVM as {@code bin/lakestream} starts it) stopped by a
  * signal, then run again at once: SIGTERM and SIGINT each stop the query with a savepoint, release
  * the lease (the next run is not refused), say how to resume and exit 143 / 130; two SIGTERMs exit
- * at once. A last availableNow run drains the rest, and the orders table holds every parsed order
+ * at once. SIGTERM while an availableNow run starts the demo's silver stage stops that stage. A
+ * last availableNow run drains the rest, and the orders and silver tables hold every parsed order
  * of the generator exactly once.
  */
 class SignalStopIT {
@@ -55,13 +56,33 @@ class SignalStopIT {
     // since its holder's process on this machine has exited (else it would be refused)
     boolean leftHeld = QueryLease.isHeld(location);
 
+    // availableNow runs the demo's silver and gold stages after bronze: SIGTERM while silver
+    // starts stops that stage (the handler of the bronze query that just ended, or silver's own)
+    Run stage =
+        start("stage", lake, "availableNow")
+            .awaitText("Starting stage 'demo-silver'")
+            .signal("TERM")
+            .await();
+    assertThat(stage.exitCode()).as(stage.output()).isEqualTo(143);
+    assertThat(stage.output())
+        .containsPattern(
+            "Query 'demo-silver' (stopped|was cancelled) on SIGTERM|stage 'demo-silver' not started")
+        .doesNotContain("Starting stage 'demo-gold'");
+
     Run drain = start("drain", lake, "availableNow").await();
     assertThat(drain.exitCode()).as("lease left held: %s; %s", leftHeld, drain.output()).isZero();
     assertThat(drain.output()).doesNotContain("QUERY_ALREADY_RUNNING");
     assertThat(
             new DeltaTableReader(DeltaTable.forPath(lake.resolve("orders").toUri().toString()))
                 .count())
-        .as("every parsed order once, across four runs and three signals")
+        .as("every parsed order once, across five runs and four signals")
+        .isEqualTo(DemoOrdersModel.of(ROWS, RATE).orders());
+    assertThat(drain.output()).contains("Demo summary:");
+    assertThat(
+            new DeltaTableReader(
+                    DeltaTable.forPath(lake.resolve("orders_silver").toUri().toString()))
+                .count())
+        .as("silver resumed after the stop of its stage")
         .isEqualTo(DemoOrdersModel.of(ROWS, RATE).orders());
   }
 
@@ -95,6 +116,13 @@ class SignalStopIT {
     Run awaitEpochs(int epochs) throws Exception {
       assertThat(process.awaitText("demo epoch ", epochs + 1, Duration.ofMinutes(2)))
           .as("still running: %s", output())
+          .isTrue();
+      return this;
+    }
+
+    Run awaitText(String text) throws Exception {
+      assertThat(process.awaitText(text, 1, Duration.ofMinutes(2)))
+          .as("printed '%s': %s", text, output())
           .isTrue();
       return this;
     }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
-import io.lakestream.connectors.rate.OrderEventGenerator;
 import io.lakestream.pipelines.ApplicationJar;
 import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.testkit.TempDirectory;
@@ -510,24 +509,11 @@ class FlinkClusterIT {
   /**
    * What the demo's generator produces for rows 0..rows-1, split as the demo's parser splits it.
    */
-  static Expected expected(long rows) throws Exception {
-    OrderEventGenerator generator =
-        new OrderEventGenerator(
-            OrdersDemo.EVENT_TIME_START.toEpochMilli(),
-            ROWS_PER_SECOND,
-            OrdersDemo.DUPLICATE_EVERY,
-            OrdersDemo.MALFORMED_EVERY);
-    OrderJson json = new OrderJson();
-    Expected expected = new Expected(new ArrayList<>(), new ArrayList<>());
-    for (long i = 0; i < rows; i++) {
-      String raw = generator.map(i);
-      try {
-        expected.orders.add(Arrays.toString(OrdersDemo.toDeltaRow(json.parse(raw))));
-      } catch (Exception malformed) {
-        expected.deadLetters.add(raw);
-      }
-    }
-    return expected;
+  /** What the demo's bronze table and dead letters hold after {@code rows} generated records. */
+  static Expected expected(long rows) {
+    DemoOrdersModel model = DemoOrdersModel.of(rows, ROWS_PER_SECOND);
+    return new Expected(
+        new ArrayList<>(model.bronzeRows()), new ArrayList<>(model.deadLetterRaws()));
   }
 
   record Expected(List<String> orders, List<String> deadLetters) {}

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -54,16 +56,21 @@ class KafkaProgressListenerITCase {
             "bootstrap.servers=" + KAFKA.bootstrapServers());
     assertThat(code).isZero();
 
-    List<JsonNode> files = progressFiles(dir.resolve("_checkpoints/demo/progress"));
-    assertThat(files).hasSizeGreaterThanOrEqualTo(3);
-    List<ConsumerRecord<byte[], byte[]>> records = consume(files.size());
-    List<JsonNode> events = new ArrayList<>();
+    // the demo's bronze query, then its silver and gold stages, each a query of its own
+    Map<String, List<JsonNode>> files = new LinkedHashMap<>();
+    for (String query : List.of("demo", "demo-silver", "demo-gold")) {
+      files.put(query, progressFiles(dir.resolve("_checkpoints/" + query + "/progress")));
+    }
+    assertThat(files.get("demo")).hasSizeGreaterThanOrEqualTo(3);
+    List<ConsumerRecord<byte[], byte[]>> records =
+        consume(files.values().stream().mapToInt(List::size).sum());
+    Map<String, List<JsonNode>> events = new LinkedHashMap<>();
     for (ConsumerRecord<byte[], byte[]> r : records) {
       JsonNode event = JSON.readTree(r.value());
       assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(event.path("id").asText());
-      events.add(event);
+      events.computeIfAbsent(event.path("name").asText(), q -> new ArrayList<>()).add(event);
     }
-    assertThat(events).containsExactlyElementsOf(files);
+    assertThat(events).isEqualTo(files);
   }
 
   private static List<JsonNode> progressFiles(Path progress) throws Exception {
