@@ -137,7 +137,11 @@ public final class OrdersDemo implements Pipeline {
       SingleOutputStreamOperator<Order> unique =
           DeduplicationBuilder.dropDuplicatesWithinWatermark(
                   Watermarks.withWatermark(
-                      orders, order -> order.orderTsMillis, WATERMARK_DELAY, "orders-watermark"),
+                      orders,
+                      order -> order.orderTsMillis,
+                      WATERMARK_DELAY,
+                      "orders-watermark",
+                      query),
                   KeyColumns.of("event_id", (Order o) -> o.eventId))
               .lateRowsTo(LATE_ORDERS)
               .uid("dedup-orders")

@@ -129,7 +129,11 @@ public final class OrdersSilver implements Pipeline {
             "parse-orders");
     DataStream<Order> watermarked =
         Watermarks.withWatermark(
-            tap.apply(orders), order -> order.orderTsMillis, WATERMARK_DELAY, "orders-watermark");
+            tap.apply(orders),
+            order -> order.orderTsMillis,
+            WATERMARK_DELAY,
+            "orders-watermark",
+            query);
     SingleOutputStreamOperator<Order> deduped =
         DeduplicationBuilder.dropDuplicatesWithinWatermark(
                 watermarked, KeyColumns.of("event_id", (Order o) -> o.eventId))
