@@ -33,6 +33,9 @@ class PipelinesHaveUidsTest {
   @ParameterizedTest
   @ArgumentsSource(AllPipelines.class)
   void everyOperatorHasAnExplicitUid(String name, @TempDir Path dir) throws Exception {
+    if (name.equals("gold-to-lakebase")) {
+      return; // its sink connects to PostgreSQL when built: GoldToLakebaseITCase checks its uids
+    }
     if (name.equals("gold")) { // reads the change feed of an existing silver table
       io.lakestream.connectors.delta.DeltaTable.forPath(
               dir.resolve("out/orders_silver").toUri().toString())
