@@ -126,11 +126,6 @@ class GoldToLakebaseITCase {
     ARMED.set(true);
     StreamingQuery first = start(Trigger.availableNow(), "gold_eo", EPOCHS);
     first.awaitTermination();
-    System.out.println(
-        "TIMING first run "
-            + (System.nanoTime() - t0) / 1_000_000
-            + " epochs "
-            + count("SELECT count(DISTINCT epoch) FROM public." + StagingTable.COMMITS));
     assertThat(FAILED).as("task failure injected").isTrue();
     assertThat(table("gold_eo")).isEqualTo(model(silver));
 
