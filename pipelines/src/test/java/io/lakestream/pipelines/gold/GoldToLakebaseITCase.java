@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakestream.connectors.lakebase.StagingTable;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.DataflowInspector;
+import io.lakestream.runtime.QueryProgress;
 import io.lakestream.runtime.StreamingQuery;
 import io.lakestream.runtime.StreamingQueryBuilder;
 import io.lakestream.runtime.Trigger;
@@ -111,6 +112,12 @@ class GoldToLakebaseITCase {
       query.cancel();
     }
     assertThat(backwards).as("days whose row went back").isEmpty();
+    assertThat(query.lastProgress())
+        .hasValueSatisfying(
+            progress ->
+                assertThat(progress.json().path("sink").path("description").asText())
+                    .isEqualTo(
+                        "LakebaseSink[public.gold_rt, at-least-once, version guard change_rows]"));
     assertThat(read("gold_rt", new TreeMap<>()))
         .as("the emptied day keeps its row")
         .containsEntry(SilverOrders.FIRST_DAY.plusDays(4), "0|0.00");
@@ -132,8 +139,17 @@ class GoldToLakebaseITCase {
     reset();
     silver.commit(20, 80, 30);
     silver.deleteDay(SilverOrders.FIRST_DAY.plusDays(1));
-    start(Trigger.availableNow(), "gold_eo", EPOCHS).awaitTermination();
+    StreamingQuery second = start(Trigger.availableNow(), "gold_eo", EPOCHS);
+    second.awaitTermination();
     assertThat(table("gold_eo")).isEqualTo(model(silver));
+    assertThat(second.recentProgress()).as("progress of the second run").isNotEmpty();
+    long outputRows = 0;
+    for (QueryProgress progress : second.recentProgress()) {
+      assertThat(progress.json().path("sink").path("description").asText())
+          .isEqualTo("LakebaseSink[public.gold_eo, exactly-once]");
+      outputRows += progress.numOutputRows();
+    }
+    assertThat(outputRows).as("days upserted by the second run").isPositive();
     assertThat(count("SELECT count(*) FROM gold_eo_lakestream_stage")).isZero();
     assertThat(
             count(
