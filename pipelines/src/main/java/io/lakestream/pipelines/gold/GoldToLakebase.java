@@ -12,12 +12,10 @@ import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -86,17 +84,15 @@ public final class GoldToLakebase implements Pipeline {
    */
   public static Dataflow dataflow(
       PipelineOptions options, UnaryOperator<DataStream<OrderChange>> tap) {
-    Set<String> sinkKeys = new HashSet<>();
-    for (String key : LakebaseSinkOptions.validKeys()) {
-      sinkKeys.add(key.toLowerCase(Locale.ROOT));
-    }
-    SilverFeed silver = SilverFeed.of(options, "gold-to-lakebase", sinkKeys);
+    // the sink's keys and aliases (e.g. spark.databricks.sql.streaming.jdbc.tasksPerConnection)
+    Predicate<String> sinkOption = key -> LakebaseSinkOptions.CATALOG.find(key).isPresent();
+    SilverFeed silver = SilverFeed.of(options, "gold-to-lakebase", sinkOption);
     Map<String, String> sinkOptions = new LinkedHashMap<>();
     options
         .sourceOptions()
         .forEach(
             (key, value) -> {
-              if (sinkKeys.contains(key.toLowerCase(Locale.ROOT))) {
+              if (sinkOption.test(key)) {
                 sinkOptions.put(key, value);
               }
             });

@@ -26,7 +26,6 @@ import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
 import java.time.LocalDate;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -131,7 +130,7 @@ public final class OrdersGoldDaily implements Pipeline {
       PipelineOptions options,
       UnaryOperator<DataStream<OrderChange>> tap,
       UnaryOperator<EpochFunction> wrap) {
-    SilverFeed silver = SilverFeed.of(options, "gold", Set.of());
+    SilverFeed silver = SilverFeed.of(options, "gold", key -> false);
     DeltaTableSchema gold = goldSchema(silver.totalAmountType());
     String goldPath = options.path("orders_gold_daily");
     return (env, query) -> {

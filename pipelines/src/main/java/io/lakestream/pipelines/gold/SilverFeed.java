@@ -13,7 +13,7 @@ import io.lakestream.state.query.QueryContext;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
@@ -35,18 +35,18 @@ record SilverFeed(String path, Map<String, String> sourceOptions, ColumnType tot
 
   /**
    * @param pipeline the pipeline's name, for messages
-   * @param sinkKeys lower-case keys of {@code -o} options that belong to the pipeline's sink
+   * @param sinkOption whether an {@code -o} key belongs to the pipeline's sink
    * @throws LakestreamException ({@code PIPELINE_INVALID_INPUT}) for a bad source option or a
    *     silver table that is missing, lacks a column gold reads, or has no change feed
    */
-  static SilverFeed of(PipelineOptions options, String pipeline, Set<String> sinkKeys) {
+  static SilverFeed of(PipelineOptions options, String pipeline, Predicate<String> sinkOption) {
     Map<String, String> sourceOptions = new LinkedHashMap<>();
     String givenPath = null;
     for (Map.Entry<String, String> option : options.sourceOptions().entrySet()) {
       String key = option.getKey().toLowerCase(Locale.ROOT); // option keys ignore case
       if (key.equals(OrdersGoldDaily.PATH_OPTION)) {
         givenPath = option.getValue();
-      } else if (!sinkKeys.contains(key)) {
+      } else if (!sinkOption.test(key)) {
         sourceOptions.put(option.getKey(), option.getValue());
       }
     }
