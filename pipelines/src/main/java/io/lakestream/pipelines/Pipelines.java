@@ -6,6 +6,7 @@ import io.lakestream.pipelines.autoloader.OrdersBronzeFromFiles;
 import io.lakestream.pipelines.bronze.OrdersBronze;
 import io.lakestream.pipelines.clicks.AdClicksPerWindow;
 import io.lakestream.pipelines.demo.OrdersDemo;
+import io.lakestream.pipelines.gold.GoldToLakebase;
 import io.lakestream.pipelines.gold.OrdersGoldDaily;
 import io.lakestream.pipelines.jdbc.JdbcToDelta;
 import io.lakestream.pipelines.silver.OrdersSilver;
@@ -27,6 +28,7 @@ public final class Pipelines {
     register(new OrdersGoldDaily());
     register(new OrdersBronzeFromFiles());
     register(new JdbcToDelta());
+    register(new GoldToLakebase());
   }
 
   private Pipelines() {}

@@ -38,6 +38,9 @@ class PipelinesHaveUidsTest {
     if (name.equals("jdbc-to-delta")) { // reads a database's columns; JdbcToDeltaITCase runs it
       return; // through the launcher, which refuses operators without a uid (requireUids)
     }
+    if (name.equals("gold-to-lakebase")) {
+      return; // its sink connects to PostgreSQL when built: GoldToLakebaseITCase checks its uids
+    }
     if (name.equals("gold")) { // reads the change feed of an existing silver table
       io.lakestream.connectors.delta.DeltaTable.forPath(
               dir.resolve("out/orders_silver").toUri().toString())

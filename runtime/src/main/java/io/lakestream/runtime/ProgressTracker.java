@@ -12,8 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -145,7 +148,7 @@ final class ProgressTracker {
       boolean waited = Duration.between(seen, Instant.now()).compareTo(WAIT_FOR_RECORDS) > 0;
       Map<String, JsonNode> commits = log.readCommits(epoch);
       Map<String, JsonNode> offsets = log.readOffsets(epoch);
-      boolean complete = commits.size() >= sinkCount && offsets.size() >= sourceCount;
+      boolean complete = sinks(commits) >= sinkCount && offsets.size() >= sourceCount;
       if (!complete && !later && !waited && !final_) {
         return;
       }
@@ -165,7 +168,7 @@ final class ProgressTracker {
   private boolean laterEpochComplete(List<Long> epochs, int i) throws IOException {
     for (int j = epochs.size() - 1; j > i; j--) {
       long epoch = epochs.get(j);
-      if (log.readCommits(epoch).size() >= sinkCount
+      if (sinks(log.readCommits(epoch)) >= sinkCount
           && log.readOffsets(epoch).size() >= sourceCount) {
         return true;
       }
@@ -284,16 +287,31 @@ final class ProgressTracker {
     return eventTime;
   }
 
-  /** {@code sink}: the sinks' descriptions and output rows, and each sink's commit record. */
+  /**
+   * How many sinks recorded the epoch: records naming the same {@code sink} (the subtasks of a sink
+   * that commits in parallel, as the Lakebase sink) count once.
+   */
+  private static int sinks(Map<String, JsonNode> commits) {
+    Set<String> sinks = new HashSet<>();
+    commits.forEach((file, commit) -> sinks.add(commit.path("sink").asText(file)));
+    return sinks.size();
+  }
+
+  /**
+   * {@code sink}: the sinks' descriptions (once per sink) and output rows, and each commit record.
+   */
   private static ObjectNode sink(Map<String, JsonNode> commits) {
     long outputRows = 0;
     ArrayNode sinks = MAPPER.createArrayNode();
-    List<String> descriptions = new ArrayList<>();
-    for (JsonNode commit : commits.values()) {
+    Map<String, String> descriptionsBySink = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> record : commits.entrySet()) {
+      JsonNode commit = record.getValue();
       outputRows += commit.path("numOutputRows").asLong();
-      descriptions.add(commit.path("description").asText());
+      descriptionsBySink.putIfAbsent(
+          commit.path("sink").asText(record.getKey()), commit.path("description").asText());
       sinks.add(commit);
     }
+    List<String> descriptions = new ArrayList<>(descriptionsBySink.values());
     ObjectNode sink = MAPPER.createObjectNode();
     sink.put("description", String.join(", ", descriptions));
     sink.put("numOutputRows", outputRows);

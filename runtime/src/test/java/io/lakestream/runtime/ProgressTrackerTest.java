@@ -339,6 +339,31 @@ class ProgressTrackerTest {
   }
 
   @Test
+  void theRecordsOfASinksParallelCommittersAddUpToOneSink() throws Exception {
+    ProgressTracker tracker = tracker(0, Duration.ofHours(1));
+    Map<String, Object> offsets = new LinkedHashMap<>();
+    offsets.put("source", "numbers");
+    offsets.put("offsets", Map.of("partition-0", 10));
+    offsets.put("totalOffset", 10);
+    log().writeOffsets(1, "numbers", offsets);
+    for (int subtask = 0; subtask < 2; subtask++) {
+      Map<String, Object> commit = new LinkedHashMap<>();
+      commit.put("sink", "lakebase-public.t");
+      commit.put("description", "LakebaseSink[public.t, exactly-once]");
+      commit.put("numOutputRows", 3 + subtask);
+      commit.put("committedAt", Instant.now().toString());
+      log().writeCommit(1, "lakebase-public.t.subtask-" + subtask, commit);
+    }
+    tracker.poll(false);
+
+    assertThat(reported).hasSize(1);
+    JsonNode sink = reported.get(0).json().path("sink");
+    assertThat(sink.path("description").asText()).isEqualTo("LakebaseSink[public.t, exactly-once]");
+    assertThat(sink.path("numOutputRows").asLong()).isEqualTo(7);
+    assertThat(sink.path("sinks")).hasSize(2);
+  }
+
+  @Test
   void waitsForTheRecordsOfAnEpochUnlessALaterOneExists() throws Exception {
     ProgressTracker tracker = tracker(0, Duration.ofHours(1));
     Map<String, Object> commit = new LinkedHashMap<>();

@@ -34,10 +34,22 @@ public final class DailyTotalsOperator extends AbstractStreamOperator<DailyTotal
   public static final TypeInformation<DailyTotals> STATE_TYPE =
       TypeInformation.of(DailyTotals.class);
 
+  private final boolean emitEachChange;
   private transient ValueState<DailyTotals> totals;
   private transient TreeSet<Long> changedDays;
 
+  /** Emits the changed days' totals once per epoch, at the checkpoint barrier. */
   public DailyTotalsOperator() {
+    this(false);
+  }
+
+  /**
+   * @param emitEachChange emit a day's new totals right after each change (realTime: latency of a
+   *     record, not of an epoch; {@link DailyTotals#changeRows} grows with every row emitted for a
+   *     day, so a sink can refuse a replayed, older one), else once per epoch at the barrier
+   */
+  public DailyTotalsOperator(boolean emitEachChange) {
+    this.emitEachChange = emitEachChange;
     chainingStrategy = ChainingStrategy.ALWAYS;
   }
 
@@ -56,8 +68,13 @@ public final class DailyTotalsOperator extends AbstractStreamOperator<DailyTotal
       current = new DailyTotals();
       current.epochDay = change.epochDay;
     }
-    totals.update(current.apply(change));
-    changedDays.add(change.epochDay);
+    DailyTotals updated = current.apply(change);
+    totals.update(updated);
+    if (emitEachChange) {
+      output.collect(new StreamRecord<>(updated));
+    } else {
+      changedDays.add(change.epochDay);
+    }
   }
 
   @Override

@@ -13,8 +13,6 @@ import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.DeltaTableSchema;
 import io.lakestream.connectors.delta.cdf.DeltaChangeLog;
-import io.lakestream.connectors.delta.cdf.source.DeltaCdfSource;
-import io.lakestream.connectors.delta.cdf.source.DeltaCdfSourceBuilder;
 import io.lakestream.connectors.delta.merge.DeltaMerge;
 import io.lakestream.connectors.delta.merge.DeltaMergeCommit;
 import io.lakestream.connectors.delta.merge.MergeCondition;
@@ -27,14 +25,9 @@ import io.lakestream.pipelines.PipelineErrorClass;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
-import io.lakestream.state.Locations;
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -137,42 +130,11 @@ public final class OrdersGoldDaily implements Pipeline {
       PipelineOptions options,
       UnaryOperator<DataStream<OrderChange>> tap,
       UnaryOperator<EpochFunction> wrap) {
-    Map<String, String> sourceOptions = new LinkedHashMap<>();
-    String givenPath = null;
-    for (Map.Entry<String, String> option : options.sourceOptions().entrySet()) {
-      if (option.getKey().equalsIgnoreCase(PATH_OPTION)) { // option keys ignore case
-        givenPath = option.getValue();
-      } else {
-        sourceOptions.put(option.getKey(), option.getValue());
-      }
-    }
-    String silverPath =
-        Locations.absolute(givenPath != null ? givenPath : options.path("orders_silver"));
-    DeltaTableSchema gold = goldSchema(silverAmountType(silverPath));
-    try { // fails before the job starts on a bad option or a silver table without the feed
-      DeltaCdfSourceBuilder.forTable(silverPath).name(SOURCE_UID).options(sourceOptions).build();
-    } catch (DeltaTableException e) {
-      throw new LakestreamException(
-          PipelineErrorClass.PIPELINE_INVALID_INPUT,
-          "pipeline gold cannot stream the change feed of the silver table: " + e.getMessage(),
-          e);
-    }
+    SilverFeed silver = SilverFeed.of(options, "gold", key -> false);
+    DeltaTableSchema gold = goldSchema(silver.totalAmountType());
     String goldPath = options.path("orders_gold_daily");
     return (env, query) -> {
-      DeltaCdfSource source =
-          DeltaCdfSourceBuilder.forTable(silverPath)
-              .name(SOURCE_UID)
-              .options(sourceOptions)
-              .query(query)
-              .build();
-      RowTypeInfo rowType = (RowTypeInfo) source.getProducedType();
-      DataStream<OrderChange> changes =
-          env.fromSource(source, WatermarkStrategy.noWatermarks(), SOURCE_UID)
-              .uid(SOURCE_UID)
-              .map(new SilverChanges(rowType))
-              .returns(TypeInformation.of(OrderChange.class))
-              .uid("silver-changes")
-              .name("silver change rows -> order changes");
+      DataStream<OrderChange> changes = silver.changes(env, query);
       DeltaMergeCommit merge =
           new DeltaMergeCommit(
               DeltaMerge.into(DeltaTable.forPath(goldPath), gold, "order_date")

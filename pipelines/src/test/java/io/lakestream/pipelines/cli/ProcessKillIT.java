@@ -6,14 +6,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
+import io.lakestream.connectors.lakebase.StagingTable;
 import io.lakestream.pipelines.SqlExample;
 import io.lakestream.pipelines.silver.OrderEvents;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.flink.FlinkLib;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
+import io.lakestream.testkit.postgres.PostgresExtension;
 import io.lakestream.testkit.s3.S3ServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,9 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The whole {@code lakestream run} process killed with SIGKILL at seeded random points, then the
  * same command run again, for every pipeline of the CLI (demo, bronze, silver, gold, bronze-files,
- * clicks; availableNow, several epochs each), and {@code lakestream sql -f} of the worked example
- * E3 ({@code e3_silver.sql}): the tables and dead-letter outputs equal a clean run's row for row,
- * and every epoch is in each Delta log once.
+ * clicks, gold-to-lakebase; availableNow, several epochs each), and {@code lakestream sql -f} of
+ * the worked example E3 ({@code e3_silver.sql}): the tables and dead-letter outputs equal a clean
+ * run's row for row, and every epoch is in each Delta log once.
  *
  * <p>Kill points: a random time into a random epoch (which falls inside epochs, Delta commits and
  * checkpoints alike), or right after availableNow starts its final stop-with-savepoint. The seed
@@ -46,6 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProcessKillIT {
   @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
   @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension("process-kill-it");
+  @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
 
   private static final long SEED = Long.getLong("lakestream.kill.seed", System.nanoTime());
   private static final int KILLS = Integer.getInteger("lakestream.kill.count", 1);
@@ -130,6 +137,74 @@ class ProcessKillIT {
   void silverThenGold() throws Exception {
     campaign("silver", kafka(), "orders_silver", "orders_silver_quarantine");
     campaign("gold", List.of(), "orders_gold_daily");
+    goldToLakebase();
+  }
+
+  /**
+   * gold-to-lakebase on the silver lakes above, availableNow (the sink's exactly-once mode) into a
+   * table per lake: the killed lake's table equals the clean one's row for row, no epoch is
+   * recorded twice in the commit table and nothing is left staged.
+   */
+  private static void goldToLakebase() throws Exception {
+    List<String> options =
+        List.of(
+            "-o",
+            "endpoint=" + POSTGRES.jdbcUrl(),
+            "-o",
+            "user=" + POSTGRES.user(),
+            "-o",
+            "password=" + POSTGRES.password(),
+            "-o",
+            "maxFilesPerTrigger=1");
+    Runs perTable = new Runs("", Map.of(), lake -> List.of("-o", "dbtable=" + lakebaseTable(lake)));
+    campaign("gold-to-lakebase", options, perTable);
+    List<String> clean = lakebaseRows(lakebaseTable("clean"));
+    assertThat(clean).isNotEmpty();
+    assertThat(lakebaseRows(lakebaseTable("killed")))
+        .as("the Lakebase table after SIGKILLs (seed %d) = a clean run's", SEED)
+        .containsExactlyElementsOf(clean);
+    for (String lake : List.of("clean", "killed")) {
+      String table = lakebaseTable(lake);
+      assertThat(count("SELECT count(*) FROM " + table + "_lakestream_stage")).isZero();
+      assertThat(
+              count(
+                  "SELECT count(*) FROM (SELECT 1 FROM public."
+                      + StagingTable.COMMITS
+                      + " WHERE target = 'public."
+                      + table
+                      + "' GROUP BY app_id, subtask, epoch HAVING count(*) > 1) twice"))
+          .isZero();
+    }
+  }
+
+  private static String lakebaseTable(String lake) {
+    return "gold_" + lake.replace('-', '_');
+  }
+
+  private static List<String> lakebaseRows(String table) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT order_date, orders, total_amount, change_rows FROM "
+                    + table
+                    + " ORDER BY order_date")) {
+      while (rs.next()) {
+        rows.add(
+            rs.getString(1) + "|" + rs.getLong(2) + "|" + rs.getString(3) + "|" + rs.getLong(4));
+      }
+    }
+    return rows;
+  }
+
+  private static long count(String sql) throws SQLException {
+    try (Connection c = POSTGRES.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   @Test

@@ -21,9 +21,10 @@ public final class CommitRecordListener implements EpochListener {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CommitRecordListener.class);
 
-  private final QueryContext query;
+  private final String checkpointLocation;
   private final String sinkName;
   private final String description;
+  private final String recordName;
 
   /**
    * @param query the query the sink belongs to
@@ -31,9 +32,23 @@ public final class CommitRecordListener implements EpochListener {
    * @param description the sink for people, e.g. {@code DeltaSink[s3://bucket/silver]}
    */
   public CommitRecordListener(QueryContext query, String sinkName, String description) {
-    this.query = query;
+    this(query.checkpointLocation(), sinkName, description, sinkName);
+  }
+
+  /**
+   * A listener of one part of a sink that commits in parallel (one per subtask): its records are
+   * {@code commits/N/RECORDNAME}, all naming {@code sinkName} in their {@code sink} field, and the
+   * runner adds up the parts of a sink.
+   *
+   * @param checkpointLocation the query's checkpoint location
+   * @param recordName the record's file name, unique per part
+   */
+  public CommitRecordListener(
+      String checkpointLocation, String sinkName, String description, String recordName) {
+    this.checkpointLocation = checkpointLocation;
     this.sinkName = sinkName;
     this.description = description;
+    this.recordName = recordName;
   }
 
   @Override
@@ -65,9 +80,9 @@ public final class CommitRecordListener implements EpochListener {
     }
     record.put("detail", outcome.detail());
     try {
-      new CheckpointLocation(URI.create(query.checkpointLocation()))
+      new CheckpointLocation(URI.create(checkpointLocation))
           .epochs()
-          .writeCommit(outcome.epoch(), sinkName, stringify(record));
+          .writeCommit(outcome.epoch(), recordName, stringify(record));
     } catch (IOException e) {
       LOG.warn("Could not record the commit of epoch {} for sink {}", outcome.epoch(), sinkName, e);
     }

@@ -247,7 +247,8 @@ public final class LakebaseSinkBuilder<T> {
       prepareStaging(config, upsert);
     }
     String appId = query != null ? query.appId() : "checkpoint:" + config.checkpointLocation();
-    return new LakebaseSink<>(config, upsert, fields, deletes, appId);
+    return new LakebaseSink<>(
+        config, upsert, fields, deletes, appId, query == null ? null : query.checkpointLocation());
   }
 
   private static UpsertStatement versionGuard(LakebaseSinkConfig config, UpsertStatement upsert) {

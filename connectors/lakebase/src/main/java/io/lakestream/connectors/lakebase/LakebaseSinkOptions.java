@@ -152,7 +152,10 @@ public final class LakebaseSinkOptions {
                   + " (their flushes then take turns). 1, the default, gives each task its own"
                   + " connection; raise it when the database allows few connections. Also"
                   + " settable by the Spark conf name"
-                  + " spark.databricks.sql.streaming.jdbc.tasksPerConnection. Applies to"
+                  + " spark.databricks.sql.streaming.jdbc.tasksPerConnection, as an option or,"
+                  + " in SQL, as a query setting (SET"
+                  + " 'spark.databricks.sql.streaming.jdbc.tasksPerConnection' = '2', for every"
+                  + " Lakebase table of the script that does not set it). Applies to"
                   + " deliveryGuarantee at-least-once; exactly-once writers each hold their own.")
           .withAliases("spark.databricks.sql.streaming.jdbc.tasksPerConnection");
 

@@ -22,9 +22,11 @@ import java.util.stream.Collectors;
  * subtask and epoch attempt), the checkpoint after which they were written and their order.
  * Applying epoch (subtask s, after checkpoint k) uses only the rows of its stage id, then deletes
  * every row of (s, k), which also drops what a failed attempt staged for that epoch. The staging
- * table is a regular (logged) table, so staged rows survive a PostgreSQL crash between pre-commit
- * and commit; if they are missing anyway (someone truncated it), {@link #apply} fails rather than
- * record an epoch it could not write.
+ * table is a regular (logged) table and the sink's sessions commit with {@code synchronous_commit}
+ * on ({@link #commitDurably}, whatever the server's or role's setting), so staged rows survive a
+ * PostgreSQL crash between pre-commit and commit, and an applied epoch survives one after commit;
+ * if they are missing anyway (someone truncated it), {@link #apply} fails rather than record an
+ * epoch it could not write.
  *
  * <p>Keyed targets get, per key, the epoch's last change: an upsert ({@link
  * UpsertStatement#conflictClause()}) or a delete. Targets without a key get the rows inserted in
@@ -112,6 +114,19 @@ public final class StagingTable implements Serializable {
               + " epoch int8 NOT NULL, row_count int8 NOT NULL,"
               + " committed_at timestamptz NOT NULL DEFAULT now(),"
               + " PRIMARY KEY (app_id, target, subtask, epoch))");
+    }
+  }
+
+  /**
+   * Makes the session's commits return only once durable, whatever the server's or the role's
+   * {@code synchronous_commit} (off on some servers for speed; an asynchronous commit is lost if
+   * the server crashes within a few hundred milliseconds): rows staged for an epoch handed to the
+   * committer must still be there when it applies them after a server crash, or the apply fails
+   * with {@link LakebaseSinkException#STAGED_ROWS_MISSING}. Costs one WAL flush per staged batch.
+   */
+  public static void commitDurably(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SET synchronous_commit TO on");
     }
   }
 
@@ -225,6 +240,10 @@ public final class StagingTable implements Serializable {
       throws SQLException {
     connection.setAutoCommit(false);
     try {
+      try (Statement statement = connection.createStatement()) {
+        // Flink forgets the epoch once this returns: its commit must be on disk
+        statement.execute("SET LOCAL synchronous_commit TO on");
+      }
       boolean fresh = record(connection, tag, rows);
       if (fresh) {
         checkStaged(connection, tag, rows);

@@ -1,9 +1,15 @@
 package io.lakestream.sql.connector.lakebase;
 
 import io.lakestream.api.annotation.PublicEvolving;
+import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.sql.QueryContextConfig;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
@@ -39,6 +45,12 @@ public class LakebaseTableFactory extends CatalogCheckedTableFactory
   /** The same connector under Spark's format name: {@code WITH ('connector' = 'postgresql')}. */
   public static final String ALIAS = "postgresql";
 
+  /**
+   * The query setting (SQL {@code SET}) that gives tables without the option tasksPerConnection.
+   */
+  public static final String TASKS_PER_CONNECTION_SETTING =
+      "spark.databricks.sql.streaming.jdbc.tasksPerConnection";
+
   private final String identifier;
 
   /** The factory Flink's SPI finds. */
@@ -57,10 +69,35 @@ public class LakebaseTableFactory extends CatalogCheckedTableFactory
 
   @Override
   public final DynamicTableSink createDynamicTableSink(Context context) {
-    TableOptions options = options(context, LakebaseSqlOptions.CATALOG);
+    TableOptions options =
+        withQuerySettings(options(context, LakebaseSqlOptions.CATALOG), context.getConfiguration());
     return LakebaseTableSink.create(
         options,
         context.getCatalogTable().getResolvedSchema(),
         QueryContextConfig.find(context.getConfiguration()).orElse(null));
+  }
+
+  /**
+   * The table's options and, where the table sets no {@code tasksPerConnection}, the query's {@code
+   * SET 'spark.databricks.sql.streaming.jdbc.tasksPerConnection' = 'N'} (the seeds' Spark conf).
+   */
+  static TableOptions withQuerySettings(TableOptions options, ReadableConfig session) {
+    Optional<String> setting =
+        session.getOptional(
+            ConfigOptions.key(TASKS_PER_CONNECTION_SETTING).stringType().noDefaultValue());
+    boolean inTable =
+        options.given().keySet().stream()
+            .anyMatch(
+                key ->
+                    LakebaseSinkOptions.CATALOG
+                        .find(key)
+                        .filter(LakebaseSinkOptions.TASKS_PER_CONNECTION::equals)
+                        .isPresent());
+    if (setting.isEmpty() || inTable) {
+      return options;
+    }
+    Map<String, String> given = new LinkedHashMap<>(options.given());
+    given.put(LakebaseSinkOptions.TASKS_PER_CONNECTION.key(), setting.get());
+    return new TableOptions(options.table(), given, options.values(), options.catalog());
   }
 }

@@ -175,6 +175,34 @@ class LakebaseSqlPlanningTest {
   }
 
   @Test
+  void tasksPerConnectionComesFromTheQuerySettingUnlessTheTableSetsIt() throws Exception {
+    String setting = "SET 'spark.databricks.sql.streaming.jdbc.tasksPerConnection' = '3';\n";
+    String bySetting =
+        setting
+            + sink(
+                "label STRING NOT NULL, n BIGINT",
+                ", 'dbtable' = 'per_connection', 'upsertkey' = 'label'");
+    assertThat(lakebaseSink(plan(bySetting + COUNTS)).config().tasksPerConnection()).isEqualTo(3);
+
+    String byTable =
+        setting
+            + sink(
+                "label STRING NOT NULL, n BIGINT",
+                ", 'dbtable' = 'per_connection', 'upsertkey' = 'label', 'tasksPerConnection' = '2'");
+    assertThat(lakebaseSink(plan(byTable + COUNTS)).config().tasksPerConnection()).isEqualTo(2);
+    assertThat(
+            lakebaseSink(
+                    plan(
+                        sink(
+                                "label STRING NOT NULL, n BIGINT",
+                                ", 'dbtable' = 'per_connection', 'upsertkey' = 'label'")
+                            + COUNTS))
+                .config()
+                .tasksPerConnection())
+        .isEqualTo(1);
+  }
+
+  @Test
   void theDeclaredPrimaryKeyMustNameTheColumnsOfOptionUpsertkey() {
     assertRefused(
         () ->

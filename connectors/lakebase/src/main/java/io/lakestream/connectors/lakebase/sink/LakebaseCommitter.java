@@ -3,6 +3,7 @@ package io.lakestream.connectors.lakebase.sink;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.StagingTable;
+import io.lakestream.connectors.lakebase.sink.writer.LakebaseCommitRecords;
 import io.lakestream.connectors.lakebase.sink.writer.StagedEpoch;
 import java.io.IOException;
 import java.sql.Connection;
@@ -28,11 +29,14 @@ final class LakebaseCommitter implements Committer<StagedEpoch> {
 
   private final PostgresEndpoint endpoint;
   private final StagingTable staging;
+  private final LakebaseCommitRecords records; // null: none
   private Connection connection;
 
-  LakebaseCommitter(PostgresEndpoint endpoint, StagingTable staging) {
+  LakebaseCommitter(
+      PostgresEndpoint endpoint, StagingTable staging, LakebaseCommitRecords records) {
     this.endpoint = endpoint;
     this.staging = staging;
+    this.records = records;
   }
 
   @Override
@@ -51,6 +55,9 @@ final class LakebaseCommitter implements Committer<StagedEpoch> {
           request.signalAlreadyCommitted();
         }
         LOG.debug("{} -> {}", epoch, applied ? "applied" : "already applied");
+        if (records != null) { // again for an epoch applied before a restore: it may be missing
+          records.record(epoch.tag().epoch(), epoch.tag().subtask(), epoch.rows());
+        }
       } catch (SQLException e) {
         closeQuietly();
         throw new IOException(

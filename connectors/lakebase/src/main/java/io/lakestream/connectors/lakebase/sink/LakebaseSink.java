@@ -3,8 +3,10 @@ package io.lakestream.connectors.lakebase.sink;
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.connectors.lakebase.DeleteSelector;
 import io.lakestream.connectors.lakebase.LakebaseSinkConfig;
+import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.lakebase.StagingTable;
 import io.lakestream.connectors.lakebase.UpsertStatement;
+import io.lakestream.connectors.lakebase.sink.writer.LakebaseCommitRecords;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseSinkWriter;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseStagingWriter;
 import io.lakestream.connectors.lakebase.sink.writer.LakebaseWriter;
@@ -68,6 +70,7 @@ public final class LakebaseSink<T>
   private final RowFields<T> fields;
   private final DeleteSelector<T> deletes;
   private final String appId;
+  private final String checkpointLocation; // of the query, for the progress records; or null
 
   public LakebaseSink(LakebaseSinkConfig config, UpsertStatement upsert, RowFields<T> fields) {
     this(config, upsert, fields, null);
@@ -93,6 +96,20 @@ public final class LakebaseSink<T>
       RowFields<T> fields,
       DeleteSelector<T> deletes,
       String appId) {
+    this(config, upsert, fields, deletes, appId, null);
+  }
+
+  /**
+   * @param checkpointLocation the query's checkpoint location, where each epoch's commit record
+   *     goes for the query's progress ({@link #description()}, rows written); null: no records
+   */
+  public LakebaseSink(
+      LakebaseSinkConfig config,
+      UpsertStatement upsert,
+      RowFields<T> fields,
+      DeleteSelector<T> deletes,
+      String appId,
+      String checkpointLocation) {
     if (deletes != null && upsert.key().isEmpty()) {
       throw new IllegalArgumentException("deletes need an upsert key; " + upsert + " has none");
     }
@@ -101,6 +118,32 @@ public final class LakebaseSink<T>
     this.fields = fields;
     this.deletes = deletes;
     this.appId = Objects.requireNonNull(appId, "appId");
+    this.checkpointLocation = checkpointLocation;
+  }
+
+  /**
+   * The sink as the query's progress shows it ({@code sink.description}): the table and the
+   * delivery guarantee this query gets, e.g. {@code LakebaseSink[public.orders, exactly-once]} or
+   * {@code LakebaseSink[public.orders, at-least-once, version guard seq]}. No endpoint or user.
+   */
+  public String description() {
+    return "LakebaseSink["
+        + config.table()
+        + ", "
+        + (config.exactlyOnce()
+            ? LakebaseSinkOptions.EXACTLY_ONCE
+            : LakebaseSinkOptions.AT_LEAST_ONCE
+                + (upsert.versionColumn() == null
+                    ? ""
+                    : ", version guard " + upsert.versionColumn()))
+        + "]";
+  }
+
+  private LakebaseCommitRecords records() {
+    return checkpointLocation == null
+        ? null
+        : new LakebaseCommitRecords(
+            checkpointLocation, "lakebase-" + config.table(), description());
   }
 
   /** The validated options. */
@@ -151,7 +194,7 @@ public final class LakebaseSink<T>
 
   @Override
   public Committer<StagedEpoch> createCommitter(CommitterInitContext context) {
-    return new LakebaseCommitter(config.endpoint(), StagingTable.of(upsert));
+    return new LakebaseCommitter(config.endpoint(), StagingTable.of(upsert), records());
   }
 
   @Override
@@ -178,14 +221,15 @@ public final class LakebaseSink<T>
     if (config.tasksPerConnection() == 1) {
       PostgresBatchWriter out = newBatchWriter();
       return new LakebaseSinkWriter<>(
-          fields,
-          deletes,
-          out,
-          out::close,
-          context.getProcessingTimeService(),
-          context.metricGroup(),
-          batchSize,
-          interval);
+              fields,
+              deletes,
+              out,
+              out::close,
+              context.getProcessingTimeService(),
+              context.metricGroup(),
+              batchSize,
+              interval)
+          .recordEpochs(records(), context.getTaskInfo().getIndexOfThisSubtask());
     }
     int group = context.getTaskInfo().getIndexOfThisSubtask() / config.tasksPerConnection();
     String key =
@@ -198,14 +242,15 @@ public final class LakebaseSink<T>
             + group;
     PostgresBatchWriter shared = SharedConnections.acquire(key, this::newBatchWriter);
     return new LakebaseSinkWriter<>(
-        fields,
-        deletes,
-        shared,
-        () -> SharedConnections.release(key),
-        context.getProcessingTimeService(),
-        context.metricGroup(),
-        batchSize,
-        interval);
+            fields,
+            deletes,
+            shared,
+            () -> SharedConnections.release(key),
+            context.getProcessingTimeService(),
+            context.metricGroup(),
+            batchSize,
+            interval)
+        .recordEpochs(records(), context.getTaskInfo().getIndexOfThisSubtask());
   }
 
   private PostgresBatchWriter newBatchWriter() {

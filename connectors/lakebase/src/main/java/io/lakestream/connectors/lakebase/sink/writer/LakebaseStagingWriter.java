@@ -103,6 +103,7 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
       if (connection == null) {
         connection = endpoint.connect();
         connection.setAutoCommit(true);
+        StagingTable.commitDurably(connection);
         staging.dropStagedAfter(connection, app, subtask, restoredCheckpoint);
         insert = connection.prepareStatement(staging.stageInsertSql());
       }
