@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lakestream.operators.observe.Observe;
 import io.lakestream.state.checkpoint.EpochLog;
+import io.lakestream.state.query.InputRowCount;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -107,6 +108,24 @@ final class ObservedMetrics {
       eventTime.put("max", instant(max));
       eventTime.put("min", instant(min));
     }
+  }
+
+  /**
+   * Takes the input rows counted by sources' readers ({@link InputRowCount}, for sources whose
+   * positions count files) out of {@code observed}: rows by source name.
+   */
+  static Map<String, Long> takeInputRows(ObjectNode observed) {
+    Map<String, Long> rows = new TreeMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = observed.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> observation = it.next();
+      if (observation.getKey().startsWith(InputRowCount.PREFIX)) {
+        rows.put(
+            observation.getKey().substring(InputRowCount.PREFIX.length()),
+            observation.getValue().path("rows").asLong());
+        it.remove();
+      }
+    }
+    return rows;
   }
 
   private static String instant(double millis) {

@@ -181,8 +181,10 @@ final class ProgressTracker {
     StateOperatorProgress operators = stateOperators.get();
     operators.refresh();
     ObjectNode observed = ObservedMetrics.read(log, runId, lastEpoch, epoch, MAPPER);
+    Map<String, Long> counted = ObservedMetrics.takeInputRows(observed);
     ObjectNode p =
-        render(epoch, commits, offsets, lastTotals, lastOffsets, clock.of(epoch), operators);
+        render(
+            epoch, commits, offsets, counted, lastTotals, lastOffsets, clock.of(epoch), operators);
     ObservedMetrics.moveEventTimes(observed, (ObjectNode) p.get("eventTime"));
     if (!observed.isEmpty()) {
       p.set("observedMetrics", observed);
@@ -207,14 +209,16 @@ final class ProgressTracker {
   }
 
   /**
-   * The report of {@code epoch}: input counted from each source's previous total in {@code totals}
-   * and its previous positions in {@code starts} (both of which it updates), durations from the
-   * epoch's {@code times} (null when unknown: durations and rates measured from them are left out).
+   * The report of {@code epoch}: input rows as the sources' readers {@code counted} them, else from
+   * each source's previous total in {@code totals}; its previous positions in {@code starts} (it
+   * updates both), durations from the epoch's {@code times} (null when unknown: durations and rates
+   * measured from them are left out).
    */
   private ObjectNode render(
       long epoch,
       Map<String, JsonNode> commits,
       Map<String, JsonNode> offsets,
+      Map<String, Long> counted,
       Map<String, Long> totals,
       Map<String, JsonNode> starts,
       EpochClock.EpochTimes times,
@@ -235,7 +239,10 @@ final class ProgressTracker {
       long total = offset.path("totalOffset").asLong();
       Long previous = totals.put(source, total);
       JsonNode start = starts.put(source, offset.path("offsets"));
-      long rows = previous == null ? total : Math.max(0, total - previous);
+      long rows =
+          counted.containsKey(source)
+              ? counted.get(source)
+              : previous == null ? total : Math.max(0, total - previous);
       inputRows += rows;
       ObjectNode s = sources.addObject();
       s.put("description", source);
@@ -338,7 +345,8 @@ final class ProgressTracker {
     EpochClock.EpochTimes times =
         new EpochClock.EpochTimes(Instant.EPOCH, Instant.EPOCH.plusMillis(1), Instant.EPOCH);
     for (EpochClock.EpochTimes t : new EpochClock.EpochTimes[] {times, null}) {
-      ObjectNode p = render(1, commits, offsets, totals, starts, t, StateOperatorProgress.none());
+      ObjectNode p =
+          render(1, commits, offsets, Map.of(), totals, starts, t, StateOperatorProgress.none());
       new QueryProgress(p).summary();
       p.toString();
       MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p);

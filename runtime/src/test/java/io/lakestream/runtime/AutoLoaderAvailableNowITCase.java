@@ -119,12 +119,14 @@ class AutoLoaderAvailableNowITCase {
     StreamingQuery first = start();
     first.awaitTermination();
     assertThat(bronzeIds()).isEqualTo(LongStream.range(0, 230).boxed().toList());
-    // the source's input count is files admitted: at most 5 per epoch, so at least 5 epochs
+    // input rows are the rows read (not the files): at most 5 files of 10 rows per epoch, so at
+    // least 5 epochs, each reading the rows the sink wrote in it
     assertThat(withInput(first)).hasSizeGreaterThanOrEqualTo(5);
     assertThat(withInput(first))
-        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(5));
+        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(5 * ROWS_PER_FILE))
+        .allSatisfy(p -> assertThat(p.numInputRows()).isEqualTo(p.numOutputRows()));
     assertThat(withInput(first).stream().mapToLong(QueryProgress::numInputRows).sum())
-        .isEqualTo(23);
+        .isEqualTo(230);
     assertBacklogShrinksToNothing(withInput(first));
 
     writeFiles(23, 27);
@@ -132,7 +134,7 @@ class AutoLoaderAvailableNowITCase {
     second.awaitTermination();
     assertThat(bronzeIds()).isEqualTo(LongStream.range(0, 270).boxed().toList());
     assertThat(withInput(second).stream().mapToLong(QueryProgress::numInputRows).sum())
-        .isEqualTo(4);
+        .isEqualTo(40);
 
     StreamingQuery third = start();
     third.awaitTermination();

@@ -118,7 +118,8 @@ class DeltaSourceAvailableNowITCase {
     assertThat(outIds()).isEqualTo(LongStream.range(0, 250).boxed().toList());
     assertThat(withInput(first)).hasSizeGreaterThanOrEqualTo(3);
     assertThat(withInput(first))
-        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(2 * ROWS_PER_VERSION));
+        .allSatisfy(p -> assertThat(p.numInputRows()).isLessThanOrEqualTo(2 * ROWS_PER_VERSION))
+        .allSatisfy(p -> assertThat(p.numInputRows()).isEqualTo(p.numOutputRows()));
 
     appendVersions(6, 8);
     StreamingQuery second = start();

@@ -166,4 +166,16 @@ class ObservedMetricsTest {
     assertThat(observed.isEmpty()).isTrue();
     assertThat(eventTime.isEmpty()).isTrue();
   }
+
+  @Test
+  void inputRowsCountedByReadersAreTakenOutBySource() {
+    ObjectNode observed = MAPPER.createObjectNode();
+    observed.putObject("quality").put("rows", 4);
+    observed.putObject("inputRows/landing").put("rows", 230);
+    observed.putObject("inputRows/orders-cdf").put("rows", 0);
+
+    assertThat(ObservedMetrics.takeInputRows(observed))
+        .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("landing", 230L, "orders-cdf", 0L));
+    assertThat(observed.fieldNames()).toIterable().containsExactly("quality");
+  }
 }

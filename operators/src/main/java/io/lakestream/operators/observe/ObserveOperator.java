@@ -2,6 +2,7 @@ package io.lakestream.operators.observe;
 
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.ObservationRecord;
 import io.lakestream.state.query.QueryContext;
 import java.net.URI;
 import java.util.ArrayList;
@@ -65,13 +66,6 @@ public final class ObserveOperator<T> extends AbstractStreamOperator<T>
     super.snapshotState(context);
     long epoch = context.getCheckpointId();
     var task = getRuntimeContext().getTaskInfo();
-    Map<String, Object> record = new LinkedHashMap<>();
-    record.put("observation", name);
-    record.put("epoch", epoch);
-    record.put("runId", query.runId());
-    record.put("subtask", task.getIndexOfThisSubtask());
-    record.put("parallelism", task.getNumberOfParallelSubtasks());
-    record.put("attempt", task.getAttemptNumber());
     Map<String, Object> values = new LinkedHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
       ObservedAggregate<T> aggregate = aggregates.get(i);
@@ -82,16 +76,13 @@ public final class ObserveOperator<T> extends AbstractStreamOperator<T>
       }
       values.put(aggregate.name(), share);
     }
-    record.put("aggregates", values);
-    String file =
-        name
-            + "-"
-            + task.getIndexOfThisSubtask()
-            + "-"
-            + query.runId()
-            + "-"
-            + task.getAttemptNumber();
-    location.epochs().writeObserved(epoch, file, record);
+    new ObservationRecord(
+            name,
+            query.runId(),
+            task.getIndexOfThisSubtask(),
+            task.getNumberOfParallelSubtasks(),
+            task.getAttemptNumber())
+        .write(location.epochs(), epoch, values);
     shares = freshShares();
   }
 

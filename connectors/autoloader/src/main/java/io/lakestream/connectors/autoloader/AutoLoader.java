@@ -74,7 +74,9 @@ public final class AutoLoader {
             name + " file ledger",
             withFileMetadata ? rowTypeWithFileMetadata() : rowType(),
             new FileLedgerOperator(
-                new FileLedgerFunction(reader, cleaner, withFileMetadata, maxFileAgeMillis)))
+                new FileLedgerFunction(reader, cleaner, withFileMetadata, maxFileAgeMillis),
+                source.query(),
+                name))
         .uid(name + "-ledger");
   }
 

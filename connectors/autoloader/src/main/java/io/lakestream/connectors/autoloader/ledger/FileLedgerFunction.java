@@ -86,6 +86,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
   private final SourceCleaner cleaner;
   private final boolean withFileMetadata;
   private final long maxFileAgeMillis;
+  private transient long rowsEmitted;
   private transient ListState<CleanupEntry> cleanState;
   private transient List<String> readThisEpoch;
   private transient List<CleanupEntry> toClean;
@@ -98,6 +99,13 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
   private transient Counter filesExpired;
   private transient Counter entriesEvicted;
   private transient long entries;
+
+  /** The rows emitted since the previous call (progress's input rows of an epoch). */
+  long takeRowsEmitted() {
+    long rows = rowsEmitted;
+    rowsEmitted = 0;
+    return rows;
+  }
 
   public FileLedgerFunction(FileRowReader reader) {
     this(reader, null);
@@ -275,6 +283,7 @@ public final class FileLedgerFunction extends KeyedProcessFunction<String, Disco
           row -> {
             out.collect(metadata == null ? row : Row.join(row, metadata));
             rows[0]++;
+            rowsEmitted++;
           });
     } catch (UnknownFieldException | MalformedRecordException e) {
       // a restart reads the same line again with the same job graph, so the same schema: it

@@ -2,10 +2,13 @@ package io.lakestream.connectors.autoloader.ledger;
 
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.autoloader.discovery.DiscoveredFile;
+import io.lakestream.state.query.InputRowCount;
+import io.lakestream.state.query.QueryContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
@@ -26,12 +29,32 @@ public final class FileLedgerOperator extends KeyedProcessOperator<String, Disco
   private static final String TIMERS = "user-timers";
 
   private final FileLedgerFunction ledger;
+  private final QueryContext query;
+  private final String sourceName;
   private transient boolean restored;
   private transient long entriesRestored;
+  private transient InputRowCount inputRows;
 
   public FileLedgerOperator(FileLedgerFunction ledger) {
+    this(ledger, null, null);
+  }
+
+  /**
+   * A ledger whose rows count as the input rows of source {@code sourceName} in {@code query}'s
+   * progress (the source's own positions count files).
+   */
+  public FileLedgerOperator(FileLedgerFunction ledger, QueryContext query, String sourceName) {
     super(ledger);
     this.ledger = ledger;
+    this.query = query;
+    this.sourceName = sourceName;
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    inputRows.add(ledger.takeRowsEmitted());
+    inputRows.record(context.getCheckpointId());
   }
 
   @Override
@@ -43,6 +66,14 @@ public final class FileLedgerOperator extends KeyedProcessOperator<String, Disco
   @Override
   public void open() throws Exception {
     super.open();
+    var task = getRuntimeContext().getTaskInfo();
+    inputRows =
+        new InputRowCount(
+            query,
+            sourceName,
+            task.getIndexOfThisSubtask(),
+            task.getNumberOfParallelSubtasks(),
+            task.getAttemptNumber());
     if (restored && ledger.maxFileAgeMillis() > 0) {
       scheduleRestoredExpiries();
       ledger.restoredEntries(entriesRestored);

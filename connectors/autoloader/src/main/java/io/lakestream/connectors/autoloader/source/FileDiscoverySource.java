@@ -147,6 +147,11 @@ public final class FileDiscoverySource
         System::currentTimeMillis);
   }
 
+  /** The query the source runs in, or null. */
+  public QueryContext query() {
+    return query;
+  }
+
   /**
    * The notification settings with their queue: the one given, or the one set up for this query
    * (found again, unchanged, when the query restarts).

@@ -109,7 +109,8 @@ public final class DeltaSource extends DeltaStreamSource<DeltaSourceSplit, Delta
         context,
         new DeltaDataFileReader(
             table, schemaJson, partitionColumns, selection.columns(), columnMappingMode),
-        NestedRowValues.of((RowTypeInfo) getProducedType()));
+        NestedRowValues.of((RowTypeInfo) getProducedType()),
+        inputRows(context));
   }
 
   @Override

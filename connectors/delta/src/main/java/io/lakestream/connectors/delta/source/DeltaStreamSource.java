@@ -7,11 +7,14 @@ import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.enumerator.DeltaSourceLimits;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.state.query.DescribedSource;
+import io.lakestream.state.query.InputRowCount;
 import io.lakestream.state.query.QueryContext;
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
@@ -110,6 +113,19 @@ public abstract class DeltaStreamSource<S extends SourceSplit, E>
     this.maxBytesPerTrigger = settings.maxBytesPerTrigger();
     this.pollIntervalMillis = settings.pollIntervalMillis();
     this.query = settings.query();
+  }
+
+  /**
+   * The count of the rows a reader emits per epoch, which progress reports as the source's input
+   * rows (its positions count files).
+   */
+  protected final InputRowCount inputRows(SourceReaderContext context) {
+    return new InputRowCount(
+        query,
+        name,
+        context.getIndexOfSubtask(),
+        context.currentParallelism(),
+        ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE)); // unique per reader instance
   }
 
   /** Whether the query runs availableNow: read up to the version current at the start. */

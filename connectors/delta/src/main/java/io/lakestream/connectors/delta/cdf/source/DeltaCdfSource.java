@@ -68,7 +68,8 @@ public final class DeltaCdfSource
     return new DeltaCdfSourceReader(
         context,
         new DeltaChangeFileReader(table, schemaJson, partitionColumns, columnMappingMode),
-        NestedRowValues.of((RowTypeInfo) getProducedType()));
+        NestedRowValues.of((RowTypeInfo) getProducedType()),
+        inputRows(context));
   }
 
   @Override

@@ -5,6 +5,9 @@ import io.lakestream.connectors.delta.DeltaFileRows;
 import io.lakestream.connectors.delta.DeltaTableException;
 import io.lakestream.connectors.delta.source.split.DeltaFileSplit;
 import io.lakestream.connectors.source.OnDemandSplitQueue;
+import io.lakestream.state.query.InputRowCount;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -46,17 +49,23 @@ public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
   private final OnDemandSplitQueue<S> splits;
   private final FileOpener<S> files;
   private final NestedRowValues nested;
+  private final InputRowCount inputRows;
   private DeltaFileRows current;
   private long emitted;
 
   /**
    * @param nested turns the nested values of the rows read into those of the source's row type
+   * @param inputRows counts the rows emitted per epoch, for progress
    */
   protected DeltaFileSplitReader(
-      SourceReaderContext context, FileOpener<S> files, NestedRowValues nested) {
+      SourceReaderContext context,
+      FileOpener<S> files,
+      NestedRowValues nested,
+      InputRowCount inputRows) {
     this.splits = new OnDemandSplitQueue<>(context);
     this.files = files;
     this.nested = nested;
+    this.inputRows = inputRows;
   }
 
   @Override
@@ -89,6 +98,7 @@ public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
       }
       output.collect(Row.of(nested.apply(current.next())));
       emitted++;
+      inputRows.add(1);
     }
     return InputStatus.MORE_AVAILABLE;
   }
@@ -100,6 +110,11 @@ public abstract class DeltaFileSplitReader<S extends DeltaFileSplit<?, S>>
 
   @Override
   public List<S> snapshotState(long checkpointId) {
+    try {
+      inputRows.record(checkpointId);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not record the input rows of epoch " + checkpointId, e);
+    }
     List<S> state = new ArrayList<>(splits.size());
     for (S split : splits) {
       if (current != null && state.isEmpty()) {

@@ -3,6 +3,7 @@ package io.lakestream.connectors.delta.source.reader;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.connectors.delta.DeltaDataFileReader;
 import io.lakestream.connectors.delta.source.split.DeltaSourceSplit;
+import io.lakestream.state.query.InputRowCount;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.types.Row;
 
@@ -18,7 +19,10 @@ import org.apache.flink.types.Row;
 @Internal
 public final class DeltaSourceReader extends DeltaFileSplitReader<DeltaSourceSplit> {
   public DeltaSourceReader(
-      SourceReaderContext context, DeltaDataFileReader files, NestedRowValues nested) {
-    super(context, split -> files.open(split.file()), nested);
+      SourceReaderContext context,
+      DeltaDataFileReader files,
+      NestedRowValues nested,
+      InputRowCount inputRows) {
+    super(context, split -> files.open(split.file()), nested, inputRows);
   }
 }

@@ -26,6 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeltaSourceReaderTest {
+  /** Outside a query: counts nothing. */
+  private static final io.lakestream.state.query.InputRowCount NO_COUNT =
+      new io.lakestream.state.query.InputRowCount(null, "src", 0, 1, 0);
+
   private static final NestedRowValues FLAT =
       NestedRowValues.of(new RowTypeInfo(Types.LONG, Types.STRING));
 
@@ -56,7 +60,7 @@ class DeltaSourceReaderTest {
     DeltaDataFileReader fileReader = new DeltaDataFileReader(table, schema, List.of("part"));
 
     TestingReaderContext context = new TestingReaderContext();
-    DeltaSourceReader first = new DeltaSourceReader(context, fileReader, FLAT);
+    DeltaSourceReader first = new DeltaSourceReader(context, fileReader, FLAT, NO_COUNT);
     first.start();
     assertThat(context.getNumSplitRequests()).isEqualTo(1); // asks for work when it has none
     first.addSplits(List.of(DeltaSourceSplit.of(files.get(0))));
@@ -70,7 +74,7 @@ class DeltaSourceReaderTest {
     first.close(); // the task fails here; rows after the checkpoint are replayed by the restore
 
     TestingReaderContext context2 = new TestingReaderContext();
-    DeltaSourceReader restored = new DeltaSourceReader(context2, fileReader, FLAT);
+    DeltaSourceReader restored = new DeltaSourceReader(context2, fileReader, FLAT, NO_COUNT);
     restored.addSplits(state);
     restored.start();
     assertThat(context2.getNumSplitRequests()).isZero();

@@ -5,6 +5,7 @@ import io.lakestream.connectors.delta.cdf.DeltaChangeFileReader;
 import io.lakestream.connectors.delta.cdf.source.split.DeltaCdfSplit;
 import io.lakestream.connectors.delta.source.reader.DeltaFileSplitReader;
 import io.lakestream.connectors.delta.source.reader.NestedRowValues;
+import io.lakestream.state.query.InputRowCount;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.types.Row;
 
@@ -21,8 +22,11 @@ import org.apache.flink.types.Row;
 @Internal
 public final class DeltaCdfSourceReader extends DeltaFileSplitReader<DeltaCdfSplit> {
   public DeltaCdfSourceReader(
-      SourceReaderContext context, DeltaChangeFileReader files, NestedRowValues nested) {
-    super(context, split -> files.open(split.file()), nested);
+      SourceReaderContext context,
+      DeltaChangeFileReader files,
+      NestedRowValues nested,
+      InputRowCount inputRows) {
+    super(context, split -> files.open(split.file()), nested, inputRows);
   }
 
   @Override
