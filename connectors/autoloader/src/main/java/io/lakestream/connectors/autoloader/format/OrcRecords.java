@@ -41,7 +41,7 @@ import org.apache.orc.TypeDescription;
  * JSON), and the column types come from the file's own schema: tinyint, smallint and int INT,
  * bigint BIGINT, float and double DOUBLE, boolean BOOLEAN, string, char and varchar STRING, date
  * DATE, timestamp and timestamp with local time zone TIMESTAMP (read as UTC), decimal DECIMAL(p,s);
- * anything else STRING.
+ * anything else STRING (binary, geometry and geography as base64).
  *
  * <p>A file that is not ORC, or is truncated or corrupt, fails with a {@link CorruptFileException}
  * naming it; other I/O errors of the file system (which may pass) stay {@link IOException}s.
@@ -120,26 +120,35 @@ final class OrcRecords {
   /**
    * Runs a reader step, turning what a damaged file causes into a {@link CorruptFileException}: ORC
    * reports a bad tail or a bad stream with its own IOExceptions (thrown from its packages, or
-   * protobuf's), a truncated file as {@link EOFException}, bad values unchecked; an I/O error of
-   * the file system passes as itself, to be retried.
+   * protobuf's), a truncated file as {@link EOFException}, bad values unchecked. An I/O error of
+   * the file system beneath, also one ORC wrapped, passes as itself, to be retried.
    */
   private static <T> T guarded(Path path, ReaderStep<T> step) throws IOException {
     try {
       return step.run();
-    } catch (RuntimeException | EOFException e) {
-      throw new CorruptFileException(path.toString(), "orc", e);
-    } catch (IOException e) {
-      if (fromDecoder(e)) {
-        throw new CorruptFileException(path.toString(), "orc", e);
+    } catch (RuntimeException | IOException e) {
+      IOException fileSystem = fileSystemCause(e);
+      if (fileSystem != null) {
+        throw fileSystem;
       }
-      throw e;
+      throw new CorruptFileException(path.toString(), "orc", e);
     }
+  }
+
+  /** The first I/O error in the chain that ORC's decoding did not raise, or null. */
+  private static IOException fileSystemCause(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IOException io && !(io instanceof EOFException) && !fromDecoder(io)) {
+        return io;
+      }
+    }
+    return null;
   }
 
   /** Whether the exception was raised by ORC's decoding (not by the file system beneath it). */
   private static boolean fromDecoder(IOException e) {
-    if (e.getClass().getName().endsWith("InvalidProtocolBufferException")
-        || e.getClass().getName().startsWith("org.apache.orc.")) {
+    String type = e.getClass().getName();
+    if (type.endsWith("InvalidProtocolBufferException") || type.startsWith("org.apache.orc.")) {
       return true;
     }
     StackTraceElement[] trace = e.getStackTrace();
@@ -216,6 +225,8 @@ final class OrcRecords {
                 .bigDecimalValue()
                 .setScale(type.getScale()));
       case BINARY:
+      case Geometry:
+      case Geography: // well-known binary
         return NODES.textNode(Base64.getEncoder().encodeToString(bytes(vector, i)));
       case STRING:
       case CHAR:
