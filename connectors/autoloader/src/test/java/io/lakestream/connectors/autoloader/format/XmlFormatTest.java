@@ -94,6 +94,29 @@ class XmlFormatTest {
   }
 
   @Test
+  void ignoreNamespaceDropsPrefixesAndExcludeAttributeDropsAttributes() throws Exception {
+    String text =
+        "<x:feed xmlns:x=\"urn:x\"><book x:id=\"1\" xmlns:b=\"urn:b\"><b:title>t</b:title>"
+            + "</book></x:feed>";
+    DiscoveredFile f = write("a.xml", text);
+    AutoLoader kept = build(Map.of());
+    assertThat(kept.schema().ddl()).isEqualTo("_x:id STRING, b:title STRING");
+    AutoLoader stripped =
+        AutoLoaderBuilder.forPath(dir.resolve("in").toString())
+            .name("files")
+            .option("cloudFiles.format", "xml")
+            .option("rowTag", "book")
+            .option("ignoreNamespace", "true")
+            .option("excludeAttribute", "true")
+            .option("cloudFiles.schemaLocation", dir.resolve("schema-stripped").toString())
+            .build();
+    assertThat(stripped.schema().ddl()).isEqualTo("title STRING");
+    XmlOptions options = new XmlOptions("book", "_", "_VALUE", true, true, true, 1);
+    assertThat(read(stripped.schema(), f, SchemaEvolutionMode.NONE, options))
+        .containsExactly(Row.of("t", null));
+  }
+
+  @Test
   void samplingRatioLooksAtOneRecordInEveryFew() throws Exception {
     StringBuilder xml = new StringBuilder("<rows>");
     for (int i = 1; i <= 10; i++) {
