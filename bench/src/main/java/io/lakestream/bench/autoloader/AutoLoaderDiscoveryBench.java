@@ -5,6 +5,7 @@ import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
 import io.lakestream.bench.Measurement;
 import io.lakestream.bench.ResourcePeaks;
+import io.lakestream.bench.dedup.CapturingReporter;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
 import io.lakestream.testkit.flink.FlinkMiniCluster;
 import io.lakestream.testkit.s3.S3Server;
@@ -34,8 +35,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * idle window and {@code new} more files; then Auto Loader on the same prefix (backfill of all
  * files, heap after GC at each quarter of it), an idle window and {@code new} more files. Finally
  * one discovery pass of each kind alone ({@link ListingProbe}): incremental (the {@code new} files
- * after the cursor), full relisting, and FileSource's pass. Both jobs must emit exactly the files
- * written (count and id sum) or the bench fails.
+ * after the cursor), full relisting, and FileSource's pass. Last, the file ledger's size over a
+ * long discovery run with {@code cloudFiles.maxFileAge} ({@link LedgerExpiryRun}). Both jobs must
+ * emit exactly the files written (count and id sum) or the bench fails.
  */
 public final class AutoLoaderDiscoveryBench implements Bench {
   private static final Duration TRIGGER = Duration.ofSeconds(1);
@@ -91,6 +93,9 @@ public final class AutoLoaderDiscoveryBench implements Bench {
       Map<String, String> viaCounter = s3a(s3, counter.endpoint().toString());
       Configuration flinkConf = s3.flinkConfiguration();
       flinkConf.setString("s3.endpoint", counter.endpoint().toString());
+      flinkConf.setString(
+          "metrics.reporter.capture.factory.class", CapturingReporter.Factory.class.getName());
+      CapturingReporter.reset();
       try (LandingFiles landing =
               new LandingFiles(s3.storageDirectory(), s3.bucket(), "landing", files);
           FlinkMiniCluster flink =
@@ -140,8 +145,13 @@ public final class AutoLoaderDiscoveryBench implements Bench {
                 fresh,
                 (double) full.lists() / incremental.lists()));
         notes.add(String.format(Locale.ROOT, "1-min load average at start: %.2f", load));
+        LedgerExpiryRun ledger =
+            new LedgerExpiryRun(flink, options.workDir(), options.parallelism(), files);
+        List<LedgerExpiryRun.Sample> ledgerSamples = ledger.run();
         String appendix =
-            DiscoveryReport.render(files, fresh, ours, peer, incremental, idle, full, flinkPass);
+            DiscoveryReport.render(files, fresh, ours, peer, incremental, idle, full, flinkPass)
+                + '\n'
+                + LedgerExpiryRun.render(ledgerSamples, ledger.filesPerWave(), ledger.bound());
         return new BenchResult(
             id(), ours.measurement(), peer.measurement(), List.of(), notes, appendix);
       }
@@ -315,7 +325,7 @@ public final class AutoLoaderDiscoveryBench implements Bench {
     return new SideRun(m, heap, idleLists, IDLE.toMillis() / 1e3, newLists, newSeconds);
   }
 
-  private static void await(
+  static void await(
       FlinkMiniCluster flink,
       JobID job,
       java.util.function.LongSupplier count,

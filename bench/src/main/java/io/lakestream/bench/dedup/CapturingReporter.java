@@ -16,7 +16,8 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
  * A Flink metric reporter that keeps references to the metrics the dedup-state bench samples, so
  * the bench reads the live values of a job on an embedded MiniCluster (same JVM) without the REST
  * API's refresh delay: the {@link StateMetrics} of every stateful operator subtask, the operator
- * {@code numRecordsIn} counters, and RocksDB's native size gauges. Configure it with {@code
+ * {@code numRecordsIn} counters, RocksDB's native size gauges, and Auto Loader's ledger gauges
+ * (read by the autoloader-discovery bench). Configure it with {@code
  * metrics.reporter.<name>.factory.class} = {@link Factory}; the values are summed over subtasks by
  * {@link #sum(String)}. One MiniCluster at a time: {@link #reset()} before each.
  */
@@ -29,6 +30,11 @@ public final class CapturingReporter implements MetricReporter {
 
   /** The operator-level {@code numRecordsIn} of the stateful operator (dedup or window). */
   public static final String STATEFUL_RECORDS_IN = "statefulOperator.numRecordsIn";
+
+  /** Auto Loader's file ledger: its entries and the entries evicted (cloudFiles.maxFileAge). */
+  public static final String LEDGER_ENTRIES = "numLedgerEntries";
+
+  public static final String LEDGER_EVICTED = "numLedgerEntriesEvicted";
 
   /** The input watermark of the stateful operator's subtasks (take the minimum). */
   public static final String STATEFUL_WATERMARK = "statefulOperator.currentInputWatermark";
@@ -74,7 +80,9 @@ public final class CapturingReporter implements MetricReporter {
     Map<String, String> vars = group.getAllVariables();
     if (vars.containsKey(STATE_OPERATOR)) {
       key = name; // numRowsTotal, memoryUsedBytes, numDuplicatesDropped, ...
-    } else if (name.startsWith("rocksdb.")) {
+    } else if (name.startsWith("rocksdb.")
+        || name.equals(LEDGER_ENTRIES)
+        || name.equals(LEDGER_EVICTED)) {
       key = name;
     } else if (name.equals("numRecordsIn") && vars.containsKey("<operator_id>")) {
       String operator = vars.getOrDefault("<operator_name>", "");

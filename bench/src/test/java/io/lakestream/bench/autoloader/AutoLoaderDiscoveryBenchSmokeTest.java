@@ -6,6 +6,7 @@ import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * emit every file once (the bench checks count and id sum itself), and the S3 LIST requests the
  * counting proxy saw for each discovery pass are the ones the listing design implies: one for an
  * incremental listing of 100 new files, one per 1,000 keys for a full relisting, and at least one
- * per hour directory for FileSource.
+ * per hour directory for FileSource. With cloudFiles.maxFileAge the ledger holds the files of the
+ * last max age, not every file read, and is empty once no new file arrived for a max age.
  */
 class AutoLoaderDiscoveryBenchSmokeTest {
   private static final long FILES = 2_000;
@@ -50,5 +52,32 @@ class AutoLoaderDiscoveryBenchSmokeTest {
     assertThat(cells[2].trim()).isEqualTo("2,200");
     // 24 hour directories of the first 2,000 files, one of the new ones, days and the root
     assertThat(Long.parseLong(cells[3].trim().replace(",", ""))).isGreaterThanOrEqualTo(27);
+
+    // the ledger with maxFileAge: 12 waves of 20 files; it levels off, then drains
+    assertThat(report).contains("File ledger over a long discovery run");
+    List<long[]> ledger =
+        report
+            .lines()
+            .dropWhile(l -> !l.startsWith("| s | files ingested | ledger entries |"))
+            .skip(2)
+            .takeWhile(l -> l.startsWith("|"))
+            .map(AutoLoaderDiscoveryBenchSmokeTest::ledgerRow)
+            .toList();
+    assertThat(ledger).hasSize(LedgerExpiryRun.WAVES + 1);
+    long[] lastWave = ledger.get(LedgerExpiryRun.WAVES - 1);
+    assertThat(lastWave[0]).isEqualTo(240);
+    assertThat(lastWave[1]).isBetween(1L, 20L * (LedgerExpiryRun.MAX_AGE_SECONDS + 2));
+    assertThat(lastWave[2]).isGreaterThanOrEqualTo(240 - lastWave[1]);
+    assertThat(ledger.get(LedgerExpiryRun.WAVES)).containsExactly(240, 0, 240);
+  }
+
+  /** Files ingested, ledger entries and entries evicted of a row of the ledger table. */
+  private static long[] ledgerRow(String line) {
+    String[] cells = line.split("\\|");
+    return new long[] {
+      Long.parseLong(cells[2].trim().replace(",", "")),
+      Long.parseLong(cells[3].trim().replace(",", "")),
+      Long.parseLong(cells[4].trim().replace(",", ""))
+    };
   }
 }

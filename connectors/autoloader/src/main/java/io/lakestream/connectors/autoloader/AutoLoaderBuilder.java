@@ -7,6 +7,7 @@ import io.lakestream.connectors.autoloader.clean.SourceCleaner;
 import io.lakestream.connectors.autoloader.format.FileFormat;
 import io.lakestream.connectors.autoloader.format.FileRowReader;
 import io.lakestream.connectors.autoloader.format.SchemaInference;
+import io.lakestream.connectors.autoloader.format.XmlOptions;
 import io.lakestream.connectors.autoloader.notification.NotificationSettings;
 import io.lakestream.connectors.autoloader.schema.AutoLoaderSchema;
 import io.lakestream.connectors.autoloader.schema.RecordConverter;
@@ -102,6 +103,7 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
     }
     options.convert(AutoLoaderOptions.SCHEMA_HINTS, AutoLoaderSchema::parseColumns);
     fixedColumnsTakeNoHints();
+    xmlOptions();
     notInsideInput("cloudFiles.schemaLocation", options.get(AutoLoaderOptions.SCHEMA_LOCATION));
     if (query != null) {
       notInsideInput("checkpointLocation", query.checkpointLocation());
@@ -125,6 +127,28 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
             + ": its columns are fixed ("
             + String.join(", ", columns)
             + "). Remove the hints.");
+  }
+
+  /** The XML options of cloudFiles.format=xml, or null for the other formats. */
+  private XmlOptions xmlOptions() {
+    if (FileFormat.of(options.get(AutoLoaderOptions.FORMAT)) != FileFormat.XML) {
+      return null;
+    }
+    try {
+      return new XmlOptions(
+          options.get(AutoLoaderOptions.ROW_TAG),
+          options.get(AutoLoaderOptions.ATTRIBUTE_PREFIX),
+          options.get(AutoLoaderOptions.VALUE_TAG),
+          options.get(AutoLoaderOptions.EXCLUDE_ATTRIBUTE),
+          options.get(AutoLoaderOptions.IGNORE_NAMESPACE),
+          options.get(AutoLoaderOptions.IGNORE_SURROUNDING_SPACES),
+          options.get(AutoLoaderOptions.SAMPLING_RATIO));
+    } catch (IllegalArgumentException e) {
+      throw AutoLoaderOptions.CATALOG.failure(
+          OptionErrorClass.INVALID_OPTION_VALUE,
+          AutoLoaderOptions.ROW_TAG.key(),
+          "Auto Loader option " + e.getMessage());
+    }
   }
 
   /** The file notification settings, or null without cloudFiles.useNotifications. */
@@ -324,7 +348,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
             history,
             version,
             inferTypes,
-            options.get(AutoLoaderOptions.IGNORE_CORRUPT_FILES));
+            options.get(AutoLoaderOptions.IGNORE_CORRUPT_FILES),
+            xmlOptions());
     return new AutoLoader(
         name, source, reader, schema, version, cleanSourceSettings(), maxFileAgeMillis());
   }
@@ -354,7 +379,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
                   inferTypes,
                   hints,
                   options.get(AutoLoaderOptions.SAMPLE_NUM_FILES),
-                  options.get(AutoLoaderOptions.SAMPLE_NUM_BYTES))
+                  options.get(AutoLoaderOptions.SAMPLE_NUM_BYTES),
+                  xmlOptions())
               .infer(partitions, false);
       if (!history.record(0, inferred)) {
         return history.latest().orElseThrow();

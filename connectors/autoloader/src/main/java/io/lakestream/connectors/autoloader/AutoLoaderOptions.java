@@ -21,12 +21,13 @@ public final class AutoLoaderOptions {
 
   public static final Option<String> FORMAT =
       Option.key("cloudFiles.format")
-          .choiceType("json", "csv", "parquet", "avro", "text", "binaryFile")
+          .choiceType("json", "csv", "parquet", "avro", "orc", "text", "binaryFile", "xml")
           .required()
           .withDescription(
-              "Format of the input files: json (one object per line), csv (header), parquet or avro"
-                  + " (column types from the files' own schema), text (a `value STRING` row per line)"
-                  + " or binaryFile (a row per file: `path STRING, modificationTime TIMESTAMP,"
+              "Format of the input files: json (one object per line), csv (header), parquet, avro"
+                  + " or orc (column types from the files' own schema), xml (a row per `rowTag`"
+                  + " element; values are text, typed like csv's), text (a `value STRING` row per"
+                  + " line) or binaryFile (a row per file: `path STRING, modificationTime TIMESTAMP,"
                   + " length BIGINT, content BINARY`). text and binaryFile have these fixed columns"
                   + " (plus partition columns and _rescued_data), so cloudFiles.schemaHints does not"
                   + " apply to them.");
@@ -38,6 +39,59 @@ public final class AutoLoaderOptions {
           .withDescription(
               "With cloudFiles.format=text: one row per file, its whole text in `value`, instead of"
                   + " one per line.");
+
+  public static final Option<String> ROW_TAG =
+      Option.key("rowTag")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "With cloudFiles.format=xml, required: the element that is one row, e.g. `book` for"
+                  + " the `<book>` elements of a file (wherever they are in it).");
+
+  public static final Option<String> ATTRIBUTE_PREFIX =
+      Option.key("attributePrefix")
+          .stringType()
+          .defaultValue("_")
+          .withDescription(
+              "With cloudFiles.format=xml: the prefix of attribute fields, so `<book id=\"1\">`"
+                  + " has a field `_id`.");
+
+  public static final Option<String> VALUE_TAG =
+      Option.key("valueTag")
+          .stringType()
+          .defaultValue("_VALUE")
+          .withDescription(
+              "With cloudFiles.format=xml: the field holding an element's own text when it also has"
+                  + " attributes or child elements.");
+
+  public static final Option<Boolean> EXCLUDE_ATTRIBUTE =
+      Option.key("excludeAttribute")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription("With cloudFiles.format=xml: leave attributes out of the records.");
+
+  public static final Option<Boolean> IGNORE_NAMESPACE =
+      Option.key("ignoreNamespace")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "With cloudFiles.format=xml: drop namespace prefixes from element and attribute names"
+                  + " (`ns:title` is the field `title`).");
+
+  public static final Option<Boolean> IGNORE_SURROUNDING_SPACES =
+      Option.key("ignoreSurroundingSpaces")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription("With cloudFiles.format=xml: trim the white space around values.");
+
+  public static final Option<Double> SAMPLING_RATIO =
+      Option.key("samplingRatio")
+          .doubleType()
+          .defaultValue(1.0)
+          .check(r -> r > 0 && r <= 1, "be more than 0 and at most 1")
+          .withDescription(
+              "With cloudFiles.format=xml: the share of each sampled file's records schema inference"
+                  + " looks at (the first and then one in every 1/samplingRatio).");
 
   public static final Option<String> SCHEMA_LOCATION =
       Option.key("cloudFiles.schemaLocation")
@@ -289,6 +343,19 @@ public final class AutoLoaderOptions {
                   CLEAN_SOURCE_MOVE_DESTINATION))
           .rule(OptionRule.requiredWhen(CLEAN_SOURCE, "MOVE", CLEAN_SOURCE_MOVE_DESTINATION))
           .rule(OptionRule.onlyWhen(FORMAT, "text", "with cloudFiles.format=text", WHOLE_TEXT))
+          .rule(
+              OptionRule.onlyWhen(
+                  FORMAT,
+                  "xml",
+                  "with cloudFiles.format=xml",
+                  ROW_TAG,
+                  ATTRIBUTE_PREFIX,
+                  VALUE_TAG,
+                  EXCLUDE_ATTRIBUTE,
+                  IGNORE_NAMESPACE,
+                  IGNORE_SURROUNDING_SPACES,
+                  SAMPLING_RATIO))
+          .rule(OptionRule.requiredWhen(FORMAT, "xml", ROW_TAG))
           .build();
 
   /** {@link #MIN_MAX_FILE_AGE}, or the test override {@link #MIN_MAX_FILE_AGE_PROPERTY}. */
@@ -310,6 +377,13 @@ public final class AutoLoaderOptions {
     return List.of(
         FORMAT,
         WHOLE_TEXT,
+        ROW_TAG,
+        ATTRIBUTE_PREFIX,
+        VALUE_TAG,
+        EXCLUDE_ATTRIBUTE,
+        IGNORE_NAMESPACE,
+        IGNORE_SURROUNDING_SPACES,
+        SAMPLING_RATIO,
         SCHEMA_LOCATION,
         INCLUDE_EXISTING_FILES,
         MAX_FILES_PER_TRIGGER,

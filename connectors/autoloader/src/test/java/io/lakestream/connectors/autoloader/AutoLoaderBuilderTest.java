@@ -58,8 +58,10 @@ class AutoLoaderBuilderTest {
     } finally {
       System.clearProperty(AutoLoaderOptions.MIN_MAX_FILE_AGE_PROPERTY);
     }
+    assertThatThrownBy(() -> builder().option("cloudFiles.format", "sequenceFile").sanityCheck())
+        .hasMessageContaining("cloudFiles.format='sequenceFile' is not supported");
     assertThatThrownBy(() -> builder().option("cloudFiles.format", "xml").sanityCheck())
-        .hasMessageContaining("cloudFiles.format='xml' is not supported");
+        .hasMessageContaining("cloudFiles.format=xml needs rowTag");
     assertThatThrownBy(
             () -> builder().option("cloudFiles.schemaEvolutionMode", "merge").sanityCheck())
         .hasMessageContaining("addNewColumns, rescue, failOnNewColumns or none");

@@ -93,6 +93,11 @@ public final class Option<T> {
       return type(OptionType.LONG);
     }
 
+    /** A finite decimal number such as {@code 0.5}. */
+    public Option<Double> doubleType() {
+      return type(OptionType.DOUBLE);
+    }
+
     /** {@code true} or {@code false}. */
     public Option<Boolean> booleanType() {
       return type(OptionType.BOOLEAN);

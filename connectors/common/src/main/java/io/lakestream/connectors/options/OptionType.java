@@ -33,6 +33,10 @@ public final class OptionType<T> {
       new OptionType<>(
           "long", text -> parseLong(text, "a long", false), String::valueOf, List.of());
 
+  /** A finite decimal number such as {@code 0.5} or {@code 1e-3}. */
+  public static final OptionType<Double> DOUBLE =
+      new OptionType<>("double", OptionType::parseDouble, String::valueOf, List.of());
+
   /** {@code true} or {@code false}, in any case. */
   public static final OptionType<Boolean> BOOLEAN =
       new OptionType<>("boolean", OptionType::parseBoolean, String::valueOf, List.of());
@@ -105,6 +109,18 @@ public final class OptionType<T> {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("must be a whole number (" + what + ")");
     }
+  }
+
+  private static Double parseDouble(String text) {
+    try {
+      double value = Double.parseDouble(text.trim());
+      if (Double.isFinite(value)) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("must be a decimal number such as 0.5");
   }
 
   private static Boolean parseBoolean(String text) {

@@ -29,13 +29,14 @@ import org.apache.hadoop.fs.Path;
  * The file formats Auto Loader reads ({@code cloudFiles.format}), each turning a file into records:
  * JSON objects, one per line ({@code json}), lines of comma-separated values under a header line
  * ({@code csv}; double-quoted fields may contain commas and doubled quotes, an empty field is
- * null), the rows of a Parquet file ({@code parquet}) or of an Avro file ({@code avro}), the lines
- * of a text file ({@code text}: a {@code value} column; {@link #WHOLE_TEXT} with option {@code
- * wholetext}, the whole file as one value) or whole files ({@code binaryFile}: {@code path}, {@code
- * modificationTime}, {@code length}, {@code content}). A record is a JSON object keyed by field
- * name; CSV values are strings; Parquet and Avro values are typed and their files carry their
- * column types ({@link #columnTypes}); text and binaryFile have fixed columns ({@link
- * #fixedColumns}).
+ * null), the rows of a Parquet file ({@code parquet}), an Avro file ({@code avro}) or an ORC file
+ * ({@code orc}), the elements named by option {@code rowTag} of an XML file ({@code xml}: see
+ * {@link XmlRecords}; its values are text, as CSV's), the lines of a text file ({@code text}: a
+ * {@code value} column; {@link #WHOLE_TEXT} with option {@code wholetext}, the whole file as one
+ * value) or whole files ({@code binaryFile}: {@code path}, {@code modificationTime}, {@code
+ * length}, {@code content}). A record is a JSON object keyed by field name; CSV and XML values are
+ * strings; Parquet, Avro and ORC values are typed and their files carry their column types ({@link
+ * #columnTypes}); text and binaryFile have fixed columns ({@link #fixedColumns}).
  */
 @Internal
 public enum FileFormat {
@@ -43,14 +44,16 @@ public enum FileFormat {
   CSV("csv"),
   PARQUET("parquet"),
   AVRO("avro"),
+  ORC("orc"),
   TEXT("text"),
   /** {@code text} with option {@code wholetext=true}: one record per file. */
   WHOLE_TEXT("text"),
-  BINARY_FILE("binaryFile");
+  BINARY_FILE("binaryFile"),
+  XML("xml");
 
   /** The {@code cloudFiles.format} values, in the order the options reference lists them. */
   public static final List<String> NAMES =
-      List.of("json", "csv", "parquet", "avro", "text", "binaryFile");
+      List.of("json", "csv", "parquet", "avro", "orc", "text", "binaryFile", "xml");
 
   /** The largest file binaryFile reads: its content is one Java array. */
   static final long MAX_BINARY_FILE_LENGTH = Integer.MAX_VALUE - 8;
@@ -139,17 +142,17 @@ public enum FileFormat {
     return this == WHOLE_TEXT || this == BINARY_FILE;
   }
 
-  /** Whether all values are text, so types are recognized in text (CSV). */
+  /** Whether all values are text, so types are recognized in text (CSV, XML). */
   public boolean textValues() {
-    return this == CSV;
+    return this == CSV || this == XML;
   }
 
   /**
-   * Whether files carry their own column types (Parquet, Avro): inference reads them, not the
+   * Whether files carry their own column types (Parquet, Avro, ORC): inference reads them, not the
    * values.
    */
   public boolean typedFiles() {
-    return this == PARQUET || this == AVRO;
+    return this == PARQUET || this == AVRO || this == ORC;
   }
 
   /**
@@ -163,17 +166,40 @@ public enum FileFormat {
         return ParquetRecords.columnTypes(path, fs.getConf());
       case AVRO:
         return AvroRecords.columnTypes(fs, path);
+      case ORC:
+        return OrcRecords.columnTypes(fs, path);
       default:
         return Map.of();
     }
   }
 
   /**
-   * Reads every record of the file, in file order. The consumer's line is null for Parquet.
+   * Reads every record of the file, in file order. The consumer's line is null for Parquet, Avro
+   * and ORC.
    *
    * @throws IOException if the file cannot be read (the message names it)
+   * @throws IllegalStateException for xml (which needs {@link XmlOptions})
    */
   public void read(FileSystem fs, Path path, RecordConsumer consumer) throws IOException {
+    read(fs, path, null, consumer);
+  }
+
+  /**
+   * Reads every record of the file, in file order, XML by {@code xml}. The consumer's line is null
+   * for Parquet, Avro and ORC; for XML it is the row element's text.
+   *
+   * @param xml the XML options (used, and required, by xml only)
+   * @throws IOException if the file cannot be read (the message names it)
+   */
+  public void read(FileSystem fs, Path path, XmlOptions xml, RecordConsumer consumer)
+      throws IOException {
+    if (this == XML && xml == null) {
+      throw new IllegalStateException("cloudFiles.format=xml reads files with XmlOptions (rowTag)");
+    }
+    if (this == ORC) {
+      OrcRecords.read(fs, path, consumer);
+      return;
+    }
     if (this == PARQUET) {
       ParquetRecords.read(path, fs.getConf(), consumer);
       return;
@@ -187,7 +213,9 @@ public enum FileFormat {
       return;
     }
     try (InputStream in = fs.open(path)) {
-      if (this == WHOLE_TEXT) {
+      if (this == XML) {
+        XmlRecords.read(in, xml, consumer);
+      } else if (this == WHOLE_TEXT) {
         wholeText(in, consumer);
       } else {
         read(in, consumer);

@@ -44,14 +44,10 @@ public final class FileRowReader implements Serializable {
   private final long schemaVersion;
   private final boolean inferColumnTypes;
   private final boolean ignoreCorruptFiles;
+  private final XmlOptions xml;
   private transient FileSystem fs;
 
-  /**
-   * @param history the schema history (null when the schema was given, not inferred)
-   * @param schemaVersion the history version of {@code converter}'s schema
-   * @param ignoreCorruptFiles whether the caller skips files that fail with {@link
-   *     CorruptFileException} (option {@code ignoreCorruptFiles}); this reader throws either way
-   */
+  /** A reader of a format other than xml. */
   public FileRowReader(
       String inputPath,
       Map<String, String> hadoopConf,
@@ -62,7 +58,39 @@ public final class FileRowReader implements Serializable {
       long schemaVersion,
       boolean inferColumnTypes,
       boolean ignoreCorruptFiles) {
+    this(
+        inputPath,
+        hadoopConf,
+        format,
+        converter,
+        mode,
+        history,
+        schemaVersion,
+        inferColumnTypes,
+        ignoreCorruptFiles,
+        null);
+  }
+
+  /**
+   * @param history the schema history (null when the schema was given, not inferred)
+   * @param schemaVersion the history version of {@code converter}'s schema
+   * @param ignoreCorruptFiles whether the caller skips files that fail with {@link
+   *     CorruptFileException} (option {@code ignoreCorruptFiles}); this reader throws either way
+   * @param xml how XML elements become records (xml only; null for the other formats)
+   */
+  public FileRowReader(
+      String inputPath,
+      Map<String, String> hadoopConf,
+      FileFormat format,
+      RecordConverter converter,
+      SchemaEvolutionMode mode,
+      SchemaHistory history,
+      long schemaVersion,
+      boolean inferColumnTypes,
+      boolean ignoreCorruptFiles,
+      XmlOptions xml) {
     this.ignoreCorruptFiles = ignoreCorruptFiles;
+    this.xml = xml;
     this.inputPath = inputPath.replaceAll("/+$", "");
     this.hadoopConf = new TreeMap<>(hadoopConf);
     this.format = format;
@@ -111,6 +139,7 @@ public final class FileRowReader implements Serializable {
       format.read(
           fileSystem(),
           new Path(path),
+          xml,
           (record, line, number) -> {
             if (detectNew && record != null) {
               List<String> unknown = new ArrayList<>();

@@ -29,10 +29,11 @@ import org.apache.hadoop.fs.Path;
  * newest files (by modification time) up to {@code maxFiles} files and {@code maxBytes} bytes
  * (whichever is reached first). Every field seen becomes a column, in name order; values are
  * strings unless {@code inferColumnTypes} (then BIGINT, DOUBLE, BOOLEAN or STRING, widened across
- * records); Parquet files give their declared types (read from the footers only), whatever {@code
- * inferColumnTypes} says, as Auto Loader does. Schema hints override inferred types and add
- * columns. Partition columns are the {@code name=value} directories of the sampled files unless
- * given.
+ * records); Parquet, Avro and ORC files give their declared types (read from their footers or
+ * headers only), whatever {@code inferColumnTypes} says, as Auto Loader does. XML looks at the
+ * share of each file's records that option {@code samplingRatio} gives. Schema hints override
+ * inferred types and add columns. Partition columns are the {@code name=value} directories of the
+ * sampled files unless given.
  */
 @Internal
 public final class SchemaInference {
@@ -43,7 +44,9 @@ public final class SchemaInference {
   private final Map<String, ColumnType> hints;
   private final int maxFiles;
   private final long maxBytes;
+  private final XmlOptions xml;
 
+  /** Inference for a format other than xml. */
   public SchemaInference(
       String inputPath,
       Map<String, String> hadoopConf,
@@ -52,6 +55,23 @@ public final class SchemaInference {
       Map<String, ColumnType> hints,
       int maxFiles,
       long maxBytes) {
+    this(inputPath, hadoopConf, format, inferColumnTypes, hints, maxFiles, maxBytes, null);
+  }
+
+  /**
+   * @param xml how XML elements become records, and the share of them inference looks at ({@link
+   *     XmlOptions#samplingRatio}); xml only, null for the other formats
+   */
+  public SchemaInference(
+      String inputPath,
+      Map<String, String> hadoopConf,
+      FileFormat format,
+      boolean inferColumnTypes,
+      Map<String, ColumnType> hints,
+      int maxFiles,
+      long maxBytes,
+      XmlOptions xml) {
+    this.xml = xml;
     this.inputPath = inputPath.replaceAll("/+$", "");
     this.hadoopConf = hadoopConf;
     this.format = format;
@@ -104,11 +124,14 @@ public final class SchemaInference {
                   (name, type) -> types.merge(name, Optional.of(type), SchemaInference::widen));
           continue;
         }
+        long[] records = {0};
         format.read(
             fs,
             path,
+            xml,
             (record, line, number) -> {
-              if (record == null) {
+              records[0]++;
+              if (record == null || (xml != null && !xml.sampled(records[0]))) {
                 return;
               }
               record

@@ -111,9 +111,9 @@ class TextAndBinaryFileFormatTest {
   @Test
   void optionsThatDoNotFitTheFormatAreErrors() throws Exception {
     file("a.txt", "x");
-    assertThatThrownBy(() -> build("xml"))
-        .hasMessageContaining("cloudFiles.format='xml'")
-        .hasMessageContaining("json, csv, parquet, avro, text or binaryFile");
+    assertThatThrownBy(() -> build("sequenceFile"))
+        .hasMessageContaining("cloudFiles.format='sequenceFile'")
+        .hasMessageContaining("json, csv, parquet, avro, orc, text, binaryFile or xml");
     assertThatThrownBy(() -> build("json", "wholetext", "true"))
         .isInstanceOf(LakestreamException.class)
         .hasMessageContaining("wholetext");
