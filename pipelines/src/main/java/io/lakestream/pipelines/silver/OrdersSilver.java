@@ -6,6 +6,8 @@ import io.lakestream.connectors.delta.sink.ForeachBatchSinkBuilder;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.sink.EpochFunction;
 import io.lakestream.operators.dedup.DeduplicationBuilder;
+import io.lakestream.operators.observe.Observe;
+import io.lakestream.operators.observe.ObservedAggregate;
 import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
@@ -115,6 +117,12 @@ public final class OrdersSilver implements Pipeline {
     };
   }
 
+  /** The observation of each epoch's input quality (rows, malformed, late, malformedRatio). */
+  public static final String QUALITY = "silver_quality";
+
+  private static final String MALFORMED = RejectReason.MALFORMED_RECORD.name();
+  private static final String LATE = RejectReason.LATE_EVENT.name();
+
   private static void build(
       DataStream<KafkaRecord> records,
       QueryContext query,
@@ -160,7 +168,15 @@ public final class OrdersSilver implements Pipeline {
                     .returns(SilverInput.class)
                     .uid("silver-malformed")
                     .name("malformed records"));
-    inputs
+    // the seeds' data quality per epoch: progress's observedMetrics.silver_quality
+    Observe.observe(
+            inputs,
+            query,
+            QUALITY,
+            ObservedAggregate.count("rows"),
+            ObservedAggregate.countIf("malformed", (SilverInput in) -> MALFORMED.equals(in.reason)),
+            ObservedAggregate.countIf("late", (SilverInput in) -> LATE.equals(in.reason)),
+            ObservedAggregate.ratio("malformedRatio", "malformed", "rows"))
         .sinkTo(
             ForeachBatchSinkBuilder.forStaging(
                     stagingPath(query), OrdersSilverTables.STAGING, OrdersSilverTables::stagingRow)

@@ -186,6 +186,17 @@ class OrdersSilverExactlyOnceITCase {
     assertThat(TASK_FAILED).as("task failure injected").isTrue();
     assertThat(FUNCTION_CRASHED).as("crash after commit injected; calls %s", CALLS).isTrue();
     assertTables(a, malformed);
+    // observe(): the malformed records counted once despite the task failure's replay
+    long observedMalformed = 0;
+    for (var p : first.recentProgress()) {
+      var quality = p.json().path("observedMetrics").path(OrdersSilver.QUALITY);
+      if (quality.path("rows").asLong() > 0) {
+        assertThat(quality.path("malformedRatio").asDouble())
+            .isEqualTo(quality.path("malformed").asDouble() / quality.path("rows").asDouble());
+      }
+      observedMalformed += quality.path("malformed").asLong();
+    }
+    assertThat(observedMalformed).isEqualTo(OrderEvents.malformed("a").size());
 
     // Run 2 (processingTime, restored from run 1's savepoint), cancelled mid-way like a crash.
     List<Event> ab = concat(a, b);
@@ -242,7 +253,7 @@ class OrdersSilverExactlyOnceITCase {
 
     Files.move(location(), dir.resolve("old-checkpoint-location"));
     produceTo("relocated", b, OrderEvents.malformed("b"), 2, malformedB);
-    String secondAppId = runAnnouncingAppId(100);
+    String secondAppId = runAnnouncingAppId(20); // several epochs, numbered as the old ones
 
     List<Event> ab = concat(a, b);
     assertThat(OrderEvents.silver(silverTable()))
