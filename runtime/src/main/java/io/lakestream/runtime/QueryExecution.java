@@ -100,6 +100,7 @@ final class QueryExecution implements StreamingQuery {
   private volatile boolean detached;
   private volatile ProgressFeed progress;
   private volatile String statusMessage = "Initializing";
+  private volatile String failedWith;
 
   /**
    * @param lease the location's lease the launcher took for this run: the runner renews and
@@ -206,6 +207,11 @@ final class QueryExecution implements StreamingQuery {
           if (error != null && failure == null) {
             failure = new StreamingQueryException(describeFailure(error), error);
           }
+          if (failedWith != null && failure == null) {
+            failure =
+                new StreamingQueryException(
+                    "Query '" + name() + "' was stopped as failed: " + failedWith, null);
+          }
           statusMessage = "Stopped";
           LOG.info(
               "Query '{}' run {} {}",
@@ -308,6 +314,25 @@ final class QueryExecution implements StreamingQuery {
       }
     }
     awaitTermination();
+  }
+
+  @Override
+  public void failWith(String reason) {
+    failedWith = reason;
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                stop();
+              } catch (StreamingQueryException e) {
+                // the failure the query ends with: awaitTermination reports it
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "lakestream-fail-" + name());
+    stopper.setDaemon(true);
+    stopper.start();
   }
 
   @Override

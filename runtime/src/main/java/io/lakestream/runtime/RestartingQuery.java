@@ -150,6 +150,12 @@ final class RestartingQuery implements StreamingQuery {
   }
 
   @Override
+  public void failWith(String reason) {
+    stopping = true;
+    current.failWith(reason);
+  }
+
+  @Override
   public void cancel() throws InterruptedException {
     stopping = true;
     current.cancel();

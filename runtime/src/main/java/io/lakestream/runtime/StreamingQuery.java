@@ -40,6 +40,15 @@ public interface StreamingQuery {
   void stop() throws StreamingQueryException, InterruptedException;
 
   /**
+   * Stops the query as {@link #stop()} does (with a savepoint: the next run resumes there once the
+   * cause is fixed) and ends it as failed with {@code reason}: {@link #awaitTermination()} throws a
+   * {@link StreamingQueryException} with it, and the command that ran the query exits non-zero. For
+   * listeners and monitors that find the query's data unacceptable, e.g. a data-quality threshold
+   * on {@code observedMetrics}; returns at once, the query stops in the background.
+   */
+  void failWith(String reason);
+
+  /**
    * Cancels the job without a savepoint, like a crash of the cluster: the next run resumes from the
    * last completed checkpoint, and sinks replay or skip the epochs after it. Blocks until ended.
    */

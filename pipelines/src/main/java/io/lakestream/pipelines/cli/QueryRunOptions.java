@@ -1,6 +1,7 @@
 package io.lakestream.pipelines.cli;
 
 import io.lakestream.pipelines.listener.KafkaProgressListener;
+import io.lakestream.pipelines.listener.ObservedMetricThreshold;
 import io.lakestream.runtime.QueryListener;
 import io.lakestream.runtime.SchemaChangeRestarts;
 import io.lakestream.runtime.StreamingQueryBuilder;
@@ -77,6 +78,15 @@ final class QueryRunOptions {
               + " bootstrap.servers=broker:9092 or security.protocol=SSL (repeatable).")
   Map<String, String> progressKafka = new LinkedHashMap<>();
 
+  @Option(
+      names = "--fail-when",
+      paramLabel = "<observation.metric>threshold>",
+      description =
+          "Stop the query as failed (with a savepoint) when an epoch's observed metric passes"
+              + " the threshold, e.g. --fail-when 'silver_quality.malformedRatio>0.05'"
+              + " (repeatable).")
+  List<String> failWhen = new java.util.ArrayList<>();
+
   /** Whether {@code option} (its longest name) applies to this start only, not to a restart. */
   static boolean oneOff(String option) {
     return option.equals("--restore-from");
@@ -109,6 +119,7 @@ final class QueryRunOptions {
             .withBackend(StateBackendSettings.Backend.parse(stateBackend))
             .withChangelog(changelog);
     progressListeners().forEach(builder::listener);
+    failWhen.stream().map(ObservedMetricThreshold::parse).forEach(builder::listener);
     return builder
         .stateBackend(state)
         .parallelism(parallelism)
