@@ -244,6 +244,9 @@ class AutoLoaderNotificationITCase {
     assertThat(offsets.get("metrics").get(FileDiscoveryEnumerator.NOTIFICATIONS_RECEIVED).asLong())
         .as("every message, some again after the visibility timeout on a busy machine")
         .isGreaterThanOrEqualTo(messages);
+    assertThat(offsets.get("metrics").get("approximateQueueSize").asLong())
+        .as("SQS's count of the messages waiting, none once all are read")
+        .isZero();
   }
 
   @Test

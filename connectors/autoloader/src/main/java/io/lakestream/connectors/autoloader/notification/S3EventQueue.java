@@ -23,6 +23,7 @@ import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
 
 /**
@@ -122,6 +123,26 @@ public final class S3EventQueue implements Closeable {
           e);
     }
     return new Page(files, handles, calls, more);
+  }
+
+  /**
+   * SQS's approximate number of messages in the queue that are visible (not received and hidden),
+   * progress's {@code approximateQueueSize}; -1 when SQS cannot tell now (logged).
+   */
+  public long approximateSize() {
+    try {
+      String visible =
+          sqs.getQueueAttributes(
+                  b ->
+                      b.queueUrl(settings.queueUrl())
+                          .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+              .attributes()
+              .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES);
+      return visible == null ? -1 : Long.parseLong(visible);
+    } catch (SdkException | NumberFormatException e) {
+      LOG.debug("Could not read the size of {}: {}", settings.queueUrl(), e.toString());
+      return -1;
+    }
   }
 
   private List<DiscoveredFile> filesOf(Message message) {

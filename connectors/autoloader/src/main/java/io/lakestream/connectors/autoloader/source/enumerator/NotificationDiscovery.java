@@ -173,6 +173,7 @@ final class NotificationDiscovery implements FileDiscovery {
   public void addMetrics(Map<String, Object> metrics) {
     metrics.put(FileDiscoveryEnumerator.NOTIFICATIONS_RECEIVED, received);
     metrics.put(FileDiscoveryEnumerator.NOTIFICATIONS_DELETED, deleted);
+    metrics.put("approximateQueueSize", queue.approximateSize());
   }
 
   @Override
