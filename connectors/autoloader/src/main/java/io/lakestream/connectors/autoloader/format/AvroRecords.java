@@ -97,12 +97,6 @@ final class AvroRecords {
     return schema;
   }
 
-  /** A step of the Avro reader. */
-  @FunctionalInterface
-  private interface ReaderStep<T> {
-    T run() throws IOException;
-  }
-
   /**
    * Runs a reader step, turning what a damaged file causes into a {@link CorruptFileException}:
    * Avro reports bad data unchecked (wrapping the decoder's IOExceptions), a bad header as {@link

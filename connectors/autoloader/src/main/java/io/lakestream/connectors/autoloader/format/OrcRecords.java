@@ -111,12 +111,6 @@ final class OrcRecords {
     return schema;
   }
 
-  /** A step of the ORC reader. */
-  @FunctionalInterface
-  private interface ReaderStep<T> {
-    T run() throws IOException;
-  }
-
   /**
    * Runs a reader step, turning what a damaged file causes into a {@link CorruptFileException}: ORC
    * reports a bad tail or a bad stream with its own IOExceptions (thrown from its packages, or

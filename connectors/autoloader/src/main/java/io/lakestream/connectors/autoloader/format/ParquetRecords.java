@@ -95,12 +95,6 @@ final class ParquetRecords {
     }
   }
 
-  /** A step of the Parquet reader. */
-  @FunctionalInterface
-  private interface ReaderStep<T> {
-    T run() throws IOException;
-  }
-
   /** Runs a reader step, turning what a damaged file causes into a {@link CorruptFileException}. */
   private static <T> T guarded(Path path, ReaderStep<T> step) throws IOException {
     try {
