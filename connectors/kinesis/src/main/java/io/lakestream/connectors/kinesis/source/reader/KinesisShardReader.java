@@ -35,8 +35,8 @@ import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
- * Reads its shards in turn with GetRecords (up to {@code maxRecordsPerFetch} a call), on the task
- * thread; a shard whose last call returned nothing is not asked again before {@code
+ * Reads its shards in turn (round robin) with GetRecords (up to {@code maxRecordsPerFetch} a call),
+ * on the task thread; a shard whose last call returned nothing is not asked again before {@code
  * minFetchPeriod}. Each record is emitted as a {@link KinesisRecord} row and advances its split to
  * after its sequence number, so a restore continues with AFTER_SEQUENCE_NUMBER: exactly once with a
  * sink that commits with the checkpoints. A shard whose iterator ends (closed by a reshard) is
@@ -113,19 +113,18 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
       return null;
     }
     long now = System.currentTimeMillis();
-    Cursor best = null;
     for (Cursor c : cursors.values()) {
-      if (!c.caughtUp
-          && c.nextFetchAt <= now
-          && (best == null || c.nextFetchAt < best.nextFetchAt)) {
-        best = c;
+      if (!c.caughtUp && c.nextFetchAt <= now) {
+        return c;
       }
     }
-    return best;
+    return null;
   }
 
   private void fetch(Cursor cursor, ReaderOutput<Row> output) {
     String shardId = cursor.split.shardId();
+    cursors.remove(shardId); // to the end of the line: shards take turns
+    cursors.put(shardId, cursor);
     GetRecordsResponse response;
     try {
       if (cursor.iterator == null) {
