@@ -51,7 +51,7 @@ public final class KinesisSourceOptions {
           .intType()
           .defaultValue(10000)
           .atLeast(1)
-          .check(n -> n <= 10000, "at most 10000 (Kinesis' GetRecords limit)")
+          .check(n -> n <= 10000, "be at most 10000 (Kinesis' GetRecords limit)")
           .withDescription("Records asked for per GetRecords call (at most 10000).");
 
   public static final Option<Duration> SHARD_FETCH_INTERVAL =
