@@ -44,7 +44,7 @@ public final class Kinesalite implements AutoCloseable {
     Path cli = install();
     int port = FreePort.pick();
     Path log = Files.createTempFile("kinesalite-", ".log");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(
                 List.of(
                     "node",
@@ -60,8 +60,8 @@ public final class Kinesalite implements AutoCloseable {
                     "--shardLimit",
                     "100"))
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    Process process = run(builder, "node");
     Kinesalite kinesalite = new Kinesalite(process, OrphanReaper.watch(process.pid(), log), port);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!listening(port)) {
@@ -97,7 +97,7 @@ public final class Kinesalite implements AutoCloseable {
     Files.createDirectories(dir.getParent());
     Path staging = Files.createTempDirectory(dir.getParent(), "kinesalite-install-");
     Path log = staging.resolve("npm.log");
-    Process npm =
+    ProcessBuilder install =
         new ProcessBuilder(
                 List.of(
                     "npm",
@@ -108,8 +108,8 @@ public final class Kinesalite implements AutoCloseable {
                     staging.toString(),
                     "kinesalite@" + VERSION))
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    Process npm = run(install, "npm");
     if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
       npm.destroyForcibly();
       throw new IOException(
@@ -127,6 +127,20 @@ public final class Kinesalite implements AutoCloseable {
       }
     }
     return cli;
+  }
+
+  private static Process run(ProcessBuilder builder, String program) throws IOException {
+    try {
+      return builder.start();
+    } catch (IOException e) {
+      throw new IOException(
+          "Cannot run "
+              + program
+              + " (kinesalite, the Kinesis implementation of the tests, needs node and npm on the"
+              + " PATH): "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /** The endpoint for the SDK's endpointOverride, e.g. {@code http://127.0.0.1:4567}. */

@@ -41,6 +41,11 @@ final class EpochCommittingSink extends RichSinkFunction<String>
     return lines;
   }
 
+  /** The committed lines of sink {@code name}, per epoch in epoch order. */
+  static List<List<String>> committedEpochs(String name) {
+    return new ArrayList<>(new TreeMap<>(COMMITTED.getOrDefault(name, Map.of())).values());
+  }
+
   @Override
   public void invoke(String line, Context context) {
     open.add(line);

@@ -103,6 +103,26 @@ class KinesisSourceITCase {
   }
 
   @Test
+  void maxRecordsPerEpochBoundsEachEpoch() throws Exception {
+    String stream = "limited";
+    createStream(stream, 1);
+    List<String> expected = put(stream, 100);
+    StreamExecutionEnvironment env = environment(1, false);
+    KinesisSource source = source(stream, null, Map.of("maxRecordsPerEpoch", "20"));
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
+        .uid(stream)
+        .map(KinesisSourceITCase::line)
+        .returns(Types.STRING)
+        .addSink(new EpochCommittingSink(stream));
+    JobID job = FLINK.cluster().submit(env);
+    awaitExactly(stream, expected, job);
+    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    List<List<String>> epochs = EpochCommittingSink.committedEpochs(stream);
+    assertThat(epochs).allSatisfy(epoch -> assertThat(epoch).hasSizeLessThanOrEqualTo(20));
+    assertThat(epochs.stream().filter(epoch -> epoch.size() == 20)).hasSizeGreaterThanOrEqualTo(4);
+  }
+
+  @Test
   void aSplitAndAMergeLoseNothingAndKeepEachKeysOrder() throws Exception {
     String stream = "resharded";
     createStream(stream, 1);
@@ -185,6 +205,11 @@ class KinesisSourceITCase {
   }
 
   private static KinesisSource source(String stream, QueryContext query) {
+    return source(stream, query, Map.of());
+  }
+
+  private static KinesisSource source(
+      String stream, QueryContext query, Map<String, String> extra) {
     Map<String, String> options = new LinkedHashMap<>();
     options.put("streamName", stream);
     options.put("region", "us-east-1");
@@ -195,6 +220,7 @@ class KinesisSourceITCase {
     options.put("maxRecordsPerFetch", "25");
     options.put("shardFetchInterval", "200ms");
     options.put("minFetchPeriod", "50ms");
+    options.putAll(extra);
     return KinesisSource.create(stream, options, query);
   }
 
