@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.kinesis.source.KinesisSource;
 import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.checkpoint.EpochLog;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
 import io.lakestream.testkit.flink.FlinkMiniClusterExtension;
@@ -25,8 +26,10 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Row;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -103,6 +106,28 @@ class KinesisSourceITCase {
   }
 
   @Test
+  void aMissingStreamFailsTheJobNamingTheOptionsToCheck() {
+    StreamExecutionEnvironment env = environment(1, false);
+    env.fromSource(source("missing", null), WatermarkStrategy.noWatermarks(), "missing")
+        .uid("missing")
+        .map(KinesisSourceITCase::line)
+        .returns(Types.STRING)
+        .addSink(new EpochCommittingSink("missing"));
+    JobID job = FLINK.cluster().submit(env);
+    JobResult result = FLINK.cluster().waitForTermination(job, Duration.ofSeconds(60));
+    Throwable failure =
+        result
+            .getSerializedThrowable()
+            .orElseThrow()
+            .deserializeError(Thread.currentThread().getContextClassLoader());
+    assertThat(ExceptionUtils.stringifyException(failure))
+        .contains("KINESIS_SOURCE_STREAM_UNAVAILABLE")
+        .contains("Cannot list the shards of Kinesis stream 'missing'")
+        .contains("streamName, region and endpoint")
+        .doesNotContain("test-secret");
+  }
+
+  @Test
   void maxRecordsPerEpochBoundsEachEpoch() throws Exception {
     String stream = "limited";
     createStream(stream, 1);
@@ -158,7 +183,17 @@ class KinesisSourceITCase {
     FLINK.cluster().cancel(run1, Duration.ofSeconds(30));
     assertThat(EpochCommittingSink.committed(stream + "-run-1"))
         .containsExactlyInAnyOrderElementsOf(first);
-    assertThat(new CheckpointLocation(location).epochs().offsetEpochs()).isNotEmpty();
+    EpochLog epochs = new CheckpointLocation(location).epochs();
+    List<Long> offsetEpochs = epochs.offsetEpochs();
+    assertThat(offsetEpochs).isNotEmpty();
+    assertThat(
+            epochs
+                .readOffsets(offsetEpochs.get(offsetEpochs.size() - 1))
+                .get(stream)
+                .get("totalOffset")
+                .asLong())
+        .as("records read, in the query's offsets")
+        .isEqualTo(80);
 
     between.addAll(put(stream, 20));
     URI restore = FLINK.cluster().latestRetainedCheckpoint(run1).orElseThrow();
