@@ -5,6 +5,8 @@ import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionValues;
 import io.lakestream.connectors.options.OptionsCatalog;
 import java.net.URI;
+import java.text.ParseException;
+import java.text.SimpleDateFormat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -42,8 +44,9 @@ public final class KinesisSourceOptions {
           .defaultValue("latest")
           .withDescription(
               "Where a new query starts reading each shard: latest, trim_horizon (or earliest,"
-                  + " the same), or a JSON {\"at_timestamp\": \"2026-01-01T00:00:00Z\"} with an"
-                  + " ISO-8601 instant. Only used for shards without a checkpointed position;"
+                  + " the same), or as in Databricks a JSON {\"at_timestamp\": \"06/25/2026 10:23:45"
+                  + " PDT\", \"format\": \"MM/dd/yyyy HH:mm:ss ZZZ\"} (a java.text.SimpleDateFormat"
+                  + " pattern; without format an ISO-8601 instant). Only used for shards without a checkpointed position;"
                   + " shards created by a reshard are always read from their start.");
 
   public static final Option<Integer> MAX_RECORDS_PER_FETCH =
@@ -126,7 +129,9 @@ public final class KinesisSourceOptions {
           .build();
 
   private static final Pattern AT_TIMESTAMP =
-      Pattern.compile("\\{\\s*\"at_timestamp\"\\s*:\\s*\"([^\"]+)\"\\s*}");
+      Pattern.compile(
+          "\\{\\s*\"at_timestamp\"\\s*:\\s*\"([^\"]+)\"\\s*"
+              + "(?:,\\s*\"format\"\\s*:\\s*\"([^\"]+)\"\\s*)?}");
 
   private KinesisSourceOptions() {}
 
@@ -183,15 +188,24 @@ public final class KinesisSourceOptions {
     Matcher m = AT_TIMESTAMP.matcher(position);
     if (!m.matches()) {
       throw CATALOG.invalidValue(
-          INITIAL_POSITION, position, "must be {\"at_timestamp\": \"<ISO-8601 instant>\"}");
+          INITIAL_POSITION,
+          position,
+          "must be {\"at_timestamp\": \"<ISO-8601 instant>\"} or {\"at_timestamp\": \"<time>\","
+              + " \"format\": \"<SimpleDateFormat pattern>\"}");
     }
+    String format = m.group(2);
     try {
-      return Instant.parse(m.group(1));
-    } catch (DateTimeParseException e) {
+      return format == null
+          ? Instant.parse(m.group(1))
+          : new SimpleDateFormat(format, Locale.ROOT).parse(m.group(1)).toInstant();
+    } catch (DateTimeParseException | ParseException | IllegalArgumentException e) {
       throw CATALOG.invalidValue(
           INITIAL_POSITION,
           position,
-          "has an at_timestamp that is not an ISO-8601 instant like 2026-01-01T00:00:00Z");
+          format == null
+              ? "has an at_timestamp that is not an ISO-8601 instant like 2026-01-01T00:00:00Z"
+                  + " (or give its \"format\", a java.text.SimpleDateFormat pattern)"
+              : "has an at_timestamp that does not match its format");
     }
   }
 }

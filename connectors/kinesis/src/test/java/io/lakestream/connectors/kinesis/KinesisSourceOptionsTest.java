@@ -52,6 +52,21 @@ class KinesisSourceOptionsTest {
     assertThat(config.initialPosition()).isEqualTo("at_timestamp");
     assertThat(config.initialTimestampMillis())
         .isEqualTo(Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
+    KinesisSourceConfig databricks =
+        KinesisSourceOptions.parse(
+            options(
+                "initialPosition",
+                "{\"at_timestamp\": \"06/25/2020 10:23:45 PDT\","
+                    + " \"format\": \"MM/dd/yyyy HH:mm:ss ZZZ\"}"));
+    assertThat(databricks.initialTimestampMillis())
+        .isEqualTo(Instant.parse("2020-06-25T17:23:45Z").toEpochMilli());
+    assertThatThrownBy(
+            () ->
+                KinesisSourceOptions.parse(
+                    options(
+                        "initialPosition",
+                        "{\"at_timestamp\": \"2020-06-25\", \"format\": \"MM/dd/yyyy\"}")))
+        .hasMessageContaining("does not match its format");
     assertThatThrownBy(
             () ->
                 KinesisSourceOptions.parse(
