@@ -31,6 +31,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,7 @@ class KinesisSourceITCase {
   @TempDir static Path dir;
   private static KinesisClient client;
   private final Map<String, Integer> nextSeq = new HashMap<>();
+  private final List<JobID> jobs = new ArrayList<>();
 
   @BeforeAll
   static void client() {
@@ -77,6 +79,22 @@ class KinesisSourceITCase {
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
             .httpClient(UrlConnectionHttpClient.create())
             .build();
+  }
+
+  /** Cancels the jobs a failed test left running, so they do not hold the cluster's slots. */
+  @AfterEach
+  void cancelRunningJobs() {
+    for (JobID job : jobs) {
+      if (!FLINK.cluster().status(job).isGloballyTerminalState()) {
+        FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+      }
+    }
+  }
+
+  private JobID submit(StreamExecutionEnvironment env, URI restore) {
+    JobID job = FLINK.cluster().submit(env, restore);
+    jobs.add(job);
+    return job;
   }
 
   @AfterAll
@@ -97,7 +115,7 @@ class KinesisSourceITCase {
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream))
         .setParallelism(1);
-    JobID job = FLINK.cluster().submit(env);
+    JobID job = submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 100);
     expected.addAll(put(stream, 300));
     awaitExactly(stream, expected, job);
@@ -113,7 +131,7 @@ class KinesisSourceITCase {
         .map(KinesisSourceITCase::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink("missing"));
-    JobID job = FLINK.cluster().submit(env);
+    JobID job = submit(env, null);
     JobResult result = FLINK.cluster().waitForTermination(job, Duration.ofSeconds(60));
     Throwable failure =
         result
@@ -139,7 +157,7 @@ class KinesisSourceITCase {
         .map(KinesisSourceITCase::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
-    JobID job = FLINK.cluster().submit(env);
+    JobID job = submit(env, null);
     awaitExactly(stream, expected, job);
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
     List<List<String>> epochs = EpochCommittingSink.committedEpochs(stream);
@@ -160,7 +178,7 @@ class KinesisSourceITCase {
         .map(KinesisSourceITCase::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
-    JobID job = FLINK.cluster().submit(env);
+    JobID job = submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 200);
     List<Shard> open = openShards(stream);
     assertThat(open).hasSize(2);
@@ -224,7 +242,7 @@ class KinesisSourceITCase {
         .addSink(new EpochCommittingSink(stream + "-" + runId))
         .uid("sink")
         .setParallelism(1);
-    return FLINK.cluster().submit(env, restore);
+    return submit(env, restore);
   }
 
   private static void awaitCaughtUp(URI location, String runId, String source)
