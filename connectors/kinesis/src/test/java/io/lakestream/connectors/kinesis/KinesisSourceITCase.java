@@ -18,7 +18,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -62,7 +63,7 @@ class KinesisSourceITCase {
   static final FlinkMiniClusterExtension FLINK = new FlinkMiniClusterExtension();
 
   private static final String FULL_RANGE_MIDDLE = "170141183460469231731687303715884105728";
-  private static final AtomicBoolean FAILED_ONCE = new AtomicBoolean();
+  private static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
 
   @TempDir static Path dir;
   private static KinesisClient client;
@@ -110,7 +111,7 @@ class KinesisSourceITCase {
     StreamExecutionEnvironment env = environment(2, true);
     env.fromSource(source(stream, null), WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
-        .map(new FailOnce(120))
+        .map(new FailOnce(stream, 120))
         .map(KinesisSourceITCase::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream))
@@ -119,7 +120,7 @@ class KinesisSourceITCase {
     await(() -> EpochCommittingSink.committed(stream).size() >= 100);
     expected.addAll(put(stream, 300));
     awaitExactly(stream, expected, job);
-    assertThat(FAILED_ONCE).isTrue();
+    assertThat(FAILED).contains(stream);
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
   }
 
@@ -172,14 +173,19 @@ class KinesisSourceITCase {
     List<String> expected = put(stream, 150);
     split(stream, "shardId-000000000000");
     expected.addAll(put(stream, 150));
-    StreamExecutionEnvironment env = environment(1, false);
-    env.fromSource(source(stream, null), WatermarkStrategy.noWatermarks(), stream)
+    StreamExecutionEnvironment env = environment(1, true);
+    // 100 records an epoch: the checkpoint after 200 holds the parent (150 records) finished, and
+    // the failure after 250 restores it from there
+    KinesisSource source = source(stream, null, Map.of("maxRecordsPerEpoch", "100"));
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
+        .map(new FailOnce(stream, 250))
         .map(KinesisSourceITCase::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
     JobID job = submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 200);
+    assertThat(FAILED).contains(stream);
     List<Shard> open = openShards(stream);
     assertThat(open).hasSize(2);
     merge(stream, open.get(0).shardId(), open.get(1).shardId());
@@ -299,16 +305,18 @@ class KinesisSourceITCase {
 
   /** Fails the task once, after {@code after} records. */
   private static final class FailOnce implements MapFunction<Row, Row> {
+    private final String name;
     private final int after;
     private int seen;
 
-    FailOnce(int after) {
+    FailOnce(String name, int after) {
+      this.name = name;
       this.after = after;
     }
 
     @Override
     public Row map(Row row) {
-      if (++seen == after && FAILED_ONCE.compareAndSet(false, true)) {
+      if (++seen == after && FAILED.add(name)) {
         throw new IllegalStateException("injected failure after " + after + " records");
       }
       return row;

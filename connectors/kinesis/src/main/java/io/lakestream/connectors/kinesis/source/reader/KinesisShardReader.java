@@ -96,6 +96,9 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
   @Override
   public void start() {
     client = config.client();
+    // restored finished shards, told now that the reader is registered with the enumerator
+    finished.forEach(
+        done -> context.sendSourceEventToCoordinator(new ShardFinished(done.shardId())));
   }
 
   @Override
@@ -270,7 +273,9 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     for (KinesisShardSplit split : splits) {
       if (split.finished()) {
         finished.add(split);
-        context.sendSourceEventToCoordinator(new ShardFinished(split.shardId()));
+        if (client != null) { // else start() tells the enumerator
+          context.sendSourceEventToCoordinator(new ShardFinished(split.shardId()));
+        }
       } else {
         cursors.put(split.shardId(), new Cursor(split));
       }
