@@ -8,6 +8,7 @@ import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.jdbc.JdbcErrorClass;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
+import io.lakestream.connectors.kinesis.KinesisErrorClass;
 import io.lakestream.connectors.lakebase.LakebaseErrorClass;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.schema.SchemaErrorClass;
@@ -53,6 +54,7 @@ class ErrorClassesReferenceTest {
           AutoLoaderErrorClass.class,
           LakebaseErrorClass.class,
           JdbcErrorClass.class,
+          KinesisErrorClass.class,
           SqlErrorClass.class,
           PipelineErrorClass.class);
 

@@ -9,6 +9,7 @@ import io.lakestream.connectors.delta.source.DeltaSourceOptions;
 import io.lakestream.connectors.jdbc.JdbcSourceOptions;
 import io.lakestream.connectors.kafka.sink.KafkaSinkOptions;
 import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
+import io.lakestream.connectors.kinesis.KinesisSourceOptions;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
@@ -50,6 +51,7 @@ class OptionsReferenceTest {
           LakebaseSinkOptions.CATALOG,
           JdbcSourceOptions.CATALOG,
           JdbcToDelta.CATALOG,
+          KinesisSourceOptions.CATALOG,
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
           AutoLoaderSqlOptions.CATALOG,

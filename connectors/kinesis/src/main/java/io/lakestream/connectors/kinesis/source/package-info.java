@@ -1,0 +1,2 @@
+/** The Kinesis source as a Flink source: shards are splits, read with GetRecords. */
+package io.lakestream.connectors.kinesis.source;
