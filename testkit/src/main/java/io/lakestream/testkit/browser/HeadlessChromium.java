@@ -1,5 +1,6 @@
 package io.lakestream.testkit.browser;
 
+import io.lakestream.testkit.debian.DebianPackages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,6 @@ import java.util.stream.Stream;
  */
 public final class HeadlessChromium implements AutoCloseable {
   private static final Path BINARY = Path.of("/usr/bin/chromium");
-  private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(15);
   private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(120);
   private static final Pattern BROWSER_OWN =
       Pattern.compile(
@@ -47,47 +47,9 @@ public final class HeadlessChromium implements AutoCloseable {
    *     apt-get, no network to the Debian mirror), with apt-get's output
    */
   public static synchronized HeadlessChromium installed() {
-    if (!Files.isExecutable(BINARY)) {
-      install();
-    }
+    DebianPackages.ensure(
+        BINARY + " (the tests need a real browser)", () -> Files.isExecutable(BINARY), "chromium");
     return new HeadlessChromium();
-  }
-
-  private static void install() {
-    String out = apt("install", "-y", "--no-install-recommends", "chromium");
-    if (!Files.isExecutable(BINARY)) {
-      out += apt("update") + apt("install", "-y", "--no-install-recommends", "chromium");
-    }
-    if (!Files.isExecutable(BINARY)) {
-      throw new IllegalStateException(
-          BINARY
-              + " is missing and 'apt-get install -y chromium' did not install it (the test needs"
-              + " a real browser: run it as root on Debian, or install chromium first). apt-get"
-              + " said:\n"
-              + out);
-    }
-  }
-
-  private static String apt(String... args) {
-    List<String> command = new ArrayList<>(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600"));
-    command.addAll(List.of(args));
-    try {
-      Path log = Files.createTempFile("apt-get", ".log");
-      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-      pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
-      Process p = pb.redirectOutput(log.toFile()).start();
-      if (!p.waitFor(INSTALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly();
-      }
-      String text = Files.readString(log);
-      Files.deleteIfExists(log);
-      return String.join(" ", command) + ":\n" + text;
-    } catch (IOException e) {
-      return String.join(" ", command) + ": cannot run (" + e.getMessage() + ")\n";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while installing chromium", e);
-    }
   }
 
   /**

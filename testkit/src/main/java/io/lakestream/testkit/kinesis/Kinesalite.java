@@ -2,6 +2,7 @@ package io.lakestream.testkit.kinesis;
 
 import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.OrphanReaper;
+import io.lakestream.testkit.debian.DebianPackages;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -17,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * with streams in memory and no delays for creating or resharding streams. {@link #start} installs
  * it on first use with {@code npm install} into {@code ~/.cache/lakestream/kinesalite-3.3.3}
  * (override with the environment variable {@code LAKESTREAM_KINESALITE_DIR}), then runs {@code node
- * cli.js}; {@link #close()} stops it. Needs {@code node} and {@code npm} on the PATH; the SDK needs
- * CBOR off ({@code aws.cborEnabled=false}), which {@link #start} sets.
+ * cli.js}; {@link #close()} stops it. Installs Debian's {@code nodejs} and {@code npm} when {@code
+ * node} or {@code npm} is not on the PATH; the SDK needs CBOR off ({@code aws.cborEnabled=false}),
+ * which {@link #start} sets.
  */
 public final class Kinesalite implements AutoCloseable {
   /** The kinesalite version installed. */
@@ -40,6 +42,11 @@ public final class Kinesalite implements AutoCloseable {
    * @throws IOException when npm or node fail, naming the log to read
    */
   public static Kinesalite start() throws IOException, InterruptedException {
+    DebianPackages.ensure(
+        "node and npm (kinesalite, the tests' Kinesis, runs on them)",
+        () -> DebianPackages.onPath("node") && DebianPackages.onPath("npm"),
+        "nodejs",
+        "npm");
     System.setProperty("aws.cborEnabled", "false");
     Path cli = install();
     int port = FreePort.pick();
