@@ -181,7 +181,7 @@ public final class QueryPage implements AutoCloseable {
   }
 
   private void serveQuery(HttpExchange exchange, String key) throws IOException {
-    CheckpointLocation location = key == null ? null : locations.find().get(key);
+    CheckpointLocation location = key == null ? null : locations.byKey(key);
     if (location == null) {
       send(exchange, 404, "text/plain", "no such query".getBytes(StandardCharsets.UTF_8));
       return;
