@@ -68,8 +68,9 @@ class AutoLoaderSqlPlanningTest {
         "cloudFiles.maxFilesPerTrigger");
     assertFails(
         () -> plan("id BIGINT", ", 'cloudFiles.useNotifications' = 'true'"),
-        "MISSING_OPTION",
-        "cloudFiles.queueUrl");
+        "CONFLICTING_OPTIONS",
+        "cloudFiles.useNotifications",
+        "must be on S3");
   }
 
   @Test
