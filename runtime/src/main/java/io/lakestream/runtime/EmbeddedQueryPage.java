@@ -12,10 +12,10 @@ import org.slf4j.LoggerFactory;
  * The {@link QueryPage} of the embedded runs in this JVM: one page, opened with the run's other
  * loopback ports ({@link FlinkSettings#embeddedPorts}) and kept for the JVM's life (its threads are
  * daemons), so queries that ended stay on it. Each embedded run registers its location and logs its
- * query's address on the page (logger {@code io.lakestream.progress}, like the metrics URL).
+ * query's address on the page (logger {@code io.lakestream.progress.urls}, like the metrics URL).
  */
 final class EmbeddedQueryPage {
-  private static final Logger LOG = LoggerFactory.getLogger("io.lakestream.progress");
+  private static final Logger LOG = LoggerFactory.getLogger("io.lakestream.progress.urls");
 
   private static QueryPage page;
 

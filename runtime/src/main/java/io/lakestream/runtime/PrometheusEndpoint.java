@@ -29,18 +29,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The embedded run's {@code /metrics} in Prometheus' text format, served on 127.0.0.1 (port {@code
  * metrics.reporter.lakestream.port}, default any free one; the URL is logged by {@code
- * io.lakestream.progress} when the reporter opens). It exports every metric of the run, the query's
- * progress ({@link QueryMetrics}) and Flink's own, as Flink's Prometheus reporter names them:
- * {@code flink_<logical scope>_<name>} with the scope's variables as labels. Gauges with a number
- * or boolean value, counters and meters (their rate) are exported, all as gauges; histograms are
- * not. On clusters, use Flink's {@code PrometheusReporter} instead, which exports the same metrics
- * with the same names.
+ * io.lakestream.progress.urls} when the reporter opens). It exports every metric of the run, the
+ * query's progress ({@link QueryMetrics}) and Flink's own, as Flink's Prometheus reporter names
+ * them: {@code flink_<logical scope>_<name>} with the scope's variables as labels. Gauges with a
+ * number or boolean value, counters and meters (their rate) are exported, all as gauges; histograms
+ * are not. On clusters, use Flink's {@code PrometheusReporter} instead, which exports the same
+ * metrics with the same names.
  *
  * <p>Thread-safe: Flink adds and removes metrics from its threads, the HTTP server reads them from
  * its own.
  */
 final class PrometheusEndpoint implements MetricReporter {
-  private static final Logger LOG = LoggerFactory.getLogger("io.lakestream.progress");
+  private static final Logger LOG = LoggerFactory.getLogger("io.lakestream.progress.urls");
   private static final CharacterFilter NAME = s -> s.replaceAll("[^a-zA-Z0-9_:]", "_");
 
   /** The URLs of the endpoints open in this JVM (embedded runs), oldest first. */
