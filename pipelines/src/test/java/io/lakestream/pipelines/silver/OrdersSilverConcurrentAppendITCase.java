@@ -94,7 +94,7 @@ class OrdersSilverConcurrentAppendITCase {
             0,
             0,
             Map.of(
-                "kafka.bootstrap.servers", KAFKA.bootstrapServers(), "maxOffsetsPerTrigger", "30"));
+                "kafka.bootstrap.servers", KAFKA.bootstrapServers(), "maxOffsetsPerTrigger", "15"));
     StreamingQuery query =
         StreamingQueryBuilder.of(
                 OrdersSilver.dataflow(
