@@ -248,12 +248,14 @@ class OrdersSilverExactlyOnceITCase {
     Map<String, String> malformedA = new LinkedHashMap<>();
     Map<String, String> malformedB = new LinkedHashMap<>();
     produceTo("relocated", a, OrderEvents.malformed("a"), 1, malformedA);
-    String firstAppId = runAnnouncingAppId(5); // many epochs, so the next query's numbers meet them
+    // 65 records at 3 per epoch: about 22 epochs. The next query reads A and B (100 records) at 50
+    // per epoch, so B's MERGEs land in its epochs 2-3, numbers the old query has already committed.
+    String firstAppId = runAnnouncingAppId(3);
     assertTables(a, malformedA);
 
     Files.move(location(), dir.resolve("old-checkpoint-location"));
     produceTo("relocated", b, OrderEvents.malformed("b"), 2, malformedB);
-    String secondAppId = runAnnouncingAppId(5);
+    String secondAppId = runAnnouncingAppId(50);
 
     List<Event> ab = concat(a, b);
     assertThat(OrderEvents.silver(silverTable()))
