@@ -120,7 +120,6 @@ class ConcurrentWritersSparkInteropTest {
   private static final long SPARK_APPEND_BASE = 2_000_000;
   private static final String USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata";
   private static final String SPARK_FILE_LOG_STORE = "spark.delta.logStore.file.impl";
-  private static final String SNAPSHOT_PARTITIONS = "spark.databricks.delta.snapshotPartitions";
 
   /** What the MERGE epoch function reported, per call (the function runs in this JVM). */
   private static final Queue<DeltaMergeResult> MERGE_RESULTS = new ConcurrentLinkedQueue<>();
@@ -155,10 +154,7 @@ class ConcurrentWritersSparkInteropTest {
 
   @BeforeAll
   static void startSpark() {
-    spark = InteropSpark.session();
-    // Spark rebuilds its snapshot after every lakestream commit; its default of 50 partitions
-    // for that state makes each statement cost seconds on one local core.
-    spark.conf().set(SNAPSHOT_PARTITIONS, "1");
+    spark = InteropSpark.session(); // with 1 snapshot partition, not Spark's 50 (seconds a commit)
     // delta-spark's default log store for file: paths (HDFSLogStore) checks that a commit file is
     // absent and then renames onto it, and a local rename replaces an existing file: a lakestream
     // commit created in between would be silently replaced by Spark's (its lock only covers its
@@ -171,9 +167,7 @@ class ConcurrentWritersSparkInteropTest {
   @AfterAll
   static void stopSpark() {
     spark.conf().unset(USER_METADATA);
-    spark.conf().unset(SNAPSHOT_PARTITIONS);
-    spark.sparkContext().conf().remove(SPARK_FILE_LOG_STORE);
-    InteropSpark.stop();
+    spark.sparkContext().conf().remove(SPARK_FILE_LOG_STORE); // the session serves later classes
   }
 
   /** One Spark statement the thread ran to success: its tag, whether it committed, conflicts. */

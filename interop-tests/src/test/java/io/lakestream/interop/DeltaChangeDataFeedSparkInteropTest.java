@@ -29,7 +29,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.Trigger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,11 +46,6 @@ class DeltaChangeDataFeedSparkInteropTest {
   @BeforeAll
   static void startSpark() {
     spark = InteropSpark.session();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    InteropSpark.stop();
   }
 
   private static void sql(String statement) {

@@ -16,7 +16,6 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,11 +39,6 @@ class DeltaMaintenanceSparkInteropTest {
   @BeforeAll
   static void startSpark() {
     spark = InteropSpark.session();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    InteropSpark.stop();
   }
 
   @Test

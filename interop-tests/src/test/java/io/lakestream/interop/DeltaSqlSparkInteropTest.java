@@ -12,7 +12,6 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,11 +31,6 @@ class DeltaSqlSparkInteropTest {
   @BeforeAll
   static void startSpark() {
     spark = InteropSpark.session();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    InteropSpark.stop();
   }
 
   /** Every Delta type Spark writes, nested ones nested in each other, nulls at every level. */

@@ -25,7 +25,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,11 +42,6 @@ class GoldDailySparkInteropTest {
   @BeforeAll
   static void startSpark() {
     spark = InteropSpark.session();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    InteropSpark.stop();
   }
 
   private static Object[] order(int id, int day, int cents, String op) {

@@ -4,7 +4,8 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * One local SparkSession with Delta for every interop test class in this JVM (starting Spark costs
- * seconds); stopped when the JVM exits.
+ * seconds, and surefire runs the classes in one JVM); stopped when the JVM exits. A class that
+ * changes the session's configuration restores it in its {@code @AfterAll}.
  */
 final class InteropSpark {
   private static SparkSession spark;
@@ -29,11 +30,12 @@ final class InteropSpark {
                   "spark.sql.catalog.spark_catalog",
                   "org.apache.spark.sql.delta.catalog.DeltaCatalog")
               .getOrCreate();
+      Runtime.getRuntime().addShutdownHook(new Thread(InteropSpark::stop, "interop-spark-stop"));
     }
     return spark;
   }
 
-  static synchronized void stop() {
+  private static synchronized void stop() {
     if (spark != null) {
       spark.stop();
       spark = null;

@@ -22,7 +22,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,11 +42,6 @@ class OrdersSilverSparkInteropTest {
   @BeforeAll
   static void startSpark() {
     spark = InteropSpark.session();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    InteropSpark.stop();
   }
 
   private static String text(Object orderId, Object eventId, Object amount, Instant ts) {

@@ -74,7 +74,7 @@ final class Soak {
      * failureEverySeconds}, {@code rowsPerSecond}, {@code trigger}, {@code directory}).
      */
     static Settings fromSystemProperties() {
-      double minutes = Double.parseDouble(System.getProperty("lakestream.soak.minutes", "1.5"));
+      double minutes = Double.parseDouble(System.getProperty("lakestream.soak.minutes", "1"));
       long failureEvery =
           Long.getLong("lakestream.soak.failureEverySeconds", minutes >= 10 ? 180 : 10);
       return new Settings(

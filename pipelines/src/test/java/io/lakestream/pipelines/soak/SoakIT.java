@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The soak ({@link Soak}) for {@code lakestream.soak.minutes} (1.5 in CI; {@code ./bin/lakestream
+ * The soak ({@link Soak}) for {@code lakestream.soak.minutes} (1 in CI; {@code ./bin/lakestream
  * soak --minutes N} runs it for longer): bronze, silver and gold in processing time with a task
  * failure, a SIGKILL and a broker restart injected in turn. It passes when every round's outputs
  * equal the model row for row, each Delta log holds every epoch once, the deduplication state stays
