@@ -21,9 +21,10 @@ import picocli.CommandLine.Option;
  * {@code lakestream cloud-files resources --list|--cleanup [--query-id ID] -o cloudFiles.region=R
  * ...}: the AWS resources Auto Loader's file notification mode set up for queries started without
  * {@code cloudFiles.queueUrl} ({@link NotificationResources}): lists them (queue URL, query id,
- * input path), or removes the queue and the bucket notification of one query ({@code --query-id})
- * or of all. Takes the same {@code cloudFiles.*} options as the query for region, endpoints and
- * credentials; other keys are refused, naming the valid ones.
+ * input path, topic), or removes the queue, the topic with its subscriptions and the bucket
+ * notification of one query ({@code --query-id}) or of all. Takes the same {@code cloudFiles.*}
+ * options as the query for region, endpoints and credentials; other keys are refused, naming the
+ * valid ones.
  */
 @Command(
     name = "cloud-files",
@@ -44,13 +45,15 @@ final class CloudFilesCommand implements Callable<Integer> {
       name = "resources",
       mixinStandardHelpOptions = true,
       description =
-          "List or remove the SQS queues and bucket notifications file notification mode set up.")
+          "List or remove the SQS queues, SNS topics and bucket notifications file notification"
+              + " mode set up.")
   static final class Resources implements Callable<Integer> {
     private static final List<String> KEYS =
         List.of(
             AutoLoaderOptions.REGION.key(),
             AutoLoaderOptions.SQS_ENDPOINT.key(),
             AutoLoaderOptions.S3_ENDPOINT.key(),
+            AutoLoaderOptions.SNS_ENDPOINT.key(),
             AutoLoaderOptions.AWS_ACCESS_KEY.key(),
             AutoLoaderOptions.AWS_SECRET_KEY.key());
 
@@ -77,7 +80,7 @@ final class CloudFilesCommand implements Callable<Integer> {
         paramLabel = "<key=value>",
         description =
             "cloudFiles.region (required), cloudFiles.sqsEndpoint, cloudFiles.s3Endpoint,"
-                + " cloudFiles.awsAccessKey, cloudFiles.awsSecretKey, as given to the query.")
+                + " cloudFiles.snsEndpoint, cloudFiles.awsAccessKey, cloudFiles.awsSecretKey, as given to the query.")
     Map<String, String> options = new LinkedHashMap<>();
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -96,11 +99,12 @@ final class CloudFilesCommand implements Callable<Integer> {
             resources.cleanUp(created);
           }
           out.printf(
-              "%s%s  query %s  input %s%n",
+              "%s%s  query %s  input %s%s%n",
               action.cleanup ? "removed " : "",
               created.queueUrl(),
               created.queryId(),
-              created.inputPath());
+              created.inputPath(),
+              created.topicArn() == null ? "" : "  topic " + created.topicArn());
           count++;
         }
         out.printf(
@@ -148,6 +152,8 @@ final class CloudFilesCommand implements Callable<Integer> {
           given.get(AutoLoaderOptions.AWS_SECRET_KEY.key()),
           0,
           given.get(AutoLoaderOptions.S3_ENDPOINT.key()),
+          false, // clean-up finds a query's topic in its queue's tags
+          given.get(AutoLoaderOptions.SNS_ENDPOINT.key()),
           Map.of());
     }
   }

@@ -66,9 +66,14 @@ class CloudFilesCommandTest {
     String a = queue("query-a");
     String b = queue("query-b");
     SQS.server().client().createQueue(r -> r.queueName("not-ours"));
+    String topic = "arn:aws:sns:us-east-1:1:" + NotificationResources.nameFor("query-b");
+    SQS.server()
+        .client()
+        .tagQueue(r -> r.queueUrl(b).tags(Map.of(NotificationResources.TOPIC_ARN_TAG, topic)));
 
     String listed = run(with("cloud-files", "resources", "--list"));
     assertThat(listed).startsWith("0\n").contains(a).contains(b).contains("2 set-ups found");
+    assertThat(listed).contains("query query-b  input null  topic " + topic);
     assertThat(listed).doesNotContain("not-ours").doesNotContain(SqsServer.SECRET_KEY);
 
     String removed = run(with("cloud-files", "resources", "--cleanup", "--query-id", "query-a"));
@@ -83,7 +88,8 @@ class CloudFilesCommandTest {
   void refusesUnknownOptionsAndAMissingRegion() {
     assertThat(run("cloud-files", "resources", "--list", "-o", "cloudFiles.queueUrl=x"))
         .contains("-o cloudFiles.queueUrl is not an option of cloud-files resources; valid:")
-        .contains("cloudFiles.s3Endpoint");
+        .contains("cloudFiles.s3Endpoint")
+        .contains("cloudFiles.snsEndpoint");
     assertThat(run("cloud-files", "resources", "--list"))
         .contains("needs -o cloudFiles.region=<region>");
     assertThat(run("cloud-files", "resources")).startsWith("2\n");

@@ -182,6 +182,13 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
                   + " (cloudFiles.queueUrl) names no AWS region");
     }
     Map<String, String> tags = options.passThrough(AutoLoaderOptions.RESOURCE_TAG_PREFIX);
+    boolean useSns = options.get(AutoLoaderOptions.USE_SNS);
+    if (queueUrl != null && useSns) {
+      throw AutoLoaderOptions.CATALOG.conflict(
+          "option cloudFiles.useSns=true puts a topic between the bucket and the queue Auto Loader"
+              + " sets up, and with cloudFiles.queueUrl it sets up none: subscribe your queue to"
+              + " your topic yourself, or remove cloudFiles.queueUrl");
+    }
     if (queueUrl != null && !tags.isEmpty()) {
       throw AutoLoaderOptions.CATALOG.conflict(
           "options cloudFiles.resourceTag.* tag the queue Auto Loader sets up, and with"
@@ -196,6 +203,8 @@ public final class AutoLoaderBuilder extends CheckedOptionsBuilder<AutoLoaderBui
         options.get(AutoLoaderOptions.AWS_SECRET_KEY),
         0,
         options.get(AutoLoaderOptions.S3_ENDPOINT),
+        useSns,
+        options.get(AutoLoaderOptions.SNS_ENDPOINT),
         tags);
   }
 

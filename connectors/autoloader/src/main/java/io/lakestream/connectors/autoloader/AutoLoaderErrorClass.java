@@ -25,9 +25,9 @@ public enum AutoLoaderErrorClass implements ErrorClass {
   /** A state location (schema location, checkpoint, move destination) is inside the input path. */
   CF_LOCATION_INSIDE_INPUT,
   /**
-   * File notification mode could not create, find or remove its queue or the bucket's event
-   * notification (permissions, region or endpoint); or give an existing queue with
-   * cloudFiles.queueUrl.
+   * File notification mode could not create, find or remove its queue, its SNS topic
+   * (cloudFiles.useSns) or the bucket's event notification (permissions, region or endpoint); or
+   * give an existing queue with cloudFiles.queueUrl.
    */
   NOTIFICATION_SETUP_FAILED
 }

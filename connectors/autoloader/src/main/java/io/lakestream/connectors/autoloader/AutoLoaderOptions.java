@@ -260,6 +260,27 @@ public final class AutoLoaderOptions {
               "S3 endpoint override for setting up the bucket's event notification, e.g. a local"
                   + " S3-API server; AWS by default.");
 
+  public static final Option<Boolean> USE_SNS =
+      Option.key("cloudFiles.useSns")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Without cloudFiles.queueUrl, set up what Databricks' classic file notification mode"
+                  + " sets up: an SNS topic lakestream-auto-ingest-<query id> the bucket notifies,"
+                  + " with the query's queue subscribed to it, so other consumers can subscribe"
+                  + " to the same events (needs sns:CreateTopic, sns:TagResource,"
+                  + " sns:SetTopicAttributes, sns:Subscribe, sns:ListSubscriptionsByTopic, and"
+                  + " sns:Unsubscribe and sns:DeleteTopic to clean up). False: the bucket notifies"
+                  + " the queue directly.");
+
+  public static final Option<String> SNS_ENDPOINT =
+      Option.key("cloudFiles.snsEndpoint")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "SNS endpoint override for setting up the topic (cloudFiles.useSns), e.g. a VPC"
+                  + " endpoint or a local SNS-API server; AWS by default.");
+
   public static final Option<String> SQS_ENDPOINT =
       Option.key("cloudFiles.sqsEndpoint")
           .stringType()
@@ -325,12 +346,15 @@ public final class AutoLoaderOptions {
                   REGION,
                   SQS_ENDPOINT,
                   S3_ENDPOINT,
+                  USE_SNS,
+                  SNS_ENDPOINT,
                   AWS_ACCESS_KEY,
                   AWS_SECRET_KEY))
+          .rule(OptionRule.onlyWhen(USE_SNS, true, "with an SNS topic", SNS_ENDPOINT))
           .passThrough(
               PassThrough.prefix(
                   RESOURCE_TAG_PREFIX,
-                  "tags of the queue file notification mode sets up, e.g."
+                  "tags of the queue (and topic) file notification mode sets up, e.g."
                       + " cloudFiles.resourceTag.team=data"))
           .rule(
               OptionRule.together(
@@ -403,6 +427,8 @@ public final class AutoLoaderOptions {
         REGION,
         SQS_ENDPOINT,
         S3_ENDPOINT,
+        USE_SNS,
+        SNS_ENDPOINT,
         AWS_ACCESS_KEY,
         AWS_SECRET_KEY,
         CLEAN_SOURCE,

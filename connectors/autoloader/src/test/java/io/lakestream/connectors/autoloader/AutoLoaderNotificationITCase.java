@@ -1,11 +1,15 @@
 package io.lakestream.connectors.autoloader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.autoloader.notification.BucketNotificationPeer;
 import io.lakestream.connectors.autoloader.notification.NotificationResources;
 import io.lakestream.connectors.autoloader.notification.NotificationSettings;
+import io.lakestream.connectors.autoloader.notification.S3EventMessage;
+import io.lakestream.connectors.autoloader.notification.SnsPeer;
 import io.lakestream.connectors.autoloader.source.enumerator.FileDiscoveryEnumerator;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.OutputMode;
@@ -40,6 +44,11 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sns.SnsClient;
 
 /**
  * File notification mode against a real S3-API server (s3proxy) and a real SQS-API server
@@ -108,8 +117,12 @@ class AutoLoaderNotificationITCase {
           + "\"Bucket\":\"autoloader-sqs\",\"RequestId\":\"r\",\"HostId\":\"h\"}";
 
   private QueryContext query(String chk) {
+    return query(chk, "qid");
+  }
+
+  private QueryContext query(String chk, String queryId) {
     return new QueryContext(
-        "qid",
+        queryId,
         "bronze",
         "run-1",
         "bronze-qid",
@@ -412,6 +425,176 @@ class AutoLoaderNotificationITCase {
     }
   }
 
+  /**
+   * With cloudFiles.useSns the query sets up an SNS topic the bucket notifies (tagged, with a
+   * policy for S3), its queue subscribed to it (policy for the topic alone): events S3 publishes to
+   * the topic reach the query in SNS's envelope and each file is read once; a restart's set-up
+   * changes nothing; another consumer's raw subscription gets the same events (fan-out); clean-up
+   * removes the bucket notification, subscriptions, topic and queue and leaves the bucket's other
+   * notification.
+   */
+  @Test
+  void setsUpATopicItsQueueSubscribesToAndCleansThemUp() throws Exception {
+    try (BucketNotificationPeer s3 = new BucketNotificationPeer();
+        SnsPeer sns = new SnsPeer(SQS.server().client())) {
+      String bucket = S3.bucket();
+      String other =
+          "<NotificationConfiguration><TopicConfiguration><Id>someone-else</Id>"
+              + "<Topic>arn:aws:sns:us-east-1:1:other</Topic><Event>s3:ObjectCreated:*</Event>"
+              + "</TopicConfiguration></NotificationConfiguration>";
+      s3.put(bucket, other);
+      LandingZone landing = new LandingZone(input("n5"), conf);
+      AutoLoader loader =
+          loader(
+              "n5",
+              null,
+              query("chk5", "qid-sns"),
+              "cloudFiles.s3Endpoint",
+              s3.endpoint().toString(),
+              "cloudFiles.useSns",
+              "true",
+              "cloudFiles.snsEndpoint",
+              sns.endpoint().toString(),
+              "cloudFiles.resourceTag.team",
+              "data");
+      StreamExecutionEnvironment env = environment(false);
+      CommittedRows out = new CommittedRows(dir.resolve("out5"));
+      loader.stream(env).sinkTo(out.sink()).uid("out");
+      JobID job = FLINK.submit(env);
+
+      String name = NotificationResources.nameFor("qid-sns");
+      CommittedRows.await(
+          () -> s3.configuration(bucket).contains("<Id>" + name + "</Id>"),
+          "the query to set up its topic and the bucket notification");
+      String url = queueUrl(name);
+      String topic = "arn:aws:sns:us-east-1:000000000000:" + name;
+      assertThat(sns.topicArns()).containsExactly(topic);
+      assertThat(sns.tags(topic))
+          .containsEntry("team", "data")
+          .containsEntry(NotificationResources.QUERY_ID_TAG, "qid-sns")
+          .containsEntry(NotificationResources.INPUT_PATH_TAG, input("n5"));
+      assertThat(sns.subscriptionCount(topic)).isEqualTo(1);
+      String configuration = s3.configuration(bucket);
+      assertThat(configuration)
+          .contains("<Id>someone-else</Id>")
+          .contains("<Topic>" + topic + "</Topic>")
+          .doesNotContain("<Queue>")
+          .contains("<Name>Prefix</Name><Value>landing/n5/</Value>");
+
+      // another consumer fans out from the same topic, taking S3's events raw
+      String fanOut = SQS.server().createQueue("fan-out-raw", VISIBILITY);
+      String fanOutArn =
+          SQS.server()
+              .client()
+              .getQueueAttributes(b -> b.queueUrl(fanOut).attributeNamesWithStrings("QueueArn"))
+              .attributesAsStrings()
+              .get("QueueArn");
+      try (SnsClient client = snsClient(sns)) {
+        client.subscribe(
+            b ->
+                b.topicArn(topic)
+                    .protocol("sqs")
+                    .endpoint(fanOutArn)
+                    .attributes(Map.of("RawMessageDelivery", "true")));
+      }
+
+      // S3 now publishes the events of new files to the topic (one of them twice)
+      List<String> keys = writeFiles(landing, 0, 5);
+      for (String key : keys) {
+        sns.publishFromS3(topic, bucket, objectCreated(bucket, "landing/n5/" + key, 100));
+      }
+      sns.publishFromS3(topic, bucket, objectCreated(bucket, "landing/n5/" + keys.get(2), 100));
+      CommittedRows.await(() -> out.rows().size() >= 5 * ROWS_PER_FILE, "the rows of 5 files");
+      CommittedRows.await(
+          () -> SQS.server().messagesNotDeleted(url) == 0, "the messages to be deleted");
+      FLINK.cluster().waitForMoreCheckpoints(job, 2, WAIT);
+      FLINK.cluster().cancel(job, Duration.ofSeconds(60));
+      assertExactlyOnce(out.rows(), 5);
+      List<String> raw =
+          SQS
+              .server()
+              .client()
+              .receiveMessage(b -> b.queueUrl(fanOut).maxNumberOfMessages(10))
+              .messages()
+              .stream()
+              .flatMap(m -> S3EventMessage.parse(m.body()).stream())
+              .map(S3EventMessage.ObjectCreated::key)
+              .collect(Collectors.toList());
+      assertThat(raw)
+          .as("S3's events, not SNS envelopes")
+          .hasSize(6)
+          .contains("landing/n5/" + keys.get(0));
+
+      NotificationSettings settings = snsSettings(s3, sns);
+      try (NotificationResources resources = new NotificationResources(settings)) {
+        assertThat(resources.setUp("qid-sns", input("n5"))).as("a restart finds it").isEqualTo(url);
+        assertThat(s3.configuration(bucket)).isEqualTo(configuration);
+        assertThat(sns.topicArns()).containsExactly(topic);
+        assertThat(sns.subscriptionCount(topic)).as("its queue's and the other one").isEqualTo(2);
+        NotificationResources.Created created =
+            resources.list().stream()
+                .filter(c -> "qid-sns".equals(c.queryId()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(created.topicArn()).isEqualTo(topic);
+        assertThat(created.queueUrl()).isEqualTo(url);
+        resources.cleanUp(created);
+      }
+      assertThat(queueUrl(name)).isNull();
+      assertThat(sns.topicArns()).isEmpty();
+      assertThat(sns.subscriptionCount(topic)).isZero();
+      assertThat(s3.configuration(bucket)).contains("<Id>someone-else</Id>").doesNotContain(name);
+    }
+  }
+
+  /** SNS refusing the topic fails the set-up with the error class, the call and the options. */
+  @Test
+  void snsRefusingTheTopicFailsTheSetUpNamingTheOptions() throws Exception {
+    try (BucketNotificationPeer s3 = new BucketNotificationPeer();
+        SnsPeer sns = new SnsPeer(SQS.server().client());
+        NotificationResources resources = new NotificationResources(snsSettings(s3, sns))) {
+      sns.refuse("User lakestream is not authorized to perform SNS:CreateTopic");
+      assertThatThrownBy(() -> resources.setUp("qid-refused", input("n6")))
+          .isInstanceOf(LakestreamException.class)
+          .hasMessageContaining("sns:CreateTopic")
+          .hasMessageContaining("not authorized")
+          .hasMessageContaining("cloudFiles.snsEndpoint")
+          .hasMessageContaining("cloudFiles.useSns=false")
+          .hasMessageNotContaining(SqsServer.SECRET_KEY)
+          .extracting(e -> ((LakestreamException) e).errorClass())
+          .isEqualTo(AutoLoaderErrorClass.NOTIFICATION_SETUP_FAILED.name());
+      assertThat(s3.configuration(S3.bucket())).doesNotContain("qid-refused");
+      SQS.server()
+          .client()
+          .deleteQueue(b -> b.queueUrl(queueUrl(NotificationResources.nameFor("qid-refused"))));
+    }
+  }
+
+  private static SnsClient snsClient(SnsPeer sns) {
+    return SnsClient.builder()
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .endpointOverride(sns.endpoint())
+        .region(Region.of(SqsServer.REGION))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(SqsServer.ACCESS_KEY, SqsServer.SECRET_KEY)))
+        .build();
+  }
+
+  private static NotificationSettings snsSettings(BucketNotificationPeer s3, SnsPeer sns) {
+    return new NotificationSettings(
+        null,
+        SqsServer.REGION,
+        SQS.server().endpoint().toString(),
+        SqsServer.ACCESS_KEY,
+        SqsServer.SECRET_KEY,
+        0,
+        s3.endpoint().toString(),
+        true,
+        sns.endpoint().toString(),
+        Map.of());
+  }
+
   private static String queueUrl(String name) {
     return SQS.server().client().listQueues(b -> b.queueNamePrefix(name)).queueUrls().stream()
         .filter(u -> u.endsWith("/" + name))
@@ -428,6 +611,8 @@ class AutoLoaderNotificationITCase {
         SqsServer.SECRET_KEY,
         0,
         s3.endpoint().toString(),
+        false,
+        null,
         Map.of());
   }
 

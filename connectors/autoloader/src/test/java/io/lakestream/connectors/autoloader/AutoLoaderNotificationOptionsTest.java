@@ -79,6 +79,34 @@ class AutoLoaderNotificationOptionsTest {
   }
 
   @Test
+  void snsTopicOnlyWhenAutoLoaderSetsUpTheQueue() {
+    assertThatThrownBy(
+            () ->
+                s3().option("cloudFiles.queueUrl", "https://sqs.us-east-1.amazonaws.com/1/q")
+                    .option("cloudFiles.useSns", "true")
+                    .sanityCheck())
+        .hasMessageContaining(
+            "cloudFiles.useSns=true puts a topic between the bucket and the queue")
+        .hasMessageContaining("remove cloudFiles.queueUrl")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo("CONFLICTING_OPTIONS");
+    assertThatThrownBy(
+            () ->
+                s3().option("cloudFiles.region", "us-east-1")
+                    .option("cloudFiles.snsEndpoint", "http://127.0.0.1:1")
+                    .sanityCheck())
+        .hasMessageContaining("cloudFiles.snsEndpoint is only used with an SNS topic")
+        .hasMessageContaining("set cloudFiles.useSns=true");
+    assertThatCode(
+            () ->
+                s3().option("cloudFiles.region", "us-east-1")
+                    .option("CLOUDFILES.USESNS", "true")
+                    .option("cloudFiles.snsEndpoint", "http://127.0.0.1:1")
+                    .sanityCheck())
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void cleanSourceOptions() {
     String input = dir.resolve("in").toString();
     assertThatThrownBy(() -> on(input).option("cloudFiles.cleanSource", "ARCHIVE").sanityCheck())

@@ -30,6 +30,12 @@ import software.amazon.awssdk.services.s3.model.NotificationConfiguration;
 import software.amazon.awssdk.services.s3.model.NotificationConfigurationFilter;
 import software.amazon.awssdk.services.s3.model.QueueConfiguration;
 import software.amazon.awssdk.services.s3.model.S3KeyFilter;
+import software.amazon.awssdk.services.s3.model.TopicConfiguration;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.SnsClientBuilder;
+import software.amazon.awssdk.services.sns.model.NotFoundException;
+import software.amazon.awssdk.services.sns.model.Subscription;
+import software.amazon.awssdk.services.sns.model.Tag;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -39,13 +45,19 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
  * The AWS resources Auto Loader sets up for file notification mode when no queue is given ({@code
  * cloudFiles.useNotifications=true} without {@code cloudFiles.queueUrl}), as Databricks does: an
  * SQS queue named {@link #NAME_PREFIX}{@code <query id>}, tagged with the query id, the input path
- * and {@code cloudFiles.resourceTag.*}, whose policy lets S3 send the bucket's events to it, and
- * the bucket's event notification ({@code s3:ObjectCreated:*} under the input prefix, with the
- * queue's name as its id) added beside the bucket's other notifications. Set-up is idempotent: a
- * restarted query finds its queue and its notification and changes nothing.
+ * and {@code cloudFiles.resourceTag.*}, and the bucket's event notification ({@code
+ * s3:ObjectCreated:*} under the input prefix, with the queue's name as its id) added beside the
+ * bucket's other notifications. Directly, the notification goes to the queue, whose policy lets
+ * only S3 send the bucket's events. With {@code cloudFiles.useSns=true} (Databricks' classic
+ * set-up), it goes to an SNS topic of the same name and tags, whose policy lets only S3 publish the
+ * bucket's events, and the queue is subscribed to the topic (SNS's JSON envelope, unwrapped by
+ * {@link S3EventMessage}), its policy letting only that topic send; others can subscribe to the
+ * topic too. Set-up is idempotent: a restarted query finds its queue, topic, subscription and
+ * notification and changes nothing.
  *
- * <p>{@link #list} finds what queries set up (by the name prefix and tags); {@link #cleanUp}
- * removes a query's notification from its bucket and deletes its queue, leaving everything else.
+ * <p>{@link #list} finds what queries set up (by the name prefix and the queue's tags, which name
+ * the topic); {@link #cleanUp} removes a query's notification from its bucket, its topic with its
+ * subscriptions, and its queue, leaving everything else.
  *
  * <p>Failures: every AWS call that fails is thrown as a {@link LakestreamException} ({@link
  * AutoLoaderErrorClass#NOTIFICATION_SETUP_FAILED}) that names the call, the resource and the
@@ -58,18 +70,27 @@ public final class NotificationResources implements Closeable {
   /** The prefix of the names of what Auto Loader creates. */
   public static final String NAME_PREFIX = "lakestream-auto-ingest-";
 
-  /** The tag holding the id of the query a queue is for. */
+  /** The tag holding the id of the query a queue (or topic) is for. */
   public static final String QUERY_ID_TAG = "lakestream.queryId";
 
-  /** The tag holding the input path whose events a queue receives. */
+  /** The tag holding the input path whose events a queue (or topic) receives. */
   public static final String INPUT_PATH_TAG = "lakestream.inputPath";
 
-  /** What one query set up. */
-  public record Created(String queueUrl, String queryId, String inputPath) {}
+  /** The queue's tag holding the ARN of the topic it is subscribed to (with cloudFiles.useSns). */
+  public static final String TOPIC_ARN_TAG = "lakestream.topicArn";
+
+  /**
+   * What one query set up.
+   *
+   * @param topicArn the topic between the bucket and the queue; null when the bucket notifies the
+   *     queue directly
+   */
+  public record Created(String queueUrl, String queryId, String inputPath, String topicArn) {}
 
   private final NotificationSettings settings;
   private final SqsClient sqs;
   private final S3Client s3;
+  private final SnsClient sns;
 
   public NotificationResources(NotificationSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -94,19 +115,29 @@ public final class NotificationResources implements Closeable {
     if (settings.s3Endpoint() != null) {
       s3Builder.endpointOverride(URI.create(settings.s3Endpoint())).forcePathStyle(true);
     }
+    SnsClientBuilder snsBuilder =
+        SnsClient.builder()
+            .httpClientBuilder(UrlConnectionHttpClient.builder())
+            .region(Region.of(settings.region()))
+            .credentialsProvider(credentials);
+    if (settings.snsEndpoint() != null) {
+      snsBuilder.endpointOverride(URI.create(settings.snsEndpoint()));
+    }
     this.sqs = sqsBuilder.build();
     this.s3 = s3Builder.build();
+    this.sns = snsBuilder.build();
   }
 
-  /** The name of the queue (and the notification's id) of query {@code queryId}. */
+  /** The name of the queue (and the topic, and the notification's id) of query {@code queryId}. */
   public static String nameFor(String queryId) {
     String name = NAME_PREFIX + queryId.replaceAll("[^A-Za-z0-9_-]", "-");
     return name.length() <= 80 ? name : name.substring(0, 80); // SQS' limit
   }
 
   /**
-   * Creates (or finds) query {@code queryId}'s queue and the notification of {@code inputPath}'s
-   * bucket to it.
+   * Creates (or finds) query {@code queryId}'s queue, with {@code cloudFiles.useSns} its topic and
+   * the queue's subscription to it, and the notification of {@code inputPath}'s bucket to the topic
+   * or the queue.
    *
    * @return the queue's URL
    */
@@ -116,34 +147,27 @@ public final class NotificationResources implements Closeable {
     tags.put(QUERY_ID_TAG, queryId);
     tags.put(INPUT_PATH_TAG, inputPath);
     String url = existingQueue(name).orElseGet(() -> createQueue(name, tags));
-    String arn =
-        call(
-            "sqs:GetQueueAttributes",
-            url,
-            () ->
-                sqs.getQueueAttributes(
-                        b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
-                    .attributes()
-                    .get(QueueAttributeName.QUEUE_ARN));
+    String queueArn = queueArn(url);
     String bucket = URI.create(inputPath).getHost();
-    call(
-        "sqs:SetQueueAttributes",
-        url,
-        () ->
-            sqs.setQueueAttributes(
-                b ->
-                    b.queueUrl(url)
-                        .attributes(Map.of(QueueAttributeName.POLICY, policy(arn, bucket)))));
     NotificationConfiguration current = notifications(bucket);
-    NotificationConfiguration wanted = withQueue(current, name, arn, prefixOf(inputPath));
+    NotificationConfiguration wanted;
+    if (settings.useSns()) {
+      String topicArn = setUpTopic(name, tags, bucket);
+      subscribe(topicArn, url, queueArn);
+      wanted = withTopic(current, name, topicArn, prefixOf(inputPath));
+    } else {
+      setQueuePolicy(url, policy(queueArn, "sqs:SendMessage", "s3.amazonaws.com", s3Arn(bucket)));
+      wanted = withQueue(current, name, queueArn, prefixOf(inputPath));
+    }
     if (!wanted.equals(current)) {
       putNotifications(bucket, wanted);
       LOG.info(
-          "Auto Loader set up file notifications for {}: queue {}, bucket {} notification {}",
+          "Auto Loader set up file notifications for {}: queue {}, bucket {} notification {}{}",
           inputPath,
           url,
           bucket,
-          name);
+          name,
+          settings.useSns() ? " through SNS topic " + name : "");
     }
     return url;
   }
@@ -171,7 +195,94 @@ public final class NotificationResources implements Closeable {
         () -> sqs.createQueue(b -> b.queueName(name).tags(tags)).queueUrl());
   }
 
-  /** The queues Auto Loader set up, with the query and input path of each. */
+  private String queueArn(String url) {
+    return call(
+        "sqs:GetQueueAttributes",
+        url,
+        () ->
+            sqs.getQueueAttributes(
+                    b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN));
+  }
+
+  private void setQueuePolicy(String url, String policy) {
+    call(
+        "sqs:SetQueueAttributes",
+        url,
+        () ->
+            sqs.setQueueAttributes(
+                b -> b.queueUrl(url).attributes(Map.of(QueueAttributeName.POLICY, policy))));
+  }
+
+  /**
+   * Creates (or finds: SNS's CreateTopic returns an existing topic of that name) the topic {@code
+   * name}, tags it and lets S3 publish {@code bucket}'s events to it.
+   *
+   * @return the topic's ARN
+   */
+  private String setUpTopic(String name, Map<String, String> tags, String bucket) {
+    String topicArn =
+        call("sns:CreateTopic", name, () -> sns.createTopic(b -> b.name(name)).topicArn());
+    List<Tag> snsTags = new ArrayList<>();
+    tags.forEach((k, v) -> snsTags.add(Tag.builder().key(k).value(v).build()));
+    call(
+        "sns:TagResource",
+        topicArn,
+        () -> sns.tagResource(b -> b.resourceArn(topicArn).tags(snsTags)));
+    String policy = policy(topicArn, "SNS:Publish", "s3.amazonaws.com", s3Arn(bucket));
+    call(
+        "sns:SetTopicAttributes",
+        topicArn,
+        () ->
+            sns.setTopicAttributes(
+                b -> b.topicArn(topicArn).attributeName("Policy").attributeValue(policy)));
+    return topicArn;
+  }
+
+  /**
+   * Lets the topic send to the queue, subscribes the queue to it unless it is already, and tags the
+   * queue with the topic (for clean-up). Messages keep SNS's envelope (no raw delivery), as in
+   * Databricks' set-up; the reader unwraps it.
+   */
+  private void subscribe(String topicArn, String url, String queueArn) {
+    setQueuePolicy(url, policy(queueArn, "sqs:SendMessage", "sns.amazonaws.com", topicArn));
+    boolean subscribed =
+        subscriptions(topicArn).stream()
+            .anyMatch(s -> "sqs".equals(s.protocol()) && queueArn.equals(s.endpoint()));
+    if (!subscribed) {
+      call(
+          "sns:Subscribe",
+          topicArn,
+          () ->
+              sns.subscribe(
+                  b ->
+                      b.topicArn(topicArn)
+                          .protocol("sqs")
+                          .endpoint(queueArn)
+                          .returnSubscriptionArn(true)));
+    }
+    call(
+        "sqs:TagQueue",
+        url,
+        () -> sqs.tagQueue(b -> b.queueUrl(url).tags(Map.of(TOPIC_ARN_TAG, topicArn))));
+  }
+
+  /** The subscriptions of topic {@code topicArn}. */
+  public List<Subscription> subscriptions(String topicArn) {
+    return call(
+        "sns:ListSubscriptionsByTopic",
+        topicArn,
+        () -> {
+          List<Subscription> all = new ArrayList<>();
+          sns.listSubscriptionsByTopicPaginator(b -> b.topicArn(topicArn))
+              .subscriptions()
+              .forEach(all::add);
+          return all;
+        });
+  }
+
+  /** The queues Auto Loader set up, with the query, input path and topic of each. */
   public List<Created> list() {
     List<String> urls =
         call(
@@ -182,20 +293,28 @@ public final class NotificationResources implements Closeable {
     for (String url : urls) {
       Map<String, String> tags =
           call("sqs:ListQueueTags", url, () -> sqs.listQueueTags(b -> b.queueUrl(url)).tags());
-      created.add(new Created(url, tags.get(QUERY_ID_TAG), tags.get(INPUT_PATH_TAG)));
+      created.add(
+          new Created(
+              url, tags.get(QUERY_ID_TAG), tags.get(INPUT_PATH_TAG), tags.get(TOPIC_ARN_TAG)));
     }
     return created;
   }
 
-  /** Removes {@code created}'s notification from its bucket and deletes its queue. */
+  /**
+   * Removes {@code created}'s notification from its bucket, its topic's subscriptions and topic (a
+   * topic already gone is skipped), and deletes its queue.
+   */
   public void cleanUp(Created created) {
     if (created.inputPath() != null && created.queryId() != null) {
       String bucket = URI.create(created.inputPath()).getHost();
       NotificationConfiguration current = notifications(bucket);
-      NotificationConfiguration rest = withoutQueue(current, nameFor(created.queryId()));
+      NotificationConfiguration rest = without(current, nameFor(created.queryId()));
       if (!rest.equals(current)) {
         putNotifications(bucket, rest);
       }
+    }
+    if (created.topicArn() != null) {
+      deleteTopic(created.topicArn());
     }
     call(
         "sqs:DeleteQueue",
@@ -204,63 +323,122 @@ public final class NotificationResources implements Closeable {
     LOG.info("Auto Loader removed the file notification resources of query {}", created.queryId());
   }
 
+  private void deleteTopic(String topicArn) {
+    List<Subscription> subscriptions;
+    try {
+      subscriptions = subscriptions(topicArn);
+    } catch (LakestreamException e) {
+      if (e.getCause() instanceof NotFoundException) {
+        LOG.info("Auto Loader's topic {} is gone already", topicArn);
+        return;
+      }
+      throw e;
+    }
+    for (Subscription subscription : subscriptions) {
+      call(
+          "sns:Unsubscribe",
+          subscription.subscriptionArn(),
+          () -> sns.unsubscribe(b -> b.subscriptionArn(subscription.subscriptionArn())));
+    }
+    call("sns:DeleteTopic", topicArn, () -> sns.deleteTopic(b -> b.topicArn(topicArn)));
+  }
+
   /**
-   * The queue policy that lets S3 send events of {@code bucket} to the queue {@code queueArn}, and
-   * nothing else.
+   * The policy that lets {@code service} call {@code action} on {@code resourceArn} for events of
+   * {@code sourceArn} alone, and nothing else.
    */
-  static String policy(String queueArn, String bucket) {
-    return "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Sid\":\"lakestream-auto-ingest-s3\","
-        + "\"Effect\":\"Allow\",\"Principal\":{\"Service\":\"s3.amazonaws.com\"},"
-        + "\"Action\":\"sqs:SendMessage\",\"Resource\":\""
-        + queueArn
-        + "\",\"Condition\":{\"ArnLike\":{\"aws:SourceArn\":\"arn:aws:s3:*:*:"
-        + bucket
+  static String policy(String resourceArn, String action, String service, String sourceArn) {
+    return "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Sid\":\"lakestream-auto-ingest\","
+        + "\"Effect\":\"Allow\",\"Principal\":{\"Service\":\""
+        + service
+        + "\"},\"Action\":\""
+        + action
+        + "\",\"Resource\":\""
+        + resourceArn
+        + "\",\"Condition\":{\"ArnLike\":{\"aws:SourceArn\":\""
+        + sourceArn
         + "\"}}}]}";
+  }
+
+  /** The ARN pattern of {@code bucket} in any region and account. */
+  private static String s3Arn(String bucket) {
+    return "arn:aws:s3:*:*:" + bucket;
   }
 
   /**
    * {@code current} with a queue notification {@code id} for objects created under {@code prefix}
-   * sent to {@code queueArn} (replacing an older one of that id); the other notifications kept.
+   * sent to {@code queueArn} (replacing an older one of that id, queue or topic); the other
+   * notifications kept.
    */
   static NotificationConfiguration withQueue(
       NotificationConfiguration current, String id, String queueArn, String prefix) {
-    List<QueueConfiguration> queues = new ArrayList<>();
-    for (QueueConfiguration q : current.queueConfigurations()) {
-      if (!id.equals(q.id())) {
-        queues.add(q);
-      }
-    }
-    QueueConfiguration.Builder ours =
-        QueueConfiguration.builder().id(id).queueArn(queueArn).events(Event.S3_OBJECT_CREATED);
-    if (!prefix.isEmpty()) {
-      ours.filter(
-          NotificationConfigurationFilter.builder()
-              .key(
-                  S3KeyFilter.builder()
-                      .filterRules(
-                          FilterRule.builder().name(FilterRuleName.PREFIX).value(prefix).build())
-                      .build())
-              .build());
-    }
-    QueueConfiguration wanted = ours.build();
-    if (current.queueConfigurations().contains(wanted)) {
+    QueueConfiguration wanted =
+        QueueConfiguration.builder()
+            .id(id)
+            .queueArn(queueArn)
+            .events(Event.S3_OBJECT_CREATED)
+            .filter(filter(prefix))
+            .build();
+    NotificationConfiguration rest = without(current, id);
+    if (current.queueConfigurations().contains(wanted) && count(current) == count(rest) + 1) {
       return current;
     }
+    List<QueueConfiguration> queues = new ArrayList<>(rest.queueConfigurations());
     queues.add(wanted);
-    return current.toBuilder().queueConfigurations(queues).build();
+    return rest.toBuilder().queueConfigurations(queues).build();
   }
 
-  /** {@code current} without the queue notification {@code id}. */
-  static NotificationConfiguration withoutQueue(NotificationConfiguration current, String id) {
-    List<QueueConfiguration> queues = new ArrayList<>();
-    for (QueueConfiguration q : current.queueConfigurations()) {
-      if (!id.equals(q.id())) {
-        queues.add(q);
-      }
+  /**
+   * {@code current} with a topic notification {@code id} for objects created under {@code prefix}
+   * published to {@code topicArn} (replacing an older one of that id, queue or topic); the other
+   * notifications kept.
+   */
+  static NotificationConfiguration withTopic(
+      NotificationConfiguration current, String id, String topicArn, String prefix) {
+    TopicConfiguration wanted =
+        TopicConfiguration.builder()
+            .id(id)
+            .topicArn(topicArn)
+            .events(Event.S3_OBJECT_CREATED)
+            .filter(filter(prefix))
+            .build();
+    NotificationConfiguration rest = without(current, id);
+    if (current.topicConfigurations().contains(wanted) && count(current) == count(rest) + 1) {
+      return current;
     }
-    return queues.size() == current.queueConfigurations().size()
+    List<TopicConfiguration> topics = new ArrayList<>(rest.topicConfigurations());
+    topics.add(wanted);
+    return rest.toBuilder().topicConfigurations(topics).build();
+  }
+
+  /**
+   * {@code current} without the queue and topic notifications {@code id} ({@code current} if none).
+   */
+  static NotificationConfiguration without(NotificationConfiguration current, String id) {
+    List<QueueConfiguration> queues = new ArrayList<>();
+    current.queueConfigurations().stream().filter(q -> !id.equals(q.id())).forEach(queues::add);
+    List<TopicConfiguration> topics = new ArrayList<>();
+    current.topicConfigurations().stream().filter(t -> !id.equals(t.id())).forEach(topics::add);
+    return queues.size() + topics.size() == count(current)
         ? current
-        : current.toBuilder().queueConfigurations(queues).build();
+        : current.toBuilder().queueConfigurations(queues).topicConfigurations(topics).build();
+  }
+
+  private static int count(NotificationConfiguration configuration) {
+    return configuration.queueConfigurations().size() + configuration.topicConfigurations().size();
+  }
+
+  /** The filter of the objects under {@code prefix}; null (all objects) for the empty prefix. */
+  private static NotificationConfigurationFilter filter(String prefix) {
+    if (prefix.isEmpty()) {
+      return null;
+    }
+    return NotificationConfigurationFilter.builder()
+        .key(
+            S3KeyFilter.builder()
+                .filterRules(FilterRule.builder().name(FilterRuleName.PREFIX).value(prefix).build())
+                .build())
+        .build();
   }
 
   /** The key prefix of {@code inputPath} in its bucket, ending with '/' (empty for the bucket). */
@@ -307,9 +485,13 @@ public final class NotificationResources implements Closeable {
               + e.getMessage()
               + "). Check that the query's AWS credentials allow "
               + action
-              + " and that cloudFiles.region, cloudFiles.sqsEndpoint and cloudFiles.s3Endpoint"
-              + " are right, or create the queue and the bucket notification yourself and pass"
-              + " the queue with cloudFiles.queueUrl.",
+              + (action.startsWith("sns:")
+                  ? " and that cloudFiles.region and cloudFiles.snsEndpoint are right, or set"
+                      + " cloudFiles.useSns=false to have the bucket notify the queue directly,"
+                  : " and that cloudFiles.region, cloudFiles.sqsEndpoint and cloudFiles.s3Endpoint"
+                      + " are right,")
+              + " or create the queue and the bucket notification yourself and pass the queue"
+              + " with cloudFiles.queueUrl.",
           e);
     }
   }
@@ -318,5 +500,6 @@ public final class NotificationResources implements Closeable {
   public void close() {
     sqs.close();
     s3.close();
+    sns.close();
   }
 }

@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param visibilityTimeoutSeconds how long a received message stays hidden before SQS delivers it
  *     again (a crashed query's messages come back after it); 0 keeps the queue's own setting
  * @param s3Endpoint an S3 endpoint override for the bucket notification set-up; null for AWS
+ * @param useSns whether the set-up puts an SNS topic between the bucket and the queue ({@code
+ *     cloudFiles.useSns})
+ * @param snsEndpoint an SNS endpoint override for the topic set-up; null for AWS
  * @param resourceTags tags of the resources Auto Loader creates ({@code cloudFiles.resourceTag.*})
  */
 @Internal
@@ -29,6 +32,8 @@ public record NotificationSettings(
     String secretKey,
     int visibilityTimeoutSeconds,
     String s3Endpoint,
+    boolean useSns,
+    String snsEndpoint,
     Map<String, String> resourceTags)
     implements Serializable {
 
@@ -53,6 +58,8 @@ public record NotificationSettings(
         secretKey,
         visibilityTimeoutSeconds,
         null,
+        false,
+        null,
         Map.of());
   }
 
@@ -66,6 +73,8 @@ public record NotificationSettings(
         secretKey,
         visibilityTimeoutSeconds,
         s3Endpoint,
+        useSns,
+        snsEndpoint,
         resourceTags);
   }
 
@@ -84,6 +93,10 @@ public record NotificationSettings(
         + visibilityTimeoutSeconds
         + ", s3Endpoint="
         + s3Endpoint
+        + ", useSns="
+        + useSns
+        + ", snsEndpoint="
+        + snsEndpoint
         + ", resourceTags="
         + resourceTags
         + "]";
