@@ -86,11 +86,13 @@ final class KafkaLatencyRun {
             .start();
     try (OutputConsumer consumer =
             new OutputConsumer(kafka, out, readCommitted, 1 + warmup, total);
+        OutputConsumer kafkaAlone = new OutputConsumer(kafka, in, false, 1 + warmup, total);
         PacedProducer producer = new PacedProducer(kafka, in)) {
       producer.send(0);
       await(() -> consumer.seen(0), query, "the probe record in " + out);
       long produceNanos = producer.sendPaced(1, total, rate);
       await(() -> consumer.seenCount() >= total, query, total + " records in " + out);
+      await(() -> kafkaAlone.seenCount() >= total, query, total + " records in " + in);
       query.cancel(); // measured: no savepoint needed, and a stop would only take longer
       if (consumer.duplicates() > 0) {
         throw new IllegalStateException(
@@ -100,7 +102,7 @@ final class KafkaLatencyRun {
                 + " records came out twice in a run without failures");
       }
       LatencySample[] samples = consumer.samples();
-      return new PacedRun(samples[0], samples[1], produceNanos, total - 1);
+      return new PacedRun(samples[0], samples[1], produceNanos, total - 1, kafkaAlone.samples()[0]);
     } finally {
       if (query.isActive()) {
         query.cancel();

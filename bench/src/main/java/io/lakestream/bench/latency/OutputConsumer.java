@@ -21,9 +21,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Reads the query's output topic on its own thread from the beginning and stamps each record with
  * the real-time clock when {@code poll} hands it over (one stamp per poll's batch: the records of a
  * batch arrived together). Output values start with {@code <id>,<send µs>,<seen by the job µs>}; a
- * windowed count's go on with {@code ,<key>,<window start ms>,<count>}. Latency of a measured id =
- * receive - send, its first arrival; a second arrival is counted as a duplicate. With {@code
- * readCommitted} it reads as an exactly-once consumer must ({@code
+ * windowed count's go on with {@code ,<key>,<window start ms>,<count>}. On the input topic (values
+ * {@code <id>,<send µs>}) it measures Kafka alone, the part from send to the job then 0. Latency of
+ * a measured id = receive - send, its first arrival; a second arrival is counted as a duplicate.
+ * With {@code readCommitted} it reads as an exactly-once consumer must ({@code
  * isolation.level=read_committed}).
  */
 final class OutputConsumer implements AutoCloseable {
@@ -94,7 +95,9 @@ final class OutputConsumer implements AutoCloseable {
     if (id >= firstMeasured) {
       long sent = Long.parseLong(parts[1]);
       latencyMicros[(int) (id - firstMeasured)] = nowMicros - sent;
-      toJobMicros[(int) (id - firstMeasured)] = Long.parseLong(parts[2]) - sent;
+      if (parts.length >= 3) {
+        toJobMicros[(int) (id - firstMeasured)] = Long.parseLong(parts[2]) - sent;
+      }
     }
     if (parts.length >= 6) {
       long[] window = windows.computeIfAbsent(parts[3] + "@" + parts[4], k -> new long[2]);

@@ -104,7 +104,11 @@ public final class RealTimeKafkaBench implements Bench {
           id(),
           stateless.measurement("lakestream: realTime stateless, at-least-once"),
           windowed.measurement("lakestream: realTime windowed count, at-least-once"),
-          List.of(exactlyOnce.measurement("lakestream: realTime stateless, exactly-once")),
+          List.of(
+              exactlyOnce.measurement("lakestream: realTime stateless, exactly-once"),
+              new PacedRun(
+                      stateless.kafkaAlone(), null, stateless.produceNanos(), stateless.records())
+                  .measurement("Kafka alone: input topic, during the stateless run")),
           notes);
     }
   }
