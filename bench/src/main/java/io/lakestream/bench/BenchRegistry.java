@@ -7,6 +7,8 @@ import io.lakestream.bench.e2.E2BronzeBench;
 import io.lakestream.bench.e2.E2BronzeSqlBench;
 import io.lakestream.bench.lakebase.LakebaseLatencyBench;
 import io.lakestream.bench.lakebase.LakebaseUpsertBench;
+import io.lakestream.bench.latency.DeltaFreshnessBench;
+import io.lakestream.bench.latency.RealTimeKafkaBench;
 import io.lakestream.bench.merge.MergeBench;
 import io.lakestream.bench.merge.MergeMode;
 import java.util.LinkedHashMap;
@@ -41,7 +43,9 @@ public final class BenchRegistry {
             new DedupStateBench(),
             new LakebaseUpsertBench(),
             new LakebaseLatencyBench(),
-            new AutoLoaderDiscoveryBench()));
+            new AutoLoaderDiscoveryBench(),
+            new DeltaFreshnessBench(),
+            new RealTimeKafkaBench()));
   }
 
   public Optional<Bench> find(String id) {
