@@ -19,6 +19,7 @@ import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import io.lakestream.sql.connector.kafka.KafkaSqlOptions;
+import io.lakestream.sql.connector.kinesis.KinesisSqlOptions;
 import io.lakestream.sql.connector.lakebase.LakebaseSqlOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,6 +55,7 @@ class OptionsReferenceTest {
           KinesisSourceOptions.CATALOG,
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
+          KinesisSqlOptions.CATALOG,
           AutoLoaderSqlOptions.CATALOG,
           LakebaseSqlOptions.CATALOG,
           DeltaCatalogOptions.CATALOG,
