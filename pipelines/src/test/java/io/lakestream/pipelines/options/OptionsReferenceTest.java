@@ -14,6 +14,7 @@ import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
 import io.lakestream.pipelines.jdbc.JdbcToDelta;
+import io.lakestream.pipelines.kinesis.KinesisToBronze;
 import io.lakestream.sql.SqlQuerySettings;
 import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
@@ -53,6 +54,7 @@ class OptionsReferenceTest {
           JdbcSourceOptions.CATALOG,
           JdbcToDelta.CATALOG,
           KinesisSourceOptions.CATALOG,
+          KinesisToBronze.CATALOG,
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
           KinesisSqlOptions.CATALOG,
