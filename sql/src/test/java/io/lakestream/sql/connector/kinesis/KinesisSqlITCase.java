@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.avro.Schema;
@@ -113,24 +114,37 @@ class KinesisSqlITCase {
       if (i % 7 == 3) {
         dead.add("orders-avro/" + put.shardId() + "@" + put.sequenceNumber());
       } else {
-        good.add(Arrays.asList((long) i, i % 5 == 0 ? null : "n" + i, (long) i * 3, "k" + i));
+        good.add(
+            Arrays.asList(
+                (long) i,
+                i % 5 == 0 ? null : "n" + i,
+                (long) i * 3,
+                "k" + i,
+                HexFormat.of().formatHex(data)));
       }
     }
     String script =
         """
         CREATE TABLE orders (id BIGINT, NAME STRING, qty BIGINT,
-                             pk STRING METADATA FROM 'partitionKey' VIRTUAL)
+                             pk STRING METADATA FROM 'partitionKey' VIRTUAL,
+                             payload BYTES METADATA FROM 'data' VIRTUAL)
         WITH ('connector' = 'spark-kinesis', 'streamName' = 'orders-avro',
               'region' = 'us-east-1', 'endpoint' = '%s', 'awsAccessKey' = 'test',
               'awsSecretKey' = 'test', 'initialPosition' = 'trim_horizon', 'format' = 'avro',
               'avroSchema' = '%s', 'deadLetterTable' = '%s');
-        CREATE TABLE bronze (id BIGINT, name STRING, qty BIGINT, pk STRING)
+        CREATE TABLE bronze (id BIGINT, name STRING, qty BIGINT, pk STRING, payload BYTES)
         WITH ('connector' = 'delta', 'path' = '%s');
-        INSERT INTO bronze SELECT id, NAME, qty, pk FROM orders;
+        INSERT INTO bronze SELECT id, NAME, qty, pk, payload FROM orders;
         """
             .formatted(KINESIS.endpoint(), AVRO_SCHEMA.replace("'", "''"), deadLetters(), bronze());
     run(script, "sql-kinesis-avro");
-    assertThat(sorted(rows(bronze()))).containsExactlyElementsOf(good);
+    List<List<Object>> rows = new ArrayList<>();
+    for (List<Object> row : sorted(rows(bronze()))) { // the data as hex, comparable
+      List<Object> comparable = new ArrayList<>(row.subList(0, 4));
+      comparable.add(HexFormat.of().formatHex((byte[]) row.get(4)));
+      rows.add(comparable);
+    }
+    assertThat(rows).containsExactlyElementsOf(good);
     assertThat(rows(deadLetters()))
         .extracting(r -> (String) r.get(2))
         .containsExactlyInAnyOrderElementsOf(dead);
