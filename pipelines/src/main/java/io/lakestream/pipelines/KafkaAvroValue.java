@@ -1,9 +1,9 @@
 package io.lakestream.pipelines;
 
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.avro.AvroDecodeException;
+import io.lakestream.connectors.avro.AvroValueDecoder;
 import io.lakestream.connectors.kafka.KafkaRecord;
-import io.lakestream.connectors.kafka.avro.AvroDecodeException;
-import io.lakestream.connectors.kafka.avro.AvroValueDecoder;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
 import io.lakestream.connectors.schema.flink.FlinkTypes;

@@ -9,6 +9,7 @@ import io.lakestream.pipelines.demo.OrdersDemo;
 import io.lakestream.pipelines.gold.GoldToLakebase;
 import io.lakestream.pipelines.gold.OrdersGoldDaily;
 import io.lakestream.pipelines.jdbc.JdbcToDelta;
+import io.lakestream.pipelines.kinesis.KinesisToBronze;
 import io.lakestream.pipelines.silver.OrdersSilver;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -29,6 +30,7 @@ public final class Pipelines {
     register(new OrdersBronzeFromFiles());
     register(new JdbcToDelta());
     register(new GoldToLakebase());
+    register(new KinesisToBronze());
   }
 
   private Pipelines() {}

@@ -44,7 +44,10 @@ class ApplicationJarIT {
             "org/apache/flink/connector/datagen/source/DataGeneratorSource.class",
             // Auto Loader's file notification mode: the SQS client and its HTTP client
             "software/amazon/awssdk/services/sqs/SqsClient.class",
-            "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class");
+            "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
+            // kinesis-to-bronze and the spark-kinesis SQL table: the Kinesis client
+            "software/amazon/awssdk/services/kinesis/KinesisClient.class",
+            "io/lakestream/sql/connector/kinesis/KinesisTableFactory.class");
   }
 
   @Test

@@ -54,6 +54,8 @@ class PipelinesHaveUidsTest {
       java.nio.file.Files.writeString(
           landing.resolve("part-0.json"), "{\"order_id\":\"o-1\",\"amount\":\"1.00\"}\n");
       sourceOptions = Map.of("path", dir.resolve("landing").toUri().toString());
+    } else if (name.equals("kinesis-to-bronze")) {
+      sourceOptions = Map.of("streamName", "clicks", "region", "us-east-1");
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     QueryContext query =

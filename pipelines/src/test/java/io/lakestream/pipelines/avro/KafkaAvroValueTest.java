@@ -2,8 +2,8 @@ package io.lakestream.pipelines.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakestream.connectors.avro.AvroValueDecoder;
 import io.lakestream.connectors.kafka.KafkaRecord;
-import io.lakestream.connectors.kafka.avro.AvroValueDecoder;
 import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.FromJson;
 import io.lakestream.operators.parse.ParseWithDeadLetters;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakestream.api.error.ErrorClass;
 import io.lakestream.connectors.ConnectorErrorClass;
 import io.lakestream.connectors.autoloader.AutoLoaderErrorClass;
+import io.lakestream.connectors.avro.AvroErrorClass;
 import io.lakestream.connectors.delta.DeltaErrorClass;
 import io.lakestream.connectors.jdbc.JdbcErrorClass;
 import io.lakestream.connectors.kafka.KafkaErrorClass;
@@ -49,6 +50,7 @@ class ErrorClassesReferenceTest {
           ConnectorErrorClass.class,
           OptionErrorClass.class,
           SchemaErrorClass.class,
+          AvroErrorClass.class,
           DeltaErrorClass.class,
           KafkaErrorClass.class,
           AutoLoaderErrorClass.class,

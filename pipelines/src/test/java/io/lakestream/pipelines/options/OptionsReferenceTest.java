@@ -14,11 +14,13 @@ import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.OptionsReference;
 import io.lakestream.pipelines.jdbc.JdbcToDelta;
+import io.lakestream.pipelines.kinesis.KinesisToBronze;
 import io.lakestream.sql.SqlQuerySettings;
 import io.lakestream.sql.catalog.DeltaCatalogOptions;
 import io.lakestream.sql.connector.autoloader.AutoLoaderSqlOptions;
 import io.lakestream.sql.connector.delta.DeltaSqlOptions;
 import io.lakestream.sql.connector.kafka.KafkaSqlOptions;
+import io.lakestream.sql.connector.kinesis.KinesisSqlOptions;
 import io.lakestream.sql.connector.lakebase.LakebaseSqlOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,8 +54,10 @@ class OptionsReferenceTest {
           JdbcSourceOptions.CATALOG,
           JdbcToDelta.CATALOG,
           KinesisSourceOptions.CATALOG,
+          KinesisToBronze.CATALOG,
           DeltaSqlOptions.CATALOG,
           KafkaSqlOptions.CATALOG,
+          KinesisSqlOptions.CATALOG,
           AutoLoaderSqlOptions.CATALOG,
           LakebaseSqlOptions.CATALOG,
           DeltaCatalogOptions.CATALOG,

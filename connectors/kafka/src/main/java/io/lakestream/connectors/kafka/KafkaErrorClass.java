@@ -26,15 +26,5 @@ public enum KafkaErrorClass implements ErrorClass {
   /** A Kafka sink setting that cannot be used: no value column, or output mode complete. */
   KAFKA_SINK_INVALID_SETTING,
   /** A row the Kafka sink cannot turn into a record (for example it names no topic). */
-  KAFKA_SINK_INVALID_RECORD,
-  /**
-   * from_avro: the Avro schema given inline or by file does not parse, is not a record, or has a
-   * field of a type from_avro does not read (the message names the field).
-   */
-  KAFKA_AVRO_SCHEMA_INVALID,
-  /**
-   * from_avro: the schema registry could not be reached or answered an error other than "schema not
-   * found"; the task fails and is retried (records are not dead-lettered for it).
-   */
-  KAFKA_SCHEMA_REGISTRY_UNAVAILABLE
+  KAFKA_SINK_INVALID_RECORD
 }

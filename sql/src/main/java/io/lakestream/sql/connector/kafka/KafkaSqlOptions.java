@@ -6,6 +6,7 @@ import io.lakestream.connectors.options.Option;
 import io.lakestream.connectors.options.OptionRule;
 import io.lakestream.connectors.options.OptionsCatalog;
 import io.lakestream.connectors.options.PassThrough;
+import io.lakestream.sql.connector.format.ValueFormatOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,47 +34,20 @@ public final class KafkaSqlOptions {
                   + " schemaRegistryUrl; its fields are the table's columns, and a value that"
                   + " does not decode goes to deadLetterTable.");
 
-  /** The Avro schema of the values, inline. */
-  public static final Option<String> AVRO_SCHEMA =
-      Option.key("avroSchema")
-          .stringType()
-          .noDefaultValue()
-          .withDescription(
-              "The values' Avro schema (JSON), as from_avro's jsonFormatSchema; with format avro,"
-                  + " this or avroSchemaFile. With schemaRegistryUrl it is the reader schema each"
-                  + " value's registered writer schema resolves to.");
+  /** The Avro schema of the values, inline ({@link ValueFormatOptions#AVRO_SCHEMA}). */
+  public static final Option<String> AVRO_SCHEMA = ValueFormatOptions.AVRO_SCHEMA;
 
   /** The Avro schema of the values, in a file. */
-  public static final Option<String> AVRO_SCHEMA_FILE =
-      Option.key("avroSchemaFile")
-          .stringType()
-          .noDefaultValue()
-          .withDescription(
-              "A local .avsc file with the values' Avro schema, instead of avroSchema.");
+  public static final Option<String> AVRO_SCHEMA_FILE = ValueFormatOptions.AVRO_SCHEMA_FILE;
 
   /** The schema registry of Confluent wire-format values. */
-  public static final Option<String> SCHEMA_REGISTRY_URL =
-      Option.key("schemaRegistryUrl")
-          .stringType()
-          .noDefaultValue()
-          .withDescription(
-              "A Confluent schema registry: the values carry its wire format (magic byte and"
-                  + " schema id), and each writer schema is fetched once by id.");
+  public static final Option<String> SCHEMA_REGISTRY_URL = ValueFormatOptions.SCHEMA_REGISTRY_URL;
 
   /** The Delta table malformed records go to. */
-  public static final Option<String> DEAD_LETTER_TABLE =
-      Option.key("deadLetterTable")
-          .stringType()
-          .noDefaultValue()
-          .withDescription(
-              "The location of the Delta table (created if missing) that takes every record"
-                  + " format json cannot decode, with the reason and the record's position"
-                  + " (columns raw, error, source, rejected_at), written exactly once with the"
-                  + " query's epochs. Required with format json: a malformed record is never"
-                  + " dropped silently.");
+  public static final Option<String> DEAD_LETTER_TABLE = ValueFormatOptions.DEAD_LETTER_TABLE;
 
   /** Hadoop settings of the dead-letter table's file system. */
-  public static final String HADOOP_PREFIX = "hadoop.";
+  public static final String HADOOP_PREFIX = ValueFormatOptions.HADOOP_PREFIX;
 
   /** Every option of a Kafka table in Flink SQL. */
   public static final OptionsCatalog CATALOG = catalog();

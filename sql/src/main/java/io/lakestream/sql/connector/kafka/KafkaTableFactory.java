@@ -8,6 +8,7 @@ import io.lakestream.sql.QueryContextConfig;
 import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
+import io.lakestream.sql.connector.format.ValueDecoder;
 import io.lakestream.sql.types.FlinkTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,8 +120,11 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
           FlinkTypes.toCoreColumnType(field, table, "format '" + settings.format() + "'");
       columns.add(OutputColumn.json(field.getName(), type, !field.getType().isNullable()));
     }
-    if (settings.avro() != null) {
-      AvroFields.check(columns, settings.avro().rowSchema(), table);
+    if (settings.avro() != null) { // checks the columns against the schema
+      ValueDecoder.avro(
+          columns.stream().map(OutputColumn::valueField).toList(),
+          settings.avro(),
+          "Kafka table " + table);
     }
     return columns;
   }

@@ -1,11 +1,10 @@
 package io.lakestream.sql.connector.kafka;
 
-import io.lakestream.connectors.kafka.avro.AvroValueDecoder;
-import io.lakestream.connectors.options.OptionErrorClass;
+import io.lakestream.connectors.avro.AvroValueDecoder;
 import io.lakestream.connectors.options.OptionValues;
+import io.lakestream.sql.connector.format.ValueFormatOptions;
 import io.lakestream.state.Locations;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -64,25 +63,10 @@ record KafkaTableSettings(
         Map.copyOf(values.passThrough(KafkaSqlOptions.HADOOP_PREFIX)));
   }
 
-  /** The Avro decoder of format avro: its schema inline or from a file, exactly one of them. */
+  /** The Avro decoder of format avro, or null for another format. */
   private static AvroValueDecoder avro(OptionValues values) {
-    if (!values.get(KafkaSqlOptions.FORMAT).equalsIgnoreCase("avro")) {
-      return null;
-    }
-    String registry = values.getOptional(KafkaSqlOptions.SCHEMA_REGISTRY_URL).orElse(null);
-    Optional<String> inline = values.getOptional(KafkaSqlOptions.AVRO_SCHEMA);
-    Optional<String> file = values.getOptional(KafkaSqlOptions.AVRO_SCHEMA_FILE);
-    if (inline.isPresent() == file.isPresent()) {
-      throw KafkaSqlOptions.CATALOG.failure(
-          inline.isPresent()
-              ? OptionErrorClass.CONFLICTING_OPTIONS
-              : OptionErrorClass.MISSING_OPTION,
-          KafkaSqlOptions.AVRO_SCHEMA.key(),
-          "format 'avro' needs the values' schema in exactly one of 'avroSchema' (inline JSON)"
-              + " and 'avroSchemaFile' (a .avsc file)");
-    }
-    return inline.isPresent()
-        ? AvroValueDecoder.of(inline.get(), registry)
-        : AvroValueDecoder.ofFile(Path.of(file.get()), registry);
+    return values.get(KafkaSqlOptions.FORMAT).equalsIgnoreCase("avro")
+        ? ValueFormatOptions.avroDecoder(values, KafkaSqlOptions.CATALOG)
+        : null;
   }
 }

@@ -1,17 +1,11 @@
 package io.lakestream.sql.connector.kafka;
 
-import io.lakestream.connectors.delta.DeltaTableSchema;
-import io.lakestream.connectors.delta.sink.DeltaSinkBuilder;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.kafka.source.KafkaStreamSource;
-import io.lakestream.connectors.schema.ColumnType;
-import io.lakestream.operators.parse.DeadLetter;
-import io.lakestream.operators.parse.ParseWithDeadLetters;
-import io.lakestream.sql.SideSinks;
+import io.lakestream.sql.connector.format.DeadLetterTable;
 import io.lakestream.state.query.QueryContext;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,15 +33,6 @@ import org.apache.flink.table.types.logical.RowType;
  * epoch like any sink. Insert-only.
  */
 final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata {
-  /** The dead-letter table's columns. */
-  static final DeltaTableSchema DEAD_LETTER_SCHEMA =
-      DeltaTableSchema.builder()
-          .column("raw", ColumnType.STRING)
-          .column("error", ColumnType.STRING)
-          .column("source", ColumnType.STRING)
-          .column("rejected_at", ColumnType.TIMESTAMP)
-          .build();
-
   private final KafkaTableSettings settings;
   private final QueryContext query;
   private final List<OutputColumn> physical;
@@ -107,7 +92,12 @@ final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata
                 .returns(InternalTypeInfo.of(rowType))
                 .name("Decode[" + settings.name() + "]")
                 .uid(settings.name() + "-rows");
-        settings.deadLetterTable().ifPresent(path -> writeDeadLetters(rows, path));
+        settings
+            .deadLetterTable()
+            .ifPresent(
+                path ->
+                    DeadLetterTable.write(
+                        rows, path, query, settings.name(), settings.hadoopConf()));
         return rows;
       }
 
@@ -142,27 +132,6 @@ final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata
     }
     options.put(key, "true");
     return options;
-  }
-
-  private void writeDeadLetters(SingleOutputStreamOperator<RowData> rows, String path) {
-    String name = settings.name() + "-dead-letters";
-    SideSinks.add(
-        rows.getSideOutput(ParseWithDeadLetters.DEAD_LETTERS)
-            .sinkTo(
-                DeltaSinkBuilder.forTable(path, DEAD_LETTER_SCHEMA, KafkaTableSource::deadLetterRow)
-                    .query(query)
-                    .sinkName(name)
-                    .hadoopConf(settings.hadoopConf())
-                    .build())
-            .uid(name)
-            .name("DeadLetters[" + settings.name() + "]"),
-        settings.name());
-  }
-
-  private static Object[] deadLetterRow(DeadLetter letter) {
-    return new Object[] {
-      letter.raw, letter.error, letter.source, Instant.ofEpochMilli(letter.rejectedAtMillis)
-    };
   }
 
   @Override

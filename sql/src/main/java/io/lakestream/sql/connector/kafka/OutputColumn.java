@@ -2,13 +2,9 @@ package io.lakestream.sql.connector.kafka;
 
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.sql.connector.format.ValueDecoder;
+import io.lakestream.sql.connector.format.ValueField;
 import java.io.Serializable;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 
 /**
  * Where one column of a Kafka table's rows comes from: one of the record's Kafka columns, or a
@@ -37,29 +33,17 @@ record OutputColumn(
     return kafka == null;
   }
 
-  /**
-   * This column's value of {@code record}, or of its JSON field's value {@code external} (as {@link
-   * io.lakestream.connectors.schema.JsonColumnValues} decodes it), as the planner's internal data
-   * structure: {@link StringData} for text, {@link DecimalData}, days for a date, {@link
-   * TimestampData} (a Kafka column's: {@link KafkaRecordColumn#internalValueOf}).
-   */
-  Object internalValue(KafkaRecord record, Object external) {
-    return isJsonField() ? internalJson(external) : kafka.internalValueOf(record, asText);
+  /** The value field this column is; only for a JSON (or Avro) field. */
+  ValueField valueField() {
+    return new ValueField(name, jsonType, required);
   }
 
-  private Object internalJson(Object value) {
-    if (value == null) {
-      return null;
-    }
-    return switch (jsonType.kind()) {
-      case STRING -> StringData.fromString((String) value);
-      case DECIMAL -> {
-        ColumnType.Decimal decimal = (ColumnType.Decimal) jsonType;
-        yield DecimalData.fromBigDecimal((BigDecimal) value, decimal.precision(), decimal.scale());
-      }
-      case DATE -> (int) ((LocalDate) value).toEpochDay();
-      case TIMESTAMP -> TimestampData.fromInstant((Instant) value);
-      default -> value; // Boolean, Integer, Long, Double are their own internal values
-    };
+  /**
+   * This column's value of {@code record} as the planner's internal data structure: its value
+   * field's {@code decoded} ({@link ValueDecoder}), or a Kafka column's ({@link
+   * KafkaRecordColumn#internalValueOf}).
+   */
+  Object internalValue(KafkaRecord record, Object decoded) {
+    return isJsonField() ? decoded : kafka.internalValueOf(record, asText);
   }
 }

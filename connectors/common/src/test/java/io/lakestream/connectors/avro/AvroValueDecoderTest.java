@@ -1,11 +1,10 @@
-package io.lakestream.connectors.kafka.avro;
+package io.lakestream.connectors.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.schema.ColumnType;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the schema registry's {@code GET /schemas/ids/{id}}: types and values convert, a writer schema
  * resolves against the reader's (a field it lacks takes its default), schemas are fetched once per
  * id, and every kind of bad value is an {@link AvroDecodeException} (for the dead letters) while an
- * unreachable registry fails with {@code KAFKA_SCHEMA_REGISTRY_UNAVAILABLE}.
+ * unreachable registry fails with {@code AVRO_SCHEMA_REGISTRY_UNAVAILABLE}.
  */
 class AvroValueDecoderTest {
   private static final String READER =
@@ -196,7 +195,7 @@ class AvroValueDecoderTest {
             LakestreamException.class,
             e ->
                 assertThat(e.errorClass())
-                    .isEqualTo(KafkaErrorClass.KAFKA_SCHEMA_REGISTRY_UNAVAILABLE.name()));
+                    .isEqualTo(AvroErrorClass.AVRO_SCHEMA_REGISTRY_UNAVAILABLE.name()));
   }
 
   @Test
@@ -210,9 +209,7 @@ class AvroValueDecoderTest {
       assertThatThrownBy(() -> AvroValueDecoder.of(schema, null))
           .isInstanceOfSatisfying(
               LakestreamException.class,
-              e ->
-                  assertThat(e.errorClass())
-                      .isEqualTo(KafkaErrorClass.KAFKA_AVRO_SCHEMA_INVALID.name()));
+              e -> assertThat(e.errorClass()).isEqualTo(AvroErrorClass.AVRO_SCHEMA_INVALID.name()));
     }
   }
 

@@ -1,8 +1,7 @@
-package io.lakestream.connectors.kafka.avro;
+package io.lakestream.connectors.avro;
 
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.schema.Column;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.connectors.schema.RowSchema;
@@ -30,7 +29,7 @@ import org.apache.avro.generic.IndexedRecord;
  * int, long, float, double, string and enum (string), bytes and fixed (binary), decimal, date,
  * timestamp-millis/micros (timestamp), local-timestamp-millis/micros (timestamp_ntz), records
  * (struct), arrays, maps (string keys), and unions of null with one type (nullable). Other unions
- * fail with {@code KAFKA_AVRO_SCHEMA_INVALID} naming the field.
+ * fail with {@code AVRO_SCHEMA_INVALID} naming the field.
  */
 @Internal
 final class AvroColumns {
@@ -190,6 +189,6 @@ final class AvroColumns {
 
   private static LakestreamException invalid(String what) {
     return new LakestreamException(
-        KafkaErrorClass.KAFKA_AVRO_SCHEMA_INVALID, "from_avro cannot read the schema: " + what);
+        AvroErrorClass.AVRO_SCHEMA_INVALID, "from_avro cannot read the schema: " + what);
   }
 }

@@ -1,4 +1,4 @@
-package io.lakestream.connectors.kafka.avro;
+package io.lakestream.connectors.avro;
 
 import io.lakestream.api.annotation.PublicEvolving;
 

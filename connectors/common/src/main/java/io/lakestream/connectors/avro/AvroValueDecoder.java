@@ -1,8 +1,7 @@
-package io.lakestream.connectors.kafka.avro;
+package io.lakestream.connectors.avro;
 
 import io.lakestream.api.annotation.PublicEvolving;
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.kafka.KafkaErrorClass;
 import io.lakestream.connectors.schema.RowSchema;
 import java.io.IOException;
 import java.io.Serializable;
@@ -20,8 +19,9 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 /**
- * Spark's {@code from_avro(value, jsonFormatSchema)} for Kafka values: decodes one value into a row
- * of {@link #rowSchema()} (the Java values of {@link io.lakestream.connectors.schema.ColumnType}).
+ * Spark's {@code from_avro(value, jsonFormatSchema)} for record values (Kafka values, Kinesis
+ * data): decodes one value into a row of {@link #rowSchema()} (the Java values of {@link
+ * io.lakestream.connectors.schema.ColumnType}).
  *
  * <ul>
  *   <li>Without a schema registry, a value is plain Avro binary of the given schema.
@@ -31,12 +31,12 @@ import org.apache.avro.io.DecoderFactory;
  *       decides the row (added fields take their defaults, removed ones are skipped).
  * </ul>
  *
- * <p>Failures: a schema that cannot be read is {@code KAFKA_AVRO_SCHEMA_INVALID} when the decoder
- * is made. A value that does not decode (bytes that are not Avro of the schema, bytes left over, a
+ * <p>Failures: a schema that cannot be read is {@code AVRO_SCHEMA_INVALID} when the decoder is
+ * made. A value that does not decode (bytes that are not Avro of the schema, bytes left over, a
  * wrong magic byte, an id the registry does not know, a writer schema that does not resolve) is an
  * {@link AvroDecodeException}: route the record to the dead letters. A registry that cannot be
- * reached is {@code KAFKA_SCHEMA_REGISTRY_UNAVAILABLE} and fails the task. Serializable (schema
- * text and URL only); not thread-safe: one per task.
+ * reached is {@code AVRO_SCHEMA_REGISTRY_UNAVAILABLE} and fails the task. Serializable (schema text
+ * and URL only); not thread-safe: one per task.
  */
 @PublicEvolving
 public final class AvroValueDecoder implements Serializable {
@@ -62,7 +62,7 @@ public final class AvroValueDecoder implements Serializable {
    * A decoder of values of the Avro schema {@code schemaJson}.
    *
    * @param registryUrl the schema registry of Confluent wire-format values, or null for plain Avro
-   * @throws LakestreamException {@code KAFKA_AVRO_SCHEMA_INVALID} if the schema cannot be read
+   * @throws LakestreamException {@code AVRO_SCHEMA_INVALID} if the schema cannot be read
    */
   public static AvroValueDecoder of(String schemaJson, String registryUrl) {
     return new AvroValueDecoder(schemaJson, registryUrl);
@@ -71,15 +71,15 @@ public final class AvroValueDecoder implements Serializable {
   /**
    * A decoder of values of the Avro schema in {@code file} (an {@code .avsc}).
    *
-   * @throws LakestreamException {@code KAFKA_AVRO_SCHEMA_INVALID} if the file cannot be read or
-   *     holds no usable schema
+   * @throws LakestreamException {@code AVRO_SCHEMA_INVALID} if the file cannot be read or holds no
+   *     usable schema
    */
   public static AvroValueDecoder ofFile(Path file, String registryUrl) {
     try {
       return new AvroValueDecoder(Files.readString(file, StandardCharsets.UTF_8), registryUrl);
     } catch (IOException e) {
       throw new LakestreamException(
-          KafkaErrorClass.KAFKA_AVRO_SCHEMA_INVALID,
+          AvroErrorClass.AVRO_SCHEMA_INVALID,
           "from_avro cannot read the schema file " + file + ": " + e,
           e);
     }
@@ -90,7 +90,7 @@ public final class AvroValueDecoder implements Serializable {
       reader = new Schema.Parser().parse(schemaText);
     } catch (SchemaParseException e) {
       throw new LakestreamException(
-          KafkaErrorClass.KAFKA_AVRO_SCHEMA_INVALID,
+          AvroErrorClass.AVRO_SCHEMA_INVALID,
           "from_avro cannot read the schema: " + e.getMessage(),
           e);
     }

@@ -1,10 +1,9 @@
-package io.lakestream.connectors.kafka.avro;
+package io.lakestream.connectors.avro;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
-import io.lakestream.connectors.kafka.KafkaErrorClass;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +21,7 @@ import org.apache.avro.SchemaParseException;
  * immutable in the registry). Not thread-safe: one per decoder.
  *
  * <p>Failures: a 404 or an answer that is not an Avro schema is the record's fault ({@link
- * AvroDecodeException}); no answer, or another status, is {@code KAFKA_SCHEMA_REGISTRY_UNAVAILABLE}
+ * AvroDecodeException}); no answer, or another status, is {@code AVRO_SCHEMA_REGISTRY_UNAVAILABLE}
  * (the task fails and retries). Messages name the registry URL, which must not carry credentials.
  */
 @Internal
@@ -89,7 +88,7 @@ final class SchemaRegistryClient {
 
   private static LakestreamException unavailable(String url, String why, Throwable cause) {
     return new LakestreamException(
-        KafkaErrorClass.KAFKA_SCHEMA_REGISTRY_UNAVAILABLE,
+        AvroErrorClass.AVRO_SCHEMA_REGISTRY_UNAVAILABLE,
         "from_avro could not fetch " + url + ": " + why + ". Check the schema registry URL.",
         cause);
   }

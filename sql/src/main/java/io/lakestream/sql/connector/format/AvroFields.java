@@ -1,4 +1,4 @@
-package io.lakestream.sql.connector.kafka;
+package io.lakestream.sql.connector.format;
 
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.schema.ColumnType;
@@ -8,29 +8,26 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How a Kafka table with {@code format = 'avro'} finds its columns among the Avro record's fields:
- * by name, else by name ignoring case; the field's type must be the column's, or widen to it
- * without loss (int to bigint, float to double). Checked when the table is created, so a column the
- * schema does not have, or of another type, fails the statement rather than every record.
+ * How a table with {@code format = 'avro'} (Kafka, Kinesis) finds its columns among the Avro
+ * record's fields: by name, else by name ignoring case; the field's type must be the column's, or
+ * widen to it without loss (int to bigint, float to double). Checked when the table is created, so
+ * a column the schema does not have, or of another type, fails the statement rather than every
+ * record.
  */
 final class AvroFields {
   private AvroFields() {}
 
   /**
-   * The field of {@code schema} for each of {@code columns} that is a value field, by column
-   * position (-1 for Kafka columns).
+   * The field of {@code schema} for each of {@code columns}, by column position.
    *
+   * @param table the table, for messages, e.g. {@code Kafka table orders}
    * @throws LakestreamException ({@link SqlErrorClass#SQL_SCHEMA_MISMATCH}) naming the column and
    *     the schema's fields
    */
-  static int[] check(List<OutputColumn> columns, RowSchema schema, String table) {
+  static int[] check(List<ValueField> columns, RowSchema schema, String table) {
     int[] fields = new int[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
-      OutputColumn column = columns.get(i);
-      if (!column.isJsonField()) {
-        fields[i] = -1;
-        continue;
-      }
+      ValueField column = columns.get(i);
       int field = find(schema, column.name());
       if (field < 0) {
         throw mismatch(
@@ -41,13 +38,13 @@ final class AvroFields {
                 + schema.columnNames());
       }
       ColumnType from = schema.column(field).type();
-      if (!fits(from, column.jsonType())) {
+      if (!fits(from, column.type())) {
         throw mismatch(
             table,
             "column '"
                 + column.name()
                 + "' is "
-                + column.jsonType().sql()
+                + column.type().sql()
                 + " but its Avro field is "
                 + from.sql()
                 + ": declare the column as "
@@ -95,6 +92,6 @@ final class AvroFields {
 
   private static LakestreamException mismatch(String table, String what) {
     return new LakestreamException(
-        SqlErrorClass.SQL_SCHEMA_MISMATCH, "Kafka table " + table + " (format 'avro'): " + what);
+        SqlErrorClass.SQL_SCHEMA_MISMATCH, table + " (format 'avro'): " + what);
   }
 }

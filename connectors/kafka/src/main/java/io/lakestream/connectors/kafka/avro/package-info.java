@@ -1,7 +1,0 @@
-/**
- * Spark's {@code from_avro} for Kafka values: Avro binary decoded with a schema given inline or by
- * file, or the Confluent wire format (magic byte 0, a 4-byte schema id, Avro binary) whose writer
- * schema is fetched from a schema registry by id and resolved against the given (reader) schema
- * ({@link io.lakestream.connectors.kafka.avro.AvroValueDecoder}).
- */
-package io.lakestream.connectors.kafka.avro;
