@@ -31,7 +31,10 @@ final class UpsertCeiling {
   static final int BATCH_ROWS = 1000;
   static final String TABLE = "ceiling";
 
-  /** Static SQL (planned once per backend, as a prepared statement); the table name is fixed. */
+  /**
+   * Static SQL (planned once per backend, as a prepared statement); the table name is fixed. The
+   * key of sequence number s is {@link UpsertWorkload#keyOf}'s.
+   */
   private static final String PROCEDURE =
       "CREATE OR REPLACE PROCEDURE lakestream_ceiling(total int8, keys int8, backends int4,"
           + " backend int4, chunk int8) LANGUAGE plpgsql AS $$\n"
@@ -41,8 +44,9 @@ final class UpsertCeiling {
           + "    INSERT INTO "
           + UpsertCeiling.TABLE
           + " (id, seq, label)"
-          + " SELECT g.id, g.seq, 'v' || g.seq FROM (SELECT s AS seq, (s % keys) * 7919 % keys AS id"
-          + " FROM generate_series(lo, least(lo + chunk, total) - 1) s) g WHERE g.id % backends ="
+          + " SELECT g.id, g.seq, 'v' || g.seq FROM (SELECT s AS seq, (s % keys) * "
+          + UpsertWorkload.MULTIPLIER
+          + " % keys AS id FROM generate_series(lo, least(lo + chunk, total) - 1) s) g WHERE g.id % backends ="
           + " backend ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, label = EXCLUDED.label;\n"
           + "    COMMIT;\n"
           + "    lo := lo + chunk;\n"
