@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param keep keep the written data for inspection
  * @param keys distinct keys, for benches whose data has keys (dedup-state: ids); 0 = the bench's
  *     default
+ * @param postgres the PostgreSQL server of lakebase-upsert: {@code embedded} (default, the
+ *     testkit's embedded PostgreSQL) or {@code debian} (Debian's package, installed when missing)
  */
 public record BenchOptions(
     long rows,
@@ -27,7 +29,11 @@ public record BenchOptions(
     Duration checkpointInterval,
     Path workDir,
     boolean keep,
-    long keys) {
+    long keys,
+    String postgres) {
+
+  /** The PostgreSQL servers {@code --postgres} names. */
+  public static final List<String> POSTGRES_SERVERS = List.of("embedded", "debian");
 
   /** Option names, as listed in errors and {@code --help}. */
   public static final List<String> NAMES =
@@ -38,11 +44,26 @@ public record BenchOptions(
           "--parallelism N (default 2)",
           "--checkpoint-interval DURATION (e.g. 3s, 500ms; default 3s)",
           "--dir PATH (default: a new directory under java.io.tmpdir)",
-          "--keep (keep the written data)");
+          "--keep (keep the written data)",
+          "--postgres embedded|debian (lakebase-upsert: the testkit's embedded PostgreSQL, default,"
+              + " or Debian's, installed with apt-get when missing)");
 
   public BenchOptions {
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
     Objects.requireNonNull(workDir, "workDir");
+    Objects.requireNonNull(postgres, "postgres");
+  }
+
+  /** Without {@code postgres} (the embedded server). */
+  public BenchOptions(
+      long rows,
+      long warmupRows,
+      int parallelism,
+      Duration checkpointInterval,
+      Path workDir,
+      boolean keep,
+      long keys) {
+    this(rows, warmupRows, parallelism, checkpointInterval, workDir, keep, keys, "embedded");
   }
 
   /** Without {@code keys} (each bench's default). */
@@ -68,7 +89,7 @@ public record BenchOptions(
 
   /** Same options with another row count and work directory (for the warm-up round). */
   public BenchOptions withRows(long newRows, Path dir) {
-    return new BenchOptions(newRows, 0, parallelism, checkpointInterval, dir, keep, keys);
+    return new BenchOptions(newRows, 0, parallelism, checkpointInterval, dir, keep, keys, postgres);
   }
 
   /**
@@ -84,6 +105,7 @@ public record BenchOptions(
     Path dir = defaultWorkDir;
     boolean keep = false;
     long keys = 0;
+    String postgres = "embedded";
     List<String> rest = new ArrayList<>(args);
     while (!rest.isEmpty()) {
       String name = rest.remove(0);
@@ -96,6 +118,7 @@ public record BenchOptions(
         case "--parallelism" -> parallelism = (int) parseCount(name, value(name, rest));
         case "--checkpoint-interval" -> interval = parseDuration(name, value(name, rest));
         case "--dir" -> dir = Path.of(value(name, rest)).toAbsolutePath();
+        case "--postgres" -> postgres = value(name, rest).toLowerCase(Locale.ROOT);
         default ->
             throw new IllegalArgumentException(
                 "Unknown option '" + name + "'. Valid options: " + String.join(", ", NAMES));
@@ -105,7 +128,11 @@ public record BenchOptions(
       throw new IllegalArgumentException(
           "--rows, --warmup-rows and --ids must be >= 0 and --parallelism >= 1");
     }
-    return new BenchOptions(rows, warmup, parallelism, interval, dir, keep, keys);
+    if (!POSTGRES_SERVERS.contains(postgres)) {
+      throw new IllegalArgumentException(
+          "Option --postgres takes one of " + POSTGRES_SERVERS + ", was '" + postgres + "'");
+    }
+    return new BenchOptions(rows, warmup, parallelism, interval, dir, keep, keys, postgres);
   }
 
   private static String value(String name, List<String> rest) {

@@ -35,6 +35,18 @@ class BenchOptionsTest {
   }
 
   @Test
+  void postgresIsEmbeddedUnlessDebianIsAskedForAndSurvivesTheWarmUp() {
+    assertThat(BenchOptions.parse(List.of(), TMP).postgres()).isEqualTo("embedded");
+    BenchOptions o = BenchOptions.parse(List.of("--postgres", "Debian"), TMP);
+    assertThat(o.postgres()).isEqualTo("debian");
+    assertThat(o.withRows(5, TMP).postgres()).isEqualTo("debian");
+    assertThatThrownBy(() -> BenchOptions.parse(List.of("--postgres", "ubuntu"), TMP))
+        .hasMessageContaining("--postgres")
+        .hasMessageContaining("[embedded, debian]")
+        .hasMessageContaining("ubuntu");
+  }
+
+  @Test
   void unknownOptionsAndBadValuesNameTheOption() {
     assertThatThrownBy(() -> BenchOptions.parse(List.of("--row", "5"), TMP))
         .hasMessageContaining("Unknown option '--row'")

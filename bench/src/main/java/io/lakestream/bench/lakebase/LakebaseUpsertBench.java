@@ -6,6 +6,7 @@ import io.lakestream.bench.BenchResult;
 import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
+import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
@@ -18,6 +19,7 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.configuration.Configuration;
@@ -29,15 +31,18 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 
 /**
- * lakebase-upsert (issue 7): rows/s of upserting {@code rows} updates over {@code rows / 10} keys
- * (default 2M over 200k) into one PostgreSQL, lakestream's Lakebase sink against Flink's own JDBC
+ * lakebase-upsert (issues 7, 23): rows/s of upserting {@code rows} updates over {@code rows / 10}
+ * keys (default 2M over 200k) into one PostgreSQL, lakestream's Lakebase sink against the server's
+ * own ceiling ({@link UpsertCeiling}: the same upserts by a PL/pgSQL procedure on as many backends
+ * as the sink has subtasks, no client), which the ratio is taken against. Flink's own JDBC
  * connector ({@code flink-connector-jdbc} 3.3.0-1.20, {@code JdbcSink} with {@code INSERT .. ON
- * CONFLICT (id) DO UPDATE}), both with batch size 1000 and a 100 ms batch interval, on the same
+ * CONFLICT (id) DO UPDATE}) is printed beside them, twice: with the plain JDBC URL (how the
+ * connector is documented) and with the driver's {@code reWriteBatchedInserts=true} (multi-row
+ * INSERTs; its best case). Both sinks use batch size 1000 and a 100 ms batch interval, on the same
  * 2-slot MiniCluster and topology ({@link UpsertJob}), each into a fresh table of the same shape.
- * The peer runs twice: with the plain JDBC URL (how the connector is documented) and with the
- * driver's {@code reWriteBatchedInserts=true} (multi-row INSERTs; its best case); the ratio is
- * taken against the faster of the two. Every side's table is then read back whole and must hold
- * exactly the last update of every key ({@link UpsertWorkload#verify}).
+ * Every side's table is then read back whole and must hold exactly the last update of every key
+ * ({@link UpsertWorkload#verify}). The server is the testkit's embedded PostgreSQL, or Debian's
+ * with {@code --postgres debian} ({@link DebianPostgres}).
  */
 public final class LakebaseUpsertBench implements Bench {
   static final int BATCH_SIZE = 1000;
@@ -49,6 +54,12 @@ public final class LakebaseUpsertBench implements Bench {
    */
   static final String DELIVERY_GUARANTEE =
       System.getProperty("bench.lakebase.deliveryGuarantee", "exactly-once");
+
+  /**
+   * The sink's option writeMethod: its default unless {@code -Dbench.lakebase.writeMethod=unnest}
+   * or {@code copy} chooses one.
+   */
+  static final String WRITE_METHOD = System.getProperty("bench.lakebase.writeMethod");
 
   private static final LakebaseSchema SCHEMA =
       LakebaseSchema.builder()
@@ -68,8 +79,8 @@ public final class LakebaseUpsertBench implements Bench {
 
   @Override
   public String description() {
-    return "Lakebase sink vs Flink JDBC connector upsert sink (same PostgreSQL, p=2, batch 1000);"
-        + " 2M upserts over 200k keys";
+    return "Lakebase sink vs the server alone (PL/pgSQL upserts on p backends) and Flink's JDBC"
+        + " sink (same PostgreSQL, p=2, batch 1000); 2M upserts over 200k keys";
   }
 
   @Override
@@ -82,12 +93,19 @@ public final class LakebaseUpsertBench implements Bench {
     long rows = options.rowsOr(defaultRows());
     UpsertWorkload workload = new UpsertWorkload(rows, (int) Math.max(1, rows / 10));
     Path dir = Files.createDirectories(options.workDir());
-    try (PostgresServer server = PostgresServer.start();
+    DebianPostgres debian = "debian".equals(options.postgres()) ? DebianPostgres.start() : null;
+    try (DebianPostgres stopped = debian;
+        PostgresServer server = debian != null ? debian.server() : PostgresServer.start();
         PostgresDatabase db = server.createDatabase("lakebase_bench");
         MiniCluster cluster = cluster(options.parallelism())) {
+      Optional<PostgresCpu> cpu =
+          PostgresCpu.of(debian != null ? debian.process() : server.process());
+      String settings = settings(db);
       cluster.start();
+      Measurement ceiling = UpsertCeiling.run(db, workload, options.parallelism(), cpu);
       Measurement plainJdbc =
-          runPeer(cluster, options, dir, workload, db, "jdbc_plain", db.jdbcUrl(), "plain URL");
+          runPeer(
+              cluster, options, dir, workload, db, cpu, "jdbc_plain", db.jdbcUrl(), "plain URL");
       String rewriteUrl =
           db.jdbcUrl() + (db.jdbcUrl().contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
       Measurement rewriteJdbc =
@@ -97,13 +115,13 @@ public final class LakebaseUpsertBench implements Bench {
               dir,
               workload,
               db,
+              cpu,
               "jdbc_rewrite",
               rewriteUrl,
               "reWriteBatchedInserts=true");
-      Measurement ours = runOurs(cluster, options, dir, workload, db);
-      Measurement peer =
+      Measurement ours = runOurs(cluster, options, dir, workload, db, cpu);
+      Measurement jdbc =
           plainJdbc.rowsPerSecond() >= rewriteJdbc.rowsPerSecond() ? plainJdbc : rewriteJdbc;
-      Measurement other = peer == plainJdbc ? rewriteJdbc : plainJdbc;
       List<String> notes = new ArrayList<>();
       notes.add(
           String.format(
@@ -117,17 +135,62 @@ public final class LakebaseUpsertBench implements Bench {
               options.parallelism(),
               options.checkpointInterval().toMillis()));
       notes.add(
-          "every table read back whole after its run: exactly one row per key holding its last"
-              + " update (else the bench fails)");
+          "ratio against the ceiling: "
+              + UpsertCeiling.describe(workload, options.parallelism())
+              + ", into a table of the same definition; run first, then the JDBC sinks, then"
+              + " lakestream, each into its own fresh table. The ceiling's server work equals the"
+              + " at-least-once sink's; the exactly-once sink does more (every row inserted into"
+              + " the staging table, then per key and epoch its last row upserted into the target,"
+              + " and the staged rows deleted)");
       notes.add(
           String.format(
               Locale.ROOT,
-              "ratio against the faster JDBC variant; against the other (%s): %.2f",
-              other.side(),
-              ours.rowsPerSecond() / other.rowsPerSecond()));
-      notes.add("PostgreSQL: " + server + " (embedded: fsync off, the same for every side)");
-      return new BenchResult(id(), ours, peer, List.of(other), notes);
+              "lakestream / JDBC sink: %.2f against %s, %.2f against %s",
+              ours.rowsPerSecond() / plainJdbc.rowsPerSecond(),
+              plainJdbc.side(),
+              ours.rowsPerSecond() / rewriteJdbc.rowsPerSecond(),
+              rewriteJdbc.side()));
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "the faster JDBC sink (%s) / ceiling: %.2f",
+              jdbc.side(),
+              jdbc.rowsPerSecond() / ceiling.rowsPerSecond()));
+      notes.add(
+          "every table read back whole after its run: exactly one row per key holding its last"
+              + " update (else the bench fails)");
+      notes.add(
+          "PostgreSQL: "
+              + (debian != null ? debian.toString() : server.toString())
+              + "; "
+              + settings
+              + " (the same for every side)");
+      return new BenchResult(id(), ours, ceiling, List.of(plainJdbc, rewriteJdbc), notes);
     }
+  }
+
+  /** The server's version and the settings that matter most for write speed. */
+  private static String settings(PostgresDatabase db) throws java.sql.SQLException {
+    StringBuilder text = new StringBuilder();
+    try (Connection c = db.connect();
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet r =
+            s.executeQuery(
+                "SELECT current_setting('server_version'), name, setting, unit FROM pg_settings"
+                    + " WHERE name IN ('fsync', 'full_page_writes', 'synchronous_commit',"
+                    + " 'shared_buffers', 'wal_buffers', 'max_wal_size', 'checkpoint_timeout',"
+                    + " 'wal_level', 'autovacuum') ORDER BY name")) {
+      while (r.next()) {
+        if (text.length() == 0) {
+          text.append("version ").append(r.getString(1));
+        }
+        text.append(", ").append(r.getString(2)).append('=').append(r.getString(3));
+        if (r.getString(4) != null) {
+          text.append(' ').append(r.getString(4));
+        }
+      }
+    }
+    return text.toString();
   }
 
   static MiniCluster cluster(int slots) {
@@ -147,6 +210,7 @@ public final class LakebaseUpsertBench implements Bench {
       Path dir,
       UpsertWorkload workload,
       PostgresDatabase db,
+      Optional<PostgresCpu> cpu,
       String table,
       String url,
       String variant)
@@ -188,7 +252,7 @@ public final class LakebaseUpsertBench implements Bench {
                 + BATCH_SIZE
                 + ", "
                 + variant,
-            PostgresCpu.of(db.server().process()));
+            cpu);
     try (Connection c = db.connect()) {
       workload.verify(c, table);
     }
@@ -200,7 +264,8 @@ public final class LakebaseUpsertBench implements Bench {
       BenchOptions options,
       Path dir,
       UpsertWorkload workload,
-      PostgresDatabase db)
+      PostgresDatabase db,
+      Optional<PostgresCpu> cpu)
       throws Exception {
     String table = "lakestream";
     try (Connection c = db.connect()) {
@@ -226,6 +291,11 @@ public final class LakebaseUpsertBench implements Bench {
             .option("batchsize", String.valueOf(BATCH_SIZE))
             .option("batchinterval", BATCH_INTERVAL_MS + " ms")
             .option("deliveryGuarantee", DELIVERY_GUARANTEE)
+            .option(
+                "writeMethod",
+                WRITE_METHOD != null
+                    ? WRITE_METHOD
+                    : LakebaseSinkOptions.WRITE_METHOD.defaultValue())
             .query(query)
             .build(); // inspects the table (key inferred from its primary key): not timed
     Measurement m =
@@ -242,13 +312,18 @@ public final class LakebaseUpsertBench implements Bench {
                 + BATCH_SIZE
                 + ", "
                 + (sink.exactlyOnce()
-                    ? "each batch staged by one INSERT .. SELECT FROM UNNEST(arrays) into the"
-                        + " staging table, each subtask's epoch applied at the checkpoint by one"
-                        + " INSERT .. SELECT DISTINCT ON (id) .. ON CONFLICT"
-                    : sink.statement().unnestSql() != null
-                        ? "one INSERT .. SELECT FROM UNNEST(arrays) .. ON CONFLICT per batch"
-                        : "JDBC batch"),
-            PostgresCpu.of(db.server().process()));
+                    ? "each batch staged by "
+                        + (sink.config().copy()
+                            ? "one binary COPY"
+                            : "one INSERT .. SELECT FROM UNNEST(arrays)")
+                        + " into the staging table, each subtask's epoch applied at the checkpoint"
+                        + " by one INSERT .. SELECT DISTINCT ON (id) .. ON CONFLICT (the target"
+                        + " gets one row version per key and epoch)"
+                    : sink.config().copy()
+                        ? "one binary COPY into a temporary table and one INSERT .. SELECT .. ON"
+                            + " CONFLICT from it per batch"
+                        : "one INSERT .. SELECT FROM UNNEST(arrays) .. ON CONFLICT per batch"),
+            cpu);
     try (Connection c = db.connect()) {
       workload.verify(c, table);
     }

@@ -17,7 +17,7 @@ import org.apache.flink.api.java.tuple.Tuple2;
  */
 final class UpsertWorkload implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
-  private static final long MULTIPLIER = 7919; // prime, coprime with 10^k and 2^k key counts
+  static final long MULTIPLIER = 7919; // prime, coprime with 10^k and 2^k key counts
 
   private final long rows;
   private final int keys;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakestream.bench.BenchMain;
+import io.lakestream.bench.Measurement;
+import io.lakestream.testkit.postgres.PostgresDatabase;
 import io.lakestream.testkit.postgres.PostgresExtension;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -12,6 +14,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lakebase-upsert bench end to end on 20,000 upserts through the {@code ./bin/bench} entry
- * point (the build never runs the real size), and its table check: a table missing an update,
- * holding a stale one or an extra key fails the bench.
+ * point (the build never runs the real size), the server-only ceiling's upserts (the table it
+ * leaves passes the same check as the sinks'), and the table check itself: a table missing an
+ * update, holding a stale one or an extra key fails the bench.
  */
 class LakebaseUpsertBenchSmokeTest {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
@@ -79,8 +83,27 @@ class LakebaseUpsertBenchSmokeTest {
     assertThat(output)
         .contains(
             "| lakestream: Lakebase sink | 20,000 |",
+            "| ceiling: PostgreSQL alone (2 backends) | 20,000 |",
+            "| peer: Flink JDBC sink, plain URL | 20,000 |",
             "| peer: Flink JDBC sink, reWriteBatchedInserts=true | 20,000 |",
             "- machine:");
+  }
+
+  /**
+   * The ceiling's procedure leaves exactly the workload's table, on more backends than keys per
+   * chunk allow, with a key count that splits unevenly; its rate covers every row.
+   */
+  @Test
+  void theCeilingUpsertsEveryRowOnDisjointKeysConcurrently() throws Exception {
+    UpsertWorkload workload = new UpsertWorkload(9_000, 1_500); // chunk = keys: 1,500 < 3 * 1,000
+    try (PostgresDatabase db = POSTGRES.server().createDatabase("ceiling")) {
+      Measurement m = UpsertCeiling.run(db, workload, 3, Optional.empty());
+      assertThat(m.rows()).isEqualTo(9_000);
+      assertThat(m.side()).isEqualTo("ceiling: PostgreSQL alone (3 backends)");
+      try (Connection c = db.connect()) {
+        workload.verify(c, UpsertCeiling.TABLE);
+      }
+    }
   }
 
   @Test

@@ -21,6 +21,7 @@ import java.util.List;
  * @param tasksPerConnection sink tasks of one TaskManager sharing a connection
  * @param exactlyOnce epochs staged and applied on checkpoint completion (option deliveryGuarantee)
  * @param versionColumn the upserts' version guard column (option versioncolumn), or null
+ * @param copy batches sent by binary COPY (option writeMethod copy), else by UNNEST arrays
  */
 @Internal
 public record LakebaseSinkConfig(
@@ -34,7 +35,8 @@ public record LakebaseSinkConfig(
     Duration retryBackoff,
     int tasksPerConnection,
     boolean exactlyOnce,
-    String versionColumn)
+    String versionColumn,
+    boolean copy)
     implements Serializable {
   public LakebaseSinkConfig {
     upsertKey = List.copyOf(upsertKey);

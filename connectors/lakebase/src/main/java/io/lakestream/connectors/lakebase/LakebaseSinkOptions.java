@@ -195,6 +195,31 @@ public final class LakebaseSinkOptions {
                   + " never move a row back to an older value. Needs an upsert key; deletes are"
                   + " not guarded.");
 
+  /** The value of option writeMethod for {@code INSERT .. SELECT FROM UNNEST(arrays)}. */
+  public static final String WRITE_UNNEST = "unnest";
+
+  /** The value of option writeMethod for binary {@code COPY} into a staging table. */
+  public static final String WRITE_COPY = "copy";
+
+  public static final Option<String> WRITE_METHOD =
+      Option.key("writeMethod")
+          .choiceType(WRITE_UNNEST, WRITE_COPY)
+          .defaultValue(WRITE_UNNEST)
+          .withDescription(
+              "How a batch travels to PostgreSQL. unnest: one INSERT .. SELECT FROM"
+                  + " UNNEST(?::int8[], ..) per batch, one array parameter per column (into the"
+                  + " target with ON CONFLICT, or into the exactly-once staging table). copy: the"
+                  + " batch is sent by COPY .. FROM STDIN (FORMAT binary), into the exactly-once"
+                  + " staging table directly, or, at-least-once, into a session's temporary table"
+                  + " (ON COMMIT DELETE ROWS) followed by one INSERT .. SELECT .. ON CONFLICT into"
+                  + " the target (needs session-level connections: not behind a pooler in"
+                  + " transaction mode). Both need every column to be LONG, INT, DOUBLE, STRING,"
+                  + " BOOLEAN or DECIMAL; otherwise batches go as JDBC batches of single-row"
+                  + " INSERTs. Results and guarantees are the same; only the speed differs. unnest is"
+                  + " the default: staging 1000-row batches by copy took about 1.5x the server CPU"
+                  + " of unnest on PostgreSQL 15 and 17, and copy plus the INSERT from the temporary"
+                  + " table was slower at-least-once too (BENCHMARKS.md, lakebase-upsert).");
+
   // ---- Managed credentials (credential providers, Lakebase endpoint ids) ----
 
   /** Option credential: password (and passwordfile), databricks-oauth, rds-iam. */
@@ -271,7 +296,8 @@ public final class LakebaseSinkOptions {
           OAUTH_CLIENT_FILE,
           AWS_REGION,
           DELIVERY_GUARANTEE,
-          VERSION_COLUMN);
+          VERSION_COLUMN,
+          WRITE_METHOD);
 
   /**
    * Every option of the Lakebase sink; its errors are {@link LakebaseSinkException}s of class
@@ -360,7 +386,8 @@ public final class LakebaseSinkOptions {
         values.contains(DELIVERY_GUARANTEE)
             ? values.get(DELIVERY_GUARANTEE).equals(EXACTLY_ONCE)
             : !realTime,
-        values.get(VERSION_COLUMN));
+        values.get(VERSION_COLUMN),
+        values.get(WRITE_METHOD).equals(WRITE_COPY));
   }
 
   // ---- Managed credentials ----

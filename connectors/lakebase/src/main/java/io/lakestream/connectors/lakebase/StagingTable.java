@@ -49,8 +49,9 @@ public final class StagingTable implements Serializable {
   private final String columns;
   private final String stageInsertSql;
   private final boolean unnest;
+  private final String copySql; // null: staged by stageInsertSql
 
-  private StagingTable(UpsertStatement upsert) {
+  private StagingTable(UpsertStatement upsert, boolean copy) {
     this.upsert = upsert;
     PostgresTableName target = upsert.table();
     this.stage = new PostgresTableName(target.schema(), stageName(target.table()));
@@ -62,11 +63,61 @@ public final class StagingTable implements Serializable {
     this.unnest =
         upsert.schema().columns().stream().allMatch(c -> ColumnArrays.arrayType(c.type()) != null);
     this.stageInsertSql = unnest ? unnestInsertSql() : valuesInsertSql();
+    this.copySql =
+        copy && CopyBinaryRows.supports(upsert.schema().columns())
+            ? "COPY " + stage.sql() + " (" + META + ", " + columns + ") FROM STDIN (FORMAT binary)"
+            : null;
   }
 
-  /** The staging side of {@code upsert}'s target. */
+  /** The staging side of {@code upsert}'s target, staged by {@code INSERT .. FROM UNNEST}. */
   public static StagingTable of(UpsertStatement upsert) {
-    return new StagingTable(upsert);
+    return new StagingTable(upsert, false);
+  }
+
+  /**
+   * The staging side of {@code upsert}'s target; with {@code copy}, batches are staged by binary
+   * {@code COPY} ({@link #stageByCopy}) when every column has a binary encoding.
+   */
+  public static StagingTable of(UpsertStatement upsert, boolean copy) {
+    return new StagingTable(upsert, copy);
+  }
+
+  /** Whether batches are staged by {@link #stageByCopy} (else by {@link #stage}). */
+  public boolean copies() {
+    return copySql != null;
+  }
+
+  /**
+   * As {@link #stage}, by one binary {@code COPY .. FROM STDIN} of the batch (with {@link
+   * #copies()}); {@code encoder} is the caller's, reused across batches.
+   *
+   * @throws ClassCastException or {@link ArithmeticException} if a value does not fit its column's
+   *     type, as {@link #stage} does
+   */
+  public void stageByCopy(
+      Connection connection,
+      CopyBinaryRows encoder,
+      Tag tag,
+      long firstSeq,
+      Object[][] rows,
+      boolean[] deletes,
+      int count)
+      throws SQLException {
+    List<Column> schema = upsert.schema().columns();
+    encoder.reset();
+    for (int i = 0; i < count; i++) {
+      encoder.startRow(6 + schema.size());
+      encoder.putText(tag.app());
+      encoder.putInt4(tag.subtask());
+      encoder.putLong(tag.stageId());
+      encoder.putLong(tag.afterCheckpoint());
+      encoder.putLong(firstSeq + i);
+      encoder.putBoolean(deletes != null && deletes[i]);
+      for (int c = 0; c < schema.size(); c++) {
+        encoder.putValue(schema.get(c).type(), rows[i][c]);
+      }
+    }
+    encoder.copyIn(connection, copySql);
   }
 
   /** {@code <table>_lakestream_stage}, shortened with a hash to PostgreSQL's 63 characters. */

@@ -66,6 +66,16 @@ class LakebaseSinkOptionsTest {
   }
 
   @Test
+  void writeMethodIsUnnestUnlessCopyIsGivenInAnyCase() {
+    assertThat(parse(minimal()).copy()).isFalse();
+    Map<String, String> options = minimal();
+    options.put("WRITEMETHOD", "Copy");
+    assertThat(parse(options).copy()).isTrue();
+    options.put("WRITEMETHOD", "unnest");
+    assertThat(parse(options).copy()).isFalse();
+  }
+
+  @Test
   void tasksPerConnectionIsAlsoTheSparkConfName() {
     Map<String, String> options = minimal();
     options.put("spark.databricks.sql.streaming.jdbc.tasksPerConnection", "3");
@@ -125,7 +135,7 @@ class LakebaseSinkOptionsTest {
             "[awsregion, batchinterval, batchsize, checkpointLocation, credential, database,"
                 + " dbtable, deliveryGuarantee, endpoint, maxretries, oauthclientfile, password,"
                 + " passwordfile, retrybackoff, tasksPerConnection, upsertkey, user, versioncolumn,"
-                + " workspacehost]");
+                + " workspacehost, writeMethod]");
   }
 
   @ParameterizedTest
@@ -162,6 +172,7 @@ class LakebaseSinkOptionsTest {
         "retrybackoff=later",
         "tasksPerConnection=0",
         "deliveryGuarantee=twice",
+        "writeMethod=insert",
         "database=my-db"
       })
   void badValuesNameTheOption(String assignment) {

@@ -178,7 +178,7 @@ public final class LakebaseSink<T>
 
   /** The staging side of the exactly-once mode. */
   public StagingTable staging() {
-    return StagingTable.of(upsert);
+    return StagingTable.of(upsert, config.copy());
   }
 
   @Override
@@ -194,7 +194,8 @@ public final class LakebaseSink<T>
 
   @Override
   public Committer<StagedEpoch> createCommitter(CommitterInitContext context) {
-    return new LakebaseCommitter(config.endpoint(), StagingTable.of(upsert), records());
+    return new LakebaseCommitter(
+        config.endpoint(), StagingTable.of(upsert, config.copy()), records());
   }
 
   @Override
@@ -209,7 +210,7 @@ public final class LakebaseSink<T>
           fields,
           deletes,
           config.endpoint(),
-          StagingTable.of(upsert),
+          StagingTable.of(upsert, config.copy()),
           appId,
           context.getTaskInfo().getIndexOfThisSubtask(),
           context.getRestoredCheckpointId().orElse(0L),
@@ -255,7 +256,7 @@ public final class LakebaseSink<T>
 
   private PostgresBatchWriter newBatchWriter() {
     return new PostgresBatchWriter(
-        config.endpoint(), upsert, config.maxRetries(), config.retryBackoff());
+        config.endpoint(), upsert, config.maxRetries(), config.retryBackoff(), config.copy());
   }
 
   /** Flink 1.x entry point; Flink 1.19+ calls {@link #createWriter(WriterInitContext)}. */

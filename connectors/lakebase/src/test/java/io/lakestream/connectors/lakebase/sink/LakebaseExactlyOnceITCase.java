@@ -49,6 +49,10 @@ import org.junit.jupiter.api.io.TempDir;
  * transaction is open, waiting on a lock the test holds on the commit table, when the server goes
  * down; the job restores and the epoch is applied once. Also an epoch applied twice directly (a
  * restore after the PostgreSQL commit, before Flink learned of it) changes nothing the second time.
+ *
+ * <p>Both write methods are under failure injection: the keyed task-failure case and the keyless
+ * restart case stage by binary COPY (option writeMethod copy), the others by UNNEST; {@code
+ * -Dlakestream.test.lakebase.writeMethod=copy} (or {@code unnest}) runs every case with one.
  */
 class LakebaseExactlyOnceITCase {
   private static final int KEYS = 100;
@@ -78,6 +82,9 @@ class LakebaseExactlyOnceITCase {
 
   @TempDir Path dir;
 
+  /** This case's option writeMethod, unless the system property sets one for all. */
+  private String writeMethod = "unnest";
+
   @BeforeEach
   void reset() {
     FAILED.set(false);
@@ -87,6 +94,7 @@ class LakebaseExactlyOnceITCase {
 
   @Test
   void aKeyedTableEqualsTheModelAfterATaskFailureMidEpoch() throws Exception {
+    writeMethod = "copy";
     run("eo_keyed", true, table -> {});
 
     List<String> expected = new ArrayList<>();
@@ -134,6 +142,7 @@ class LakebaseExactlyOnceITCase {
       throws Exception {
     assumeTrue(POSTGRES.server().isEmbedded(), "needs the embedded server to restart it");
     failMidStream = false;
+    writeMethod = "copy";
     run("eo_restart_keyless", false, LakebaseExactlyOnceITCase::restartWhileAnEpochIsBeingApplied);
 
     List<String> expected = new ArrayList<>();
@@ -258,6 +267,9 @@ class LakebaseExactlyOnceITCase {
             .option("password", POSTGRES.password())
             .option("dbtable", table)
             .option("batchsize", "150")
+            .option(
+                "writeMethod",
+                System.getProperty("lakestream.test.lakebase.writeMethod", writeMethod))
             .query(query);
     return keyed ? builder.option("upsertkey", "id") : builder;
   }
@@ -272,6 +284,9 @@ class LakebaseExactlyOnceITCase {
     env.setParallelism(2);
     LakebaseSink<Long> sink = builder(table, keyed).build();
     assertThat(sink.exactlyOnce()).isTrue(); // the default outside realTime
+    assertThat(sink.staging().copies())
+        .isEqualTo(
+            System.getProperty("lakestream.test.lakebase.writeMethod", writeMethod).equals("copy"));
     // sequence number n is in partition n % 2, and its key n % 100 with it
     env.fromSource(
             RateSourceBuilder.rate("seq", seq -> seq, Types.LONG)

@@ -1,6 +1,7 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.lakebase.CopyBinaryRows;
 import io.lakestream.connectors.lakebase.DeleteSelector;
 import io.lakestream.connectors.lakebase.LakebaseWriteException;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
@@ -19,8 +20,9 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 
 /**
  * The writer of one exactly-once Lakebase sink subtask: writes its rows, in batches of {@code
- * batchSize}, into the staging table ({@link StagingTable#stage}) under a stage id of its own, and
- * at each checkpoint barrier ({@link #prepareCommit}) hands the epoch's {@link StagedEpoch} to the
+ * batchSize}, into the staging table ({@link StagingTable#stage}, or {@link
+ * StagingTable#stageByCopy} with option writeMethod copy) under a stage id of its own, and at each
+ * checkpoint barrier ({@link #prepareCommit}) hands the epoch's {@link StagedEpoch} to the
  * committer, which applies it once the checkpoint completed. Nothing reaches the target table here.
  *
  * <p>It is stateful only to learn each checkpoint's id ({@link #snapshotState}, right after {@link
@@ -46,6 +48,7 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
   private final Counter rowsOut;
   private Connection connection;
   private PreparedStatement insert;
+  private final CopyBinaryRows copy;
   private int count;
   private final long restoredCheckpoint;
   private long afterCheckpoint;
@@ -78,6 +81,7 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
     this.buffer = new Object[batchSize][];
     this.deleted = new boolean[batchSize];
     this.rowsOut = metrics == null ? null : metrics.getNumRecordsSendCounter();
+    this.copy = staging.copies() ? new CopyBinaryRows() : null;
   }
 
   @Override
@@ -105,9 +109,13 @@ public final class LakebaseStagingWriter<T> implements LakebaseWriter<T> {
         connection.setAutoCommit(true);
         StagingTable.commitDurably(connection);
         staging.dropStagedAfter(connection, app, subtask, restoredCheckpoint);
-        insert = connection.prepareStatement(staging.stageInsertSql());
+        insert = copy == null ? connection.prepareStatement(staging.stageInsertSql()) : null;
       }
-      staging.stage(connection, insert, tag(), staged, buffer, deleted, count);
+      if (copy != null) {
+        staging.stageByCopy(connection, copy, tag(), staged, buffer, deleted, count);
+      } else {
+        staging.stage(connection, insert, tag(), staged, buffer, deleted, count);
+      }
     } catch (SQLException | LakebaseWriteException | RuntimeException e) {
       throw new IOException(
           "cannot stage " + count + " rows into " + staging.stage() + ": " + e.getMessage(), e);

@@ -1,9 +1,11 @@
 package io.lakestream.connectors.lakebase.sink.writer;
 
 import io.lakestream.api.annotation.Internal;
+import io.lakestream.connectors.lakebase.CopyBinaryRows;
 import io.lakestream.connectors.lakebase.LakebaseWriteException;
 import io.lakestream.connectors.lakebase.PostgresEndpoint;
 import io.lakestream.connectors.lakebase.PostgresIdentifiers;
+import io.lakestream.connectors.lakebase.PostgresTypes;
 import io.lakestream.connectors.lakebase.PostgresValues;
 import io.lakestream.connectors.lakebase.UpsertStatement;
 import java.io.IOException;
@@ -23,12 +25,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes batches of rows to PostgreSQL in one transaction each, through one connection and prepared
  * statements reused for every batch: one {@code INSERT .. SELECT FROM UNNEST} of column arrays when
- * every column type has an array binding ({@link UpsertStatement#unnestSql()}), else a JDBC batch
- * the driver rewrites into multi-row INSERTs. A batch of changes ({@link #write(Object[][],
- * boolean[], int)}) also deletes the keys whose last change in the batch is a delete, with one
- * {@code DELETE .. WHERE (key) IN (SELECT FROM UNNEST ..)} (or a JDBC batch of single-key deletes)
- * in the same transaction; a key that is not in the table deletes nothing. Free of Flink; {@link
- * LakebaseSinkWriter} calls it from the task thread.
+ * every column type has an array binding ({@link UpsertStatement#unnestSql()}), or, with option
+ * writeMethod copy, a binary {@code COPY} into the session's temporary table {@code
+ * lakestream_copy} (emptied by every commit) and one {@code INSERT .. SELECT .. ON CONFLICT} from
+ * it, else a JDBC batch the driver rewrites into multi-row INSERTs. A batch of changes ({@link
+ * #write(Object[][], boolean[], int)}) also deletes the keys whose last change in the batch is a
+ * delete, with one {@code DELETE .. WHERE (key) IN (SELECT FROM UNNEST ..)} (or a JDBC batch of
+ * single-key deletes) in the same transaction; a key that is not in the table deletes nothing. Free
+ * of Flink; {@link LakebaseSinkWriter} calls it from the task thread.
  *
  * <p>Guarantees: {@link #write} returns only after the batch is committed. Transient errors ({@link
  * #isTransient}) roll back, close the connection, wait (exponential backoff) and retry the whole
@@ -45,26 +49,46 @@ public final class PostgresBatchWriter implements AutoCloseable {
   private static final long MAX_BACKOFF_MILLIS = 5_000;
   private static final Set<String> TRANSIENT_STATES =
       Set.of("40P01", "40001", "53300", "53400", "57P01", "57P02", "57P03");
+  private static final String COPY_TABLE = "pg_temp.lakestream_copy";
 
   private final PostgresEndpoint endpoint;
   private final UpsertStatement upsert;
   private final int maxRetries;
   private final long backoffMillis;
+  private final CopyBinaryRows copy; // null: upserts by UNNEST arrays (or JDBC batches)
   private Connection connection;
   private PreparedStatement statement;
   private PreparedStatement unnest;
   private PreparedStatement delete;
   private PreparedStatement deleteUnnest;
+  private PreparedStatement copyInsert;
   private long batches;
   private long retries;
   private long connects;
 
+  /** A writer that upserts by {@code UNNEST} arrays (option writeMethod unnest). */
   public PostgresBatchWriter(
       PostgresEndpoint endpoint, UpsertStatement upsert, int maxRetries, Duration backoff) {
+    this(endpoint, upsert, maxRetries, backoff, false);
+  }
+
+  /**
+   * @param copy upsert by binary {@code COPY} into a temporary table and one {@code INSERT ..
+   *     SELECT .. ON CONFLICT} (option writeMethod copy), when every column has a binary encoding
+   *     ({@link CopyBinaryRows#supports}); else as without
+   */
+  public PostgresBatchWriter(
+      PostgresEndpoint endpoint,
+      UpsertStatement upsert,
+      int maxRetries,
+      Duration backoff,
+      boolean copy) {
     this.endpoint = endpoint;
     this.upsert = upsert;
     this.maxRetries = maxRetries;
     this.backoffMillis = backoff.toMillis();
+    this.copy =
+        copy && CopyBinaryRows.supports(upsert.schema().columns()) ? new CopyBinaryRows() : null;
   }
 
   /**
@@ -166,7 +190,9 @@ public final class PostgresBatchWriter implements AutoCloseable {
 
   private void executeUpserts(Object[][] rows, int count) throws SQLException, IOException {
     PreparedStatement prepared = statement;
-    if (upsert.unnestSql() != null) {
+    if (copy != null) {
+      copyUpserts(rows, count);
+    } else if (upsert.unnestSql() != null) {
       if (unnest == null) {
         unnest = connection.prepareStatement(upsert.unnestSql());
       }
@@ -188,6 +214,59 @@ public final class PostgresBatchWriter implements AutoCloseable {
         prepared.clearBatch();
       }
     }
+  }
+
+  /**
+   * COPY into the session's temporary table (created on connect, emptied by every commit), then one
+   * {@code INSERT .. SELECT .. ON CONFLICT} from it into the target.
+   */
+  private void copyUpserts(Object[][] rows, int count) throws SQLException {
+    if (copyInsert == null) {
+      copyInsert = connection.prepareStatement(copyInsertSql());
+    }
+    var columns = upsert.schema().columns();
+    copy.reset();
+    try {
+      for (int i = 0; i < count; i++) {
+        copy.startRow(columns.size());
+        for (int c = 0; c < columns.size(); c++) {
+          copy.putValue(columns.get(c).type(), rows[i][c]);
+        }
+      }
+    } catch (ClassCastException | ArithmeticException | ArrayIndexOutOfBoundsException e) {
+      // a value that does not fit its column: the row replay names it
+      throw new SQLException("a value does not fit its column's type: " + e, "22000", e);
+    }
+    copy.copyIn(connection, "COPY " + COPY_TABLE + " FROM STDIN (FORMAT binary)");
+    copyInsert.executeUpdate();
+  }
+
+  private String copyTableDdl() {
+    StringBuilder ddl = new StringBuilder("CREATE TEMP TABLE " + COPY_TABLE + " (");
+    var columns = upsert.schema().columns();
+    for (int c = 0; c < columns.size(); c++) {
+      ddl.append(c == 0 ? "" : ", ")
+          .append(PostgresIdentifiers.quote(columns.get(c).name()))
+          .append(' ')
+          .append(PostgresTypes.sqlType(columns.get(c).type()));
+    }
+    return ddl.append(") ON COMMIT DELETE ROWS").toString();
+  }
+
+  private String copyInsertSql() {
+    String names =
+        upsert.schema().columnNames().stream()
+            .map(PostgresIdentifiers::quote)
+            .collect(java.util.stream.Collectors.joining(", "));
+    return "INSERT INTO "
+        + upsert.table().sql()
+        + " ("
+        + names
+        + ") SELECT "
+        + names
+        + " FROM "
+        + COPY_TABLE
+        + upsert.conflictClause();
   }
 
   private void executeDeletes(Object[][] rows, int from, int count)
@@ -230,6 +309,12 @@ public final class PostgresBatchWriter implements AutoCloseable {
       connects++;
       try {
         opened.setAutoCommit(false);
+        if (copy != null) { // committed now: a rolled-back batch must not take it along
+          try (Statement ddl = opened.createStatement()) {
+            ddl.execute(copyTableDdl());
+          }
+          opened.commit();
+        }
         statement = opened.prepareStatement(upsert.sql());
       } catch (SQLException e) {
         opened.close();
@@ -432,6 +517,7 @@ public final class PostgresBatchWriter implements AutoCloseable {
     unnest = null;
     delete = null;
     deleteUnnest = null;
+    copyInsert = null;
     if (closing != null) {
       try {
         closing.close();

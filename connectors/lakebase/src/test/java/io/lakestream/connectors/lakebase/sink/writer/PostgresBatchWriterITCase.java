@@ -27,7 +27,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Batches, ordering, retries and error reports of the batch writer on a real PostgreSQL. */
+/**
+ * Batches, ordering, retries and error reports of the batch writer on a real PostgreSQL, writing by
+ * UNNEST arrays ({@link PostgresBatchWriterCopyITCase} runs them all writing by COPY).
+ */
 class PostgresBatchWriterITCase {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
 
@@ -64,7 +67,16 @@ class PostgresBatchWriterITCase {
         };
     PostgresEndpoint endpoint = PostgresEndpoint.resolve(url, null, "x", POSTGRES.user(), counting);
     return new PostgresBatchWriter(
-        endpoint, UpsertStatement.of(ITEMS, SCHEMA, key), maxRetries, Duration.ofMillis(20));
+        endpoint,
+        UpsertStatement.of(ITEMS, SCHEMA, key),
+        maxRetries,
+        Duration.ofMillis(20),
+        copy());
+  }
+
+  /** Whether the writers upsert by binary COPY (option writeMethod copy); by UNNEST here. */
+  boolean copy() {
+    return false;
   }
 
   private static Object[][] rows(Object[]... rows) {
@@ -76,7 +88,7 @@ class PostgresBatchWriterITCase {
     UpsertStatement guarded =
         UpsertStatement.of(ITEMS, SCHEMA, List.of("id")).withVersionColumn("qty");
     try (PostgresBatchWriter writer =
-        new PostgresBatchWriter(endpoint(), guarded, 0, Duration.ofMillis(10))) {
+        new PostgresBatchWriter(endpoint(), guarded, 0, Duration.ofMillis(10), copy())) {
       writer.write(rows(new Object[] {1L, "v5", "x", 5}, new Object[] {2L, "v7", "x", 7}), 2);
       // a replay after a failure: older versions of both keys, and an equal one
       writer.write(rows(new Object[] {1L, "v3", "x", 3}, new Object[] {2L, "v7b", "x", 7}), 2);
@@ -180,7 +192,7 @@ class PostgresBatchWriterITCase {
     assertThat(upsert.deleteUnnestSql()).isNull();
     LocalDate first = LocalDate.of(2026, 3, 1);
     try (PostgresBatchWriter writer =
-        new PostgresBatchWriter(endpoint(), upsert, 0, Duration.ofMillis(10))) {
+        new PostgresBatchWriter(endpoint(), upsert, 0, Duration.ofMillis(10), copy())) {
       writer.write(
           rows(new Object[] {first, 1L}, new Object[] {first.plusDays(1), 2L}), 2); // LocalDate
       int second = (int) first.plusDays(1).toEpochDay(); // days since the epoch, as SQL rows hold
@@ -333,7 +345,7 @@ class PostgresBatchWriterITCase {
             PasswordProvider.of(POSTGRES.password()));
     java.time.Instant at = java.time.Instant.parse("2026-01-02T03:04:05.123456Z");
     try (PostgresBatchWriter writer =
-        new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10))) {
+        new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10), copy())) {
       writer.write(
           rows(
               new Object[] {2L, at, "{\"v\": 1}"},

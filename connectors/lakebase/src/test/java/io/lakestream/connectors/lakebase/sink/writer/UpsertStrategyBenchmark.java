@@ -19,8 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Compares ways to run a batch of upserts on the same PostgreSQL: the writer's JDBC batch with
  * reWriteBatchedInserts, a JDBC batch without rewriting, and one INSERT .. SELECT FROM UNNEST of
- * column arrays. Not part of the build's test run (no Test/ITCase suffix); run it with {@code
- * -Dtest=UpsertStrategyBenchmark}.
+ * column arrays; the writer with option writeMethod copy (binary COPY into a temporary table, then
+ * INSERT .. SELECT .. ON CONFLICT). Not part of the build's test run (no Test/ITCase suffix); run
+ * it with {@code -Dtest=UpsertStrategyBenchmark}.
  */
 class UpsertStrategyBenchmark {
   @RegisterExtension static final PostgresExtension POSTGRES = new PostgresExtension();
@@ -39,7 +40,8 @@ class UpsertStrategyBenchmark {
   void compare() throws Exception {
     for (int round = 0; round < 3; round++) {
       System.out.printf("round %d%n", round);
-      System.out.printf("  PostgresBatchWriter   : %,d rows/s%n", sinkWriter("t_writer"));
+      System.out.printf("  PostgresBatchWriter   : %,d rows/s%n", sinkWriter("t_writer", false));
+      System.out.printf("  ... writeMethod copy  : %,d rows/s%n", sinkWriter("t_writerc", true));
       System.out.printf("  jdbc batch, rewritten : %,d rows/s%n", jdbcBatch("t_rewrite", true));
       System.out.printf("  jdbc batch, plain     : %,d rows/s%n", jdbcBatch("t_plain", false));
       System.out.printf("  unnest arrays         : %,d rows/s%n", unnest("t_unnest"));
@@ -66,7 +68,7 @@ class UpsertStrategyBenchmark {
     }
   }
 
-  private static long sinkWriter(String name) throws Exception {
+  private static long sinkWriter(String name, boolean copy) throws Exception {
     table(name);
     UpsertStatement upsert =
         UpsertStatement.of(new PostgresTableName("public", name), SCHEMA, List.of("id"));
@@ -79,7 +81,7 @@ class UpsertStrategyBenchmark {
               POSTGRES.user(),
               PasswordProvider.of(POSTGRES.password()));
       try (PostgresBatchWriter writer =
-          new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10))) {
+          new PostgresBatchWriter(endpoint, upsert, 0, Duration.ofMillis(10), copy)) {
         long started = start();
         for (int start = 0; start < ROWS; start += BATCH) {
           writer.write(batch(start), BATCH);
