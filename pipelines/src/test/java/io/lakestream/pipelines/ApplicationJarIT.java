@@ -47,7 +47,9 @@ class ApplicationJarIT {
             "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
             // kinesis-to-bronze and the spark-kinesis SQL table: the Kinesis client
             "software/amazon/awssdk/services/kinesis/KinesisClient.class",
-            "io/lakestream/sql/connector/kinesis/KinesisTableFactory.class");
+            "io/lakestream/sql/connector/kinesis/KinesisTableFactory.class",
+            // Auto Loader's orc format: ORC's hive-storage-api, relocated out of org.apache.hadoop
+            "io/lakestream/shaded/org/apache/hadoop/hive/ql/exec/vector/VectorizedRowBatch.class");
   }
 
   @Test

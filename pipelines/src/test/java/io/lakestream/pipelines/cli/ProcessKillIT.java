@@ -219,7 +219,13 @@ class ProcessKillIT {
         "orders_bronze_files");
   }
 
+  /**
+   * The windowed clicks: only in longer campaigns ({@code -Dlakestream.kill.all=true}), to keep CI
+   * short; in CI their windows are exact across task failures and restarts ({@code
+   * AdClicksPerWindowITCase}) and the other pipelines take the SIGKILLs.
+   */
   @Test
+  @EnabledIfSystemProperty(named = "lakestream.kill.all", matches = "true")
   void clicks() throws Exception {
     campaign("clicks", kafka(), "ad_clicks_5m", "ad_clicks_dead_letters");
   }
