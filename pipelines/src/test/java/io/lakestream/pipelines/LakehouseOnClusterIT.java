@@ -128,6 +128,10 @@ class LakehouseOnClusterIT {
       killEveryProcess(cluster);
       crashed = elapsed(t0);
     }
+    Map<S3CheckpointLocation, List<Long>> progressLostInTheCrash =
+        Map.of(
+            bronzeLocation, progressLostInTheCrash(bronzeLocation),
+            silverLocation, progressLostInTheCrash(silverLocation));
 
     try (FlinkCluster cluster = cluster("second")) {
       JobID bronze = lake.submit(cluster, "bronze", bronzeLocation, streaming);
@@ -184,9 +188,11 @@ class LakehouseOnClusterIT {
       assertThat(log.epochsOf(log.appIds().get(0))).as("epochs of %s", name).isNotEmpty();
     }
     for (S3CheckpointLocation location : List.of(bronzeLocation, silverLocation, goldLocation)) {
+      List<Long> reported = new ArrayList<>(location.epochs("commits"));
+      reported.removeAll(progressLostInTheCrash.getOrDefault(location, List.of()));
       assertThat(location.epochs("progress"))
           .as("%s: the runner in the job reports every committed epoch", location.key())
-          .containsAll(location.epochs("commits"))
+          .containsAll(reported)
           .isNotEmpty();
     }
     assertSecretKeyNowhere();
@@ -220,6 +226,22 @@ class LakehouseOnClusterIT {
     assertThat(silverLocation.committedOffset(OrdersTopic.SOURCE, LakeOnS3.SILVER_SINKS))
         .as("%s lands while silver still reads", what)
         .isLessThan(produced);
+  }
+
+  /**
+   * The epochs committed but not reported when the whole cluster died: the runner in the job writes
+   * an epoch's {@code progress/N} after its commit, so a crash in between loses that report (as a
+   * crash loses Spark's listener events); the next run does not report it again. Only the last
+   * epochs before the crash may be so.
+   */
+  private static List<Long> progressLostInTheCrash(S3CheckpointLocation location) {
+    List<Long> committed = location.epochs("commits");
+    List<Long> lost = new ArrayList<>(committed);
+    lost.removeAll(location.epochs("progress"));
+    assertThat(lost)
+        .as("%s: epochs committed without progress at the crash (of %s)", location.key(), committed)
+        .isSubsetOf(committed.subList(Math.max(0, committed.size() - 2), committed.size()));
+    return lost;
   }
 
   /**
