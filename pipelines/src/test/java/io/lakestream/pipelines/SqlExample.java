@@ -81,19 +81,23 @@ public final class SqlExample {
    * three in-job restarts, until it ends.
    */
   public StreamingQuery run() throws Exception {
+    StreamingQuery query = start();
+    query.awaitTermination();
+    return query;
+  }
+
+  /** Starts the file as {@link #run()} does and returns the running query. */
+  public StreamingQuery start() throws Exception {
     Configuration flink = new Configuration();
     flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-    StreamingQuery query =
-        SqlDataflow.fromFile(file, text)
-            .queryBuilder()
-            .queryName(file.replace(".sql", ""))
-            .parallelism(2)
-            .stateBackend(StateBackendSettings.defaults())
-            .flinkConfiguration(flink)
-            .start();
-    query.awaitTermination();
-    return query;
+    return SqlDataflow.fromFile(file, text)
+        .queryBuilder()
+        .queryName(file.replace(".sql", ""))
+        .parallelism(2)
+        .stateBackend(StateBackendSettings.defaults())
+        .flinkConfiguration(flink)
+        .start();
   }
 }

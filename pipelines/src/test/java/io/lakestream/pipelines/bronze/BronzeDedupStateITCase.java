@@ -16,6 +16,7 @@ import io.lakestream.state.StateBackendSettings;
 import io.lakestream.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,13 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 19: the deduplication state of E2 stays bounded in SQL as in Java. The example file {@code
  * pipelines/sql/e2_bronze.sql} and {@link OrdersBronze} each read one topic whose event time
  * advances 15 hours (an order every 30 seconds, every fourth resent a few records later), 100
- * records per epoch, in one availableNow run. An epoch spans 40 minutes of event time, less than
- * the delay, so no order is late however a subtask interleaves the partitions it reads. Each
- * query's progress must report its deduplication operator's {@code numRowsTotal} (keys held) in
- * several epochs, in every epoch at most the keys the 1-hour watermark delay can hold (see {@link
- * #BOUND}), also after the keys taken in ({@code numRowsUpdated} summed) passed half of the 1,800:
- * the state plateaus instead of growing with the distinct keys. Both tables hold each order once
- * and equal each other row for row.
+ * records per epoch, at a 400 ms processingTime trigger until every record is read (not
+ * availableNow: the state metrics are read at most once a second, so a run of back-to-back epochs
+ * that ends in two seconds may be sampled only near its start). An epoch spans 40 minutes of event
+ * time, less than the delay, so no order is late however a subtask interleaves the partitions it
+ * reads. Each query's progress must report its deduplication operator's {@code numRowsTotal} (keys
+ * held) in several epochs, in every epoch at most the keys the 1-hour watermark delay can hold (see
+ * {@link #BOUND}), also after the keys taken in ({@code numRowsUpdated} summed) passed half of the
+ * 1,800: the state plateaus instead of growing with the distinct keys. Both tables hold each order
+ * once and equal each other row for row.
  */
 class BronzeDedupStateITCase {
   @RegisterExtension static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -45,6 +48,7 @@ class BronzeDedupStateITCase {
   private static final int ORDERS = 1_800;
   private static final int SECONDS_APART = 30;
   private static final int PER_EPOCH = 100;
+  private static final Duration EPOCH_INTERVAL = Duration.ofMillis(400);
 
   /**
    * The most keys a deduplication within a 1-hour watermark may hold here: a key lives until the
@@ -103,20 +107,36 @@ class BronzeDedupStateITCase {
         StreamingQueryBuilder.of(new OrdersBronze().dataflow(options))
             .queryName("bronze")
             .checkpointLocation(dir.resolve("java/_checkpoints/bronze").toString())
-            .trigger(Trigger.availableNow())
+            .trigger(Trigger.processingTime(EPOCH_INTERVAL))
             .parallelism(2)
             .stateBackend(StateBackendSettings.defaults())
             .start();
-    query.awaitTermination();
-    return query;
+    return untilAllRead(query);
   }
 
   private StreamingQuery runSql() throws Exception {
-    return SqlExample.of("e2_bronze.sql")
-        .localized(dir.resolve("sql"), KAFKA.bootstrapServers())
-        .replace(
-            "'maxOffsetsPerTrigger' = '500000'", "'maxOffsetsPerTrigger' = '" + PER_EPOCH + "'")
-        .run();
+    StreamingQuery query =
+        SqlExample.of("e2_bronze.sql")
+            .localized(dir.resolve("sql"), KAFKA.bootstrapServers())
+            .replace(
+                "'maxOffsetsPerTrigger' = '500000'", "'maxOffsetsPerTrigger' = '" + PER_EPOCH + "'")
+            .replace(
+                "SET 'lakestream.trigger' = 'availableNow'",
+                "SET 'lakestream.trigger' = 'processingTime=" + EPOCH_INTERVAL.toMillis() + "ms'")
+            .start();
+    return untilAllRead(query);
+  }
+
+  /** Waits until the query's epochs have read every input record, then stops it. */
+  private static StreamingQuery untilAllRead(StreamingQuery query) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    long records = ORDERS + ORDERS / 4;
+    while (query.recentProgress().stream().mapToLong(QueryProgress::numInputRows).sum() < records) {
+      assertThat(System.nanoTime()).as("every record read within 2 minutes").isLessThan(deadline);
+      query.awaitTermination(Duration.ofMillis(200));
+    }
+    query.stop();
+    return query;
   }
 
   /**
