@@ -1,24 +1,21 @@
 package io.lakestream.sql.connector.kafka;
 
 import io.lakestream.connectors.kafka.KafkaRecord;
+import io.lakestream.sql.connector.format.RecordColumn;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
-import org.apache.flink.table.types.logical.VarCharType;
 
 /**
  * Spark's fixed Kafka columns, as a table's physical columns ({@code format = 'raw'}) or as its
  * {@code METADATA} columns: their Flink types and their values of a record, as the planner's
  * internal data structures.
  */
-enum KafkaRecordColumn {
+enum KafkaRecordColumn implements RecordColumn {
   KEY("key", DataTypes.BYTES()),
   VALUE("value", DataTypes.BYTES()),
   TOPIC("topic", DataTypes.STRING()),
@@ -37,50 +34,19 @@ enum KafkaRecordColumn {
   }
 
   /** The column's name, as in Spark's Kafka source. */
-  String column() {
+  @Override
+  public String column() {
     return column;
   }
 
-  DataType type() {
+  @Override
+  public DataType type() {
     return type;
   }
 
-  /** The column named {@code name}, ignoring case. */
-  static Optional<KafkaRecordColumn> named(String name) {
-    for (KafkaRecordColumn c : values()) {
-      if (c.column.equalsIgnoreCase(name)) {
-        return Optional.of(c);
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** Every column's type by name, for {@code listReadableMetadata}. */
-  static Map<String, DataType> metadata() {
-    Map<String, DataType> all = new LinkedHashMap<>();
-    for (KafkaRecordColumn c : values()) {
-      all.put(c.column, c.type);
-    }
-    return all;
-  }
-
-  /**
-   * Whether a column declared as {@code declared} can hold this one: the same type (nullability
-   * aside), or STRING for {@code key} and {@code value}, which are then decoded as UTF-8.
-   */
-  boolean accepts(LogicalType declared) {
-    if (declared.copy(true).equals(type.getLogicalType().copy(true))) {
-      return true;
-    }
-    return (this == KEY || this == VALUE)
-        && (declared.getTypeRoot() == LogicalTypeRoot.VARCHAR
-            && ((VarCharType) declared).getLength() == Integer.MAX_VALUE);
-  }
-
-  /** The types a declared column of this name may have, for an error message. */
-  String acceptedTypes() {
-    String own = type.getLogicalType().copy(true).asSummaryString();
-    return this == KEY || this == VALUE ? own + " or STRING" : own;
+  @Override
+  public boolean readableAsText() {
+    return this == KEY || this == VALUE;
   }
 
   /**

@@ -1,19 +1,16 @@
 package io.lakestream.sql.connector.kafka;
 
 import io.lakestream.api.annotation.PublicEvolving;
-import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.sql.QueryContextConfig;
-import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
+import io.lakestream.sql.connector.format.RecordColumn;
 import io.lakestream.sql.connector.format.ValueDecoder;
 import io.lakestream.sql.types.FlinkTypes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -33,6 +30,9 @@ import org.apache.flink.table.types.logical.RowType;
 @PublicEvolving
 public final class KafkaTableFactory extends CatalogCheckedTableFactory
     implements DynamicTableSourceFactory {
+  private static final String OTHER_FORMATS =
+      "To read the fields of JSON values, set 'format' = 'json'";
+
   /** The connector's name in {@code WITH ('connector' = 'spark-kafka')}. */
   public static final String IDENTIFIER = "spark-kafka";
 
@@ -72,44 +72,11 @@ public final class KafkaTableFactory extends CatalogCheckedTableFactory
     List<OutputColumn> columns = new ArrayList<>();
     for (RowType.RowField field : row.getFields()) {
       KafkaRecordColumn kafka =
-          KafkaRecordColumn.named(field.getName())
-              .orElseThrow(() -> notAKafkaColumn(field.getName(), table));
-      if (!kafka.accepts(field.getType())) {
-        throw new LakestreamException(
-            SqlErrorClass.SQL_SCHEMA_MISMATCH,
-            "Column '"
-                + field.getName()
-                + "' of "
-                + table
-                + " is "
-                + field.getType().asSummaryString()
-                + ", but Kafka's "
-                + kafka.column()
-                + " column is "
-                + kafka.acceptedTypes()
-                + ": declare it so.");
-      }
+          RecordColumn.declared(KafkaRecordColumn.class, field, table, "Kafka", OTHER_FORMATS);
       boolean asText = field.getType().getTypeRoot() == LogicalTypeRoot.VARCHAR;
       columns.add(OutputColumn.kafka(field.getName(), kafka, asText));
     }
     return columns;
-  }
-
-  private static LakestreamException notAKafkaColumn(String column, String table) {
-    String kafka =
-        Stream.of(KafkaRecordColumn.values())
-            .map(KafkaRecordColumn::column)
-            .collect(Collectors.joining(", "));
-    return new LakestreamException(
-        SqlErrorClass.SQL_SCHEMA_MISMATCH,
-        "Column '"
-            + column
-            + "' of "
-            + table
-            + " is not a Kafka column: with 'format' = 'raw' (the default) the columns are "
-            + kafka
-            + ". To read the fields of JSON values, set 'format' = 'json'"
-            + " (the Kafka columns are then METADATA columns).");
   }
 
   private static List<OutputColumn> valueColumns(

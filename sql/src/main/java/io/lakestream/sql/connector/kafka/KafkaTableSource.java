@@ -5,6 +5,7 @@ import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
 import io.lakestream.connectors.kafka.source.KafkaSourceOptions;
 import io.lakestream.connectors.kafka.source.KafkaStreamSource;
 import io.lakestream.sql.connector.format.DeadLetterTable;
+import io.lakestream.sql.connector.format.RecordColumn;
 import io.lakestream.state.query.QueryContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,7 +58,7 @@ final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata
 
   @Override
   public Map<String, DataType> listReadableMetadata() {
-    return KafkaRecordColumn.metadata();
+    return RecordColumn.metadata(KafkaRecordColumn.class);
   }
 
   @Override
@@ -70,7 +71,7 @@ final class KafkaTableSource implements ScanTableSource, SupportsReadingMetadata
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     List<OutputColumn> columns = new ArrayList<>(physical);
     for (String key : metadataKeys) {
-      columns.add(OutputColumn.kafka(key, KafkaRecordColumn.named(key).orElseThrow(), false));
+      columns.add(OutputColumn.kafka(key, RecordColumn.named(KafkaRecordColumn.class, key), false));
     }
     KafkaStreamSource source =
         KafkaSourceBuilder.kafka(settings.name())

@@ -1,20 +1,17 @@
 package io.lakestream.sql.connector.kinesis;
 
 import io.lakestream.api.annotation.PublicEvolving;
-import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.options.OptionErrorClass;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.sql.QueryContextConfig;
-import io.lakestream.sql.SqlErrorClass;
 import io.lakestream.sql.connector.CatalogCheckedTableFactory;
 import io.lakestream.sql.connector.TableOptions;
+import io.lakestream.sql.connector.format.RecordColumn;
 import io.lakestream.sql.connector.format.ValueField;
 import io.lakestream.sql.connector.format.ValueFormatOptions;
 import io.lakestream.sql.types.FlinkTypes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -36,6 +33,9 @@ import org.apache.flink.table.types.logical.RowType;
 @PublicEvolving
 public final class KinesisTableFactory extends CatalogCheckedTableFactory
     implements DynamicTableSourceFactory {
+  private static final String OTHER_FORMATS =
+      "To read the fields of JSON or Avro data, set 'format' = 'json' or 'avro'";
+
   /** The connector's name in {@code WITH ('connector' = 'spark-kinesis')}. */
   public static final String IDENTIFIER = "spark-kinesis";
 
@@ -77,44 +77,11 @@ public final class KinesisTableFactory extends CatalogCheckedTableFactory
     List<KinesisColumn> columns = new ArrayList<>();
     for (RowType.RowField field : row.getFields()) {
       KinesisRecordColumn kinesis =
-          KinesisRecordColumn.named(field.getName())
-              .orElseThrow(() -> notAKinesisColumn(field.getName(), table));
-      if (!kinesis.accepts(field.getType())) {
-        throw new LakestreamException(
-            SqlErrorClass.SQL_SCHEMA_MISMATCH,
-            "Column '"
-                + field.getName()
-                + "' of "
-                + table
-                + " is "
-                + field.getType().asSummaryString()
-                + ", but Kinesis's "
-                + kinesis.column()
-                + " column is "
-                + kinesis.acceptedTypes()
-                + ": declare it so.");
-      }
+          RecordColumn.declared(KinesisRecordColumn.class, field, table, "Kinesis", OTHER_FORMATS);
       boolean asText = field.getType().getTypeRoot() == LogicalTypeRoot.VARCHAR;
       columns.add(KinesisColumn.kinesis(field.getName(), kinesis, asText));
     }
     return columns;
-  }
-
-  private static LakestreamException notAKinesisColumn(String column, String table) {
-    String kinesis =
-        Stream.of(KinesisRecordColumn.values())
-            .map(KinesisRecordColumn::column)
-            .collect(Collectors.joining(", "));
-    return new LakestreamException(
-        SqlErrorClass.SQL_SCHEMA_MISMATCH,
-        "Column '"
-            + column
-            + "' of "
-            + table
-            + " is not a Kinesis column: with 'format' = 'raw' (the default) the columns are "
-            + kinesis
-            + ". To read the fields of JSON or Avro data, set 'format' = 'json' or 'avro'"
-            + " (the Kinesis columns are then METADATA columns).");
   }
 
   private static List<KinesisColumn> fieldColumns(

@@ -2,6 +2,7 @@ package io.lakestream.sql.connector.kinesis;
 
 import io.lakestream.connectors.kinesis.source.KinesisSource;
 import io.lakestream.sql.connector.format.DeadLetterTable;
+import io.lakestream.sql.connector.format.RecordColumn;
 import io.lakestream.sql.connector.format.ValueDecoder;
 import io.lakestream.sql.connector.format.ValueField;
 import io.lakestream.state.query.QueryContext;
@@ -56,7 +57,7 @@ final class KinesisTableSource implements ScanTableSource, SupportsReadingMetada
 
   @Override
   public Map<String, DataType> listReadableMetadata() {
-    return KinesisRecordColumn.metadata();
+    return RecordColumn.metadata(KinesisRecordColumn.class);
   }
 
   @Override
@@ -69,7 +70,8 @@ final class KinesisTableSource implements ScanTableSource, SupportsReadingMetada
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     List<KinesisColumn> columns = new ArrayList<>(physical);
     for (String key : metadataKeys) {
-      columns.add(KinesisColumn.kinesis(key, KinesisRecordColumn.named(key).orElseThrow(), false));
+      columns.add(
+          KinesisColumn.kinesis(key, RecordColumn.named(KinesisRecordColumn.class, key), false));
     }
     KinesisSource source = KinesisSource.create(settings.name(), settings.sourceOptions(), query);
     KinesisRowDecoder decoder = new KinesisRowDecoder(columns, valueDecoder(settings, physical));
