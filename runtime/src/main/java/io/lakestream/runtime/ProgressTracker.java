@@ -50,6 +50,12 @@ final class ProgressTracker {
 
   private static final int RETAIN_EPOCHS = 100;
 
+  /**
+   * How many epochs up to a restored snapshot a new run reports if an earlier run committed them
+   * without a report: a run that dies loses at most the reports of the epochs it committed last.
+   */
+  static final int REPORTED_LATE = 10;
+
   private static final String REHEARSAL_COMMIT =
       "{\"sink\":\"sink\",\"description\":\"rehearsal\",\"numOutputRows\":1,"
           + "\"watermark\":\"2026-01-01T00:00:00Z\",\"committedAt\":\"2026-01-01T00:00:01Z\","
@@ -126,8 +132,11 @@ final class ProgressTracker {
     this.clock = clock;
     this.out = out;
     List<Long> reported = log.progressEpochs();
-    // Epochs up to the restored snapshot belong to earlier runs, reported or not.
-    lastEpoch = Math.max(restoredEpoch, reported.isEmpty() ? 0 : reported.get(reported.size() - 1));
+    long lastReported = reported.isEmpty() ? 0 : reported.get(reported.size() - 1);
+    // Epochs up to the restored snapshot belong to earlier runs. Those committed without a report
+    // (the run died between a commit and its report, or this run's restore completed the commit)
+    // are reported now, back to at most REPORTED_LATE epochs before the snapshot.
+    lastEpoch = Math.max(lastReported, Math.max(0, restoredEpoch - REPORTED_LATE));
     for (JsonNode source : log.readOffsets(lastEpoch).values()) {
       lastTotals.put(source.path("source").asText(), source.path("totalOffset").asLong());
       lastOffsets.put(source.path("source").asText(), source.path("offsets"));

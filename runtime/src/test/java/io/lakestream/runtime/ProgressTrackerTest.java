@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.util.FlinkUserCodeClassLoaders;
@@ -379,20 +380,39 @@ class ProgressTrackerTest {
     assertThat(reported).extracting(QueryProgress::batchId).containsExactly(1L, 2L);
   }
 
+  /**
+   * Epoch 2 was committed by a run that died before reporting it (or by the next run's restore of
+   * checkpoint 2): the next run reports it, and never epoch 1 again.
+   */
   @Test
-  void epochsOfEarlierRunsAreNotReportedAgainAndInputCountsContinue() throws Exception {
+  void epochsOfEarlierRunsAreReportedOnceAndInputCountsContinue() throws Exception {
     Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
     epoch(1, 100, 100, t0);
     tracker(0, Duration.ofHours(1)).poll(false);
-    epoch(2, 100, 0, t0.plusSeconds(1));
+    epoch(2, 130, 30, t0.plusSeconds(1));
     reported.clear();
 
     ProgressTracker nextRun = tracker(2, Duration.ofHours(1));
-    epoch(3, 160, 60, t0.plusSeconds(2));
+    epoch(3, 160, 30, t0.plusSeconds(2));
     nextRun.poll(false);
 
-    assertThat(reported).extracting(QueryProgress::batchId).containsExactly(3L);
-    assertThat(reported.get(0).numInputRows()).isEqualTo(60);
+    assertThat(reported).extracting(QueryProgress::batchId).containsExactly(2L, 3L);
+    assertThat(reported).extracting(QueryProgress::numInputRows).containsExactly(30L, 30L);
+  }
+
+  /** A run restored far past its last report reports only the last epochs before its snapshot. */
+  @Test
+  void aRunRestoredLongAfterItsLastReportReportsOnlyTheLastEpochsBeforeIt() throws Exception {
+    Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
+    for (long e = 1; e <= 30; e++) {
+      epoch(e, 10 * e, 10, t0.plusSeconds(e));
+    }
+    tracker(30, Duration.ofHours(1)).poll(false);
+
+    assertThat(reported)
+        .extracting(QueryProgress::batchId)
+        .containsExactlyElementsOf(
+            LongStream.rangeClosed(31 - ProgressTracker.REPORTED_LATE, 30).boxed().toList());
   }
 
   @Test
