@@ -56,6 +56,10 @@ final class Soak {
   static final List<String> PIPELINES = List.of("bronze", "silver", "gold");
   static final String TOPIC = "orders";
   static final int PARTITIONS = 2;
+
+  /** How long a short soak may go on, on a slow or busy machine, to inject each kind of failure. */
+  static final Duration SLOW_MACHINE_CAP = Duration.ofMinutes(5);
+
   private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
   private static final Duration ROUND_SPACING = Duration.ofMinutes(40);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -142,8 +146,8 @@ final class Soak {
 
   /**
    * Runs the soak for its duration, and on a machine too slow to inject every kind of failure in
-   * it, on (up to three times as long) until each was injected once; the outcome is in {@link
-   * #rounds} and {@link #injections}.
+   * it, on (up to three times as long, at least {@link #SLOW_MACHINE_CAP}) until each was injected
+   * once; the outcome is in {@link #rounds} and {@link #injections}.
    */
   void run() throws Exception {
     freshDirectory();
@@ -155,8 +159,9 @@ final class Soak {
       start("bronze");
       start("silver");
       long duration = settings.duration().toMillis();
+      long cap = Math.max(3 * duration, SLOW_MACHINE_CAP.toMillis());
       for (int round = 0;
-          millis(t0) < duration || (!everyFaultInjected() && millis(t0) < 3 * duration);
+          millis(t0) < duration || (!everyFaultInjected() && millis(t0) < cap);
           round++) {
         boolean fail =
             round > 0
