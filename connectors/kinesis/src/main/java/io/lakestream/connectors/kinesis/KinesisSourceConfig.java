@@ -11,6 +11,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.Protocol;
 import software.amazon.awssdk.http.ProtocolNegotiation;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisAsyncClient;
@@ -48,6 +49,7 @@ public final class KinesisSourceConfig implements Serializable {
    * @param registeredId an existing consumer to use (name or ARN), or null
    * @param registeredIdIsArn whether {@code registeredId} is an ARN
    */
+  @PublicEvolving
   public record FanOut(
       String consumerName, boolean deregister, String registeredId, boolean registeredIdIsArn)
       implements Serializable {
@@ -164,15 +166,18 @@ public final class KinesisSourceConfig implements Serializable {
 
   /**
    * A new asynchronous client over netty with HTTP/2 (negotiated with ALPN), as SubscribeToShard
-   * needs; the caller closes it. TLS trusts the JVM's trust store (javax.net.ssl.trustStore).
+   * needs, on {@code eventLoops} (which the caller shuts down: the client's own would make its
+   * close wait 2 seconds); the caller closes it. TLS trusts the JVM's trust store
+   * (javax.net.ssl.trustStore).
    */
-  public KinesisAsyncClient asyncClient() {
+  public KinesisAsyncClient asyncClient(SdkEventLoopGroup eventLoops) {
     KinesisAsyncClientBuilder builder =
         KinesisAsyncClient.builder()
             .region(Region.of(region))
             .credentialsProvider(credentials())
             .httpClientBuilder(
                 NettyNioAsyncHttpClient.builder()
+                    .eventLoopGroup(eventLoops)
                     .protocol(Protocol.HTTP2)
                     .protocolNegotiation(ProtocolNegotiation.ALPN)
                     .connectionTimeout(Duration.ofSeconds(10))

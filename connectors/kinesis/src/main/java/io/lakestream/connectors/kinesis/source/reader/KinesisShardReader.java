@@ -29,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.services.kinesis.KinesisAsyncClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
@@ -87,6 +88,7 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private KinesisClient client;
   private KinesisAsyncClient asyncClient;
+  private SdkEventLoopGroup eventLoops;
   private String consumerArn;
   private long readThisEpoch;
 
@@ -139,7 +141,17 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     client = config.client();
     if (config.fanOut() != null) {
       consumerArn = FanOutConsumer.activeArn(config, client);
-      asyncClient = config.asyncClient();
+      eventLoops =
+          SdkEventLoopGroup.builder()
+              .numberOfThreads(2)
+              .threadFactory(
+                  r -> {
+                    Thread t = new Thread(r, "kinesis-efo-" + context.getIndexOfSubtask());
+                    t.setDaemon(true);
+                    return t;
+                  })
+              .build();
+      asyncClient = config.asyncClient(eventLoops);
     }
     // restored finished shards, told now that the reader is registered with the enumerator
     finished.forEach(
@@ -505,6 +517,7 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     cursors.values().forEach(KinesisShardReader::closeSubscription);
     if (asyncClient != null) {
       asyncClient.close();
+      eventLoops.eventLoopGroup().shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
     if (client != null) {
       client.close();
