@@ -50,8 +50,9 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 /**
  * consumerMode efo against kinesis-mock (RegisterStreamConsumer and SubscribeToShard over HTTP/2):
  * two shards committed exactly once across a task failure with a per-epoch limit, the consumer
- * registered under the option's name; availableNow across two runs, the first polling, the second
- * efo from the first's positions (consumer named after the query id), reads each record once; a
+ * registered under the option's name and deregistered when the job stops
+ * (requireConsumerDeregistration); availableNow across two runs, the first polling, the second efo
+ * from the first's positions (consumer named after the query id), reads each record once; a
  * registeredConsumerId that does not exist fails naming the option. kinesis-mock sends no child
  * shards when a subscribed shard closes, so resharding under efo is not tested here.
  */
@@ -104,7 +105,16 @@ class KinesisEnhancedFanOutITCase {
     List<String> expected = put(stream, 200);
     StreamExecutionEnvironment env = environment(2, true);
     KinesisSource source =
-        source(stream, null, Map.of("consumerName", "clicks-app", "maxRecordsPerEpoch", "60"));
+        source(
+            stream,
+            null,
+            Map.of(
+                "consumerName",
+                "clicks-app",
+                "maxRecordsPerEpoch",
+                "60",
+                "requireConsumerDeregistration",
+                "true"));
     env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
         .map(new FailOnce(stream, 90))
@@ -117,10 +127,11 @@ class KinesisEnhancedFanOutITCase {
     expected.addAll(put(stream, 100));
     awaitExactly(stream, expected, job);
     assertThat(FAILED).contains(stream);
+    assertThat(consumers(stream)).containsExactly("lakestream_clicks-app");
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
     assertThat(EpochCommittingSink.committedEpochs(stream))
         .allSatisfy(epoch -> assertThat(epoch).hasSizeLessThanOrEqualTo(2 * 60));
-    assertThat(consumers(stream)).contains("lakestream_clicks-app");
+    await(() -> consumers(stream).isEmpty()); // requireConsumerDeregistration
   }
 
   @Test
