@@ -15,5 +15,16 @@ public enum KinesisErrorClass implements ErrorClass {
    */
   KINESIS_SOURCE_STREAM_UNAVAILABLE,
   /** A shard could not be read (the task fails and the shard is read again from its checkpoint). */
-  KINESIS_SOURCE_READ_FAILED
+  KINESIS_SOURCE_READ_FAILED,
+  /**
+   * consumerMode efo: the stream consumer could not be registered, found or used (the stream's
+   * consumer limit, no such registeredConsumerId, no permission); the message names the option.
+   */
+  KINESIS_SOURCE_CONSUMER_FAILED,
+  /**
+   * consumerMode efo: SubscribeToShard kept failing (another subscription of the same consumer on
+   * the shard, e.g. two queries with one consumerName; no permission); the message names the
+   * option.
+   */
+  KINESIS_SOURCE_SUBSCRIPTION_FAILED
 }

@@ -8,8 +8,14 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.Protocol;
+import software.amazon.awssdk.http.ProtocolNegotiation;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.kinesis.KinesisAsyncClient;
+import software.amazon.awssdk.services.kinesis.KinesisAsyncClientBuilder;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
 
@@ -32,6 +38,24 @@ public final class KinesisSourceConfig implements Serializable {
   private final String endpoint;
   private final String accessKey;
   private final String secretKey;
+  private final FanOut fanOut;
+
+  /**
+   * Enhanced fan-out settings (option consumerMode=efo); {@code consumerName} may be null until the
+   * query id is known ({@link #withDefaultConsumerName}).
+   *
+   * @param consumerName the name of the consumer to register (without the lakestream_ prefix)
+   * @param deregister deregister a consumer this source registered when the query stops
+   * @param registeredId an existing consumer to use (name or ARN), or null
+   * @param registeredIdIsArn whether {@code registeredId} is an ARN
+   */
+  @PublicEvolving
+  public record FanOut(
+      String consumerName, boolean deregister, String registeredId, boolean registeredIdIsArn)
+      implements Serializable {
+    /** The prefix of the names of the consumers lakestream registers. */
+    public static final String PREFIX = "lakestream_";
+  }
 
   KinesisSourceConfig(
       String streamName,
@@ -44,7 +68,8 @@ public final class KinesisSourceConfig implements Serializable {
       long maxRecordsPerEpoch,
       String endpoint,
       String accessKey,
-      String secretKey) {
+      String secretKey,
+      FanOut fanOut) {
     this.streamName = streamName;
     this.region = region;
     this.initialPosition = initialPosition;
@@ -56,6 +81,36 @@ public final class KinesisSourceConfig implements Serializable {
     this.endpoint = endpoint;
     this.accessKey = accessKey;
     this.secretKey = secretKey;
+    this.fanOut = fanOut;
+  }
+
+  /** The enhanced fan-out settings, or null in polling mode. */
+  public FanOut fanOut() {
+    return fanOut;
+  }
+
+  /**
+   * This config with consumer name {@code queryId} when efo is on and option consumerName was not
+   * given (Databricks' default: the query id).
+   */
+  public KinesisSourceConfig withDefaultConsumerName(String queryId) {
+    if (fanOut == null || fanOut.consumerName() != null || queryId == null) {
+      return this;
+    }
+    return new KinesisSourceConfig(
+        streamName,
+        region,
+        initialPosition,
+        initialTimestampMillis,
+        maxRecordsPerFetch,
+        shardFetchIntervalMillis,
+        minFetchPeriodMillis,
+        maxRecordsPerEpoch,
+        endpoint,
+        accessKey,
+        secretKey,
+        new FanOut(
+            queryId, fanOut.deregister(), fanOut.registeredId(), fanOut.registeredIdIsArn()));
   }
 
   public String streamName() {
@@ -103,6 +158,31 @@ public final class KinesisSourceConfig implements Serializable {
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(10))
                     .socketTimeout(Duration.ofSeconds(30)));
+    if (endpoint != null) {
+      builder.endpointOverride(URI.create(endpoint));
+    }
+    return builder.build();
+  }
+
+  /**
+   * A new asynchronous client over netty with HTTP/2 (negotiated with ALPN), as SubscribeToShard
+   * needs, on {@code eventLoops} (which the caller shuts down: the client's own would make its
+   * close wait 2 seconds); the caller closes it. TLS trusts the JVM's trust store
+   * (javax.net.ssl.trustStore).
+   */
+  public KinesisAsyncClient asyncClient(SdkEventLoopGroup eventLoops) {
+    KinesisAsyncClientBuilder builder =
+        KinesisAsyncClient.builder()
+            .region(Region.of(region))
+            .credentialsProvider(credentials())
+            .httpClientBuilder(
+                NettyNioAsyncHttpClient.builder()
+                    .eventLoopGroup(eventLoops)
+                    .protocol(Protocol.HTTP2)
+                    .protocolNegotiation(ProtocolNegotiation.ALPN)
+                    .connectionTimeout(Duration.ofSeconds(10))
+                    .readTimeout(Duration.ofSeconds(60))
+                    .maxConcurrency(100));
     if (endpoint != null) {
       builder.endpointOverride(URI.create(endpoint));
     }

@@ -103,6 +103,45 @@ public final class KinesisSourceOptions {
           .secret()
           .withDescription("The secret access key; with awsAccessKey. Never logged.");
 
+  public static final Option<String> CONSUMER_MODE =
+      Option.key("consumerMode")
+          .choiceType("polling", "efo")
+          .defaultValue("polling")
+          .withDescription(
+              "polling reads the shards with GetRecords; efo reads them through an enhanced"
+                  + " fan-out consumer (SubscribeToShard, a dedicated 2 MB/s per shard over HTTP/2)."
+                  + " Positions are the same in both modes: a query may switch across restarts.");
+
+  public static final Option<String> CONSUMER_NAME =
+      Option.key("consumerName")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "efo: the name of the consumer the query registers (prefixed lakestream_); by"
+                  + " default the query id. Ignored with registeredConsumerId.");
+
+  public static final Option<Boolean> REQUIRE_CONSUMER_DEREGISTRATION =
+      Option.key("requireConsumerDeregistration")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "efo: deregister the consumer the query registered when the query stops (a"
+                  + " registeredConsumerId is never deregistered).");
+
+  public static final Option<String> REGISTERED_CONSUMER_ID =
+      Option.key("registeredConsumerId")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "efo: use this existing consumer (its name or ARN, see registeredConsumerIdType)"
+                  + " instead of registering one.");
+
+  public static final Option<String> REGISTERED_CONSUMER_ID_TYPE =
+      Option.key("registeredConsumerIdType")
+          .choiceType("name", "arn")
+          .defaultValue("name")
+          .withDescription("efo: whether registeredConsumerId is a consumer name or an ARN.");
+
   /** Every option. */
   public static final List<Option<?>> ALL =
       List.of(
@@ -115,7 +154,12 @@ public final class KinesisSourceOptions {
           MAX_RECORDS_PER_EPOCH,
           ENDPOINT,
           AWS_ACCESS_KEY,
-          AWS_SECRET_KEY);
+          AWS_SECRET_KEY,
+          CONSUMER_MODE,
+          CONSUMER_NAME,
+          REQUIRE_CONSUMER_DEREGISTRATION,
+          REGISTERED_CONSUMER_ID,
+          REGISTERED_CONSUMER_ID_TYPE);
 
   /** The catalog; errors are {@code InvalidOptionException}s of the catalog's classes. */
   public static final OptionsCatalog CATALOG =
@@ -132,6 +176,8 @@ public final class KinesisSourceOptions {
       Pattern.compile(
           "\\{\\s*\"at_timestamp\"\\s*:\\s*\"([^\"]+)\"\\s*"
               + "(?:,\\s*\"format\"\\s*:\\s*\"([^\"]+)\"\\s*)?}");
+
+  private static final Pattern CONSUMER_NAME_PATTERN = Pattern.compile("[a-zA-Z0-9_.-]{1,128}");
 
   private KinesisSourceOptions() {}
 
@@ -181,7 +227,35 @@ public final class KinesisSourceOptions {
         values.contains(MAX_RECORDS_PER_EPOCH) ? values.get(MAX_RECORDS_PER_EPOCH) : Long.MAX_VALUE,
         endpoint,
         values.get(AWS_ACCESS_KEY),
-        values.get(AWS_SECRET_KEY));
+        values.get(AWS_SECRET_KEY),
+        fanOut(values));
+  }
+
+  private static KinesisSourceConfig.FanOut fanOut(OptionValues values) {
+    if (!values.get(CONSUMER_MODE).equals("efo")) {
+      for (Option<?> efoOnly : List.of(CONSUMER_NAME, REGISTERED_CONSUMER_ID)) {
+        if (values.contains(efoOnly)) {
+          throw CATALOG.conflict(
+              "option " + efoOnly.key() + " needs consumerMode efo (consumerMode is polling)");
+        }
+      }
+      return null;
+    }
+    String name = values.get(CONSUMER_NAME);
+    if (name != null
+        && !CONSUMER_NAME_PATTERN.matcher(KinesisSourceConfig.FanOut.PREFIX + name).matches()) {
+      throw CATALOG.invalidValue(
+          CONSUMER_NAME,
+          name,
+          "must be letters, digits, _ . or - (at most "
+              + (128 - KinesisSourceConfig.FanOut.PREFIX.length())
+              + " characters, a Kinesis consumer name after the prefix lakestream_)");
+    }
+    return new KinesisSourceConfig.FanOut(
+        name,
+        values.get(REQUIRE_CONSUMER_DEREGISTRATION),
+        values.get(REGISTERED_CONSUMER_ID),
+        values.get(REGISTERED_CONSUMER_ID_TYPE).equals("arn"));
   }
 
   private static Instant timestamp(String position) {

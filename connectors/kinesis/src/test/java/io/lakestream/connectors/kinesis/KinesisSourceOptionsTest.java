@@ -108,4 +108,48 @@ class KinesisSourceOptionsTest {
     assertThat(config.toString()).contains("AKIDEXAMPLE").doesNotContain(secret);
     assertThat(KinesisSourceOptions.AWS_SECRET_KEY.isSecret()).isTrue();
   }
+
+  @Test
+  void efoOptionsAreDatabricksAndNameTheConsumer() {
+    assertThat(KinesisSourceOptions.parse(options()).fanOut()).as("polling by default").isNull();
+    KinesisSourceConfig.FanOut byQuery =
+        KinesisSourceOptions.parse(options("consumermode", "EFO"))
+            .withDefaultConsumerName("query-id")
+            .fanOut();
+    assertThat(byQuery.consumerName()).isEqualTo("query-id");
+    assertThat(byQuery.deregister()).isFalse();
+    assertThat(byQuery.registeredId()).isNull();
+    KinesisSourceConfig.FanOut named =
+        KinesisSourceOptions.parse(
+                options(
+                    "consumerMode", "efo",
+                    "consumerName", "app.v2",
+                    "requireConsumerDeregistration", "true"))
+            .withDefaultConsumerName("query-id")
+            .fanOut();
+    assertThat(named.consumerName()).isEqualTo("app.v2");
+    assertThat(named.deregister()).isTrue();
+    KinesisSourceConfig.FanOut registered =
+        KinesisSourceOptions.parse(
+                options(
+                    "consumerMode", "efo",
+                    "registeredConsumerId", "arn:aws:kinesis:us-east-1:1:stream/s/consumer/c:1",
+                    "registeredConsumerIdType", "ARN"))
+            .fanOut();
+    assertThat(registered.registeredIdIsArn()).isTrue();
+  }
+
+  @Test
+  void efoOptionsAreCheckedBeforeAnythingConnects() {
+    assertThat(errorClass(options("consumerMode", "push")))
+        .isEqualTo(OptionErrorClass.INVALID_OPTION_VALUE.name());
+    assertThat(errorClass(options("consumerMode", "efo", "consumerName", "has space")))
+        .isEqualTo(OptionErrorClass.INVALID_OPTION_VALUE.name());
+    assertThat(errorClass(options("consumerMode", "efo", "registeredConsumerIdType", "id")))
+        .isEqualTo(OptionErrorClass.INVALID_OPTION_VALUE.name());
+    assertThatThrownBy(() -> KinesisSourceOptions.parse(options("consumerName", "app")))
+        .hasMessageContaining("consumerName needs consumerMode efo")
+        .extracting(e -> ((LakestreamException) e).errorClass())
+        .isEqualTo(OptionErrorClass.CONFLICTING_OPTIONS.name());
+  }
 }

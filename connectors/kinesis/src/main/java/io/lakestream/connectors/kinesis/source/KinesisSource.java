@@ -34,8 +34,10 @@ import org.apache.flink.types.Row;
  * <p>In a lakestream query the progress records each epoch's records read per shard ({@code
  * offsets/N}); with the availableNow trigger each shard is read up to the records that arrived
  * before this source was created (the run's start), then the runner is told it caught up. Per-epoch
- * rate limit: option maxRecordsPerEpoch (ignored when the query ignores rate limits). Create it
- * with {@link #create}, which validates the options first.
+ * rate limit: option maxRecordsPerEpoch (ignored when the query ignores rate limits). With option
+ * consumerMode efo the shards are read through an enhanced fan-out consumer, named by option
+ * consumerName or else the query id. Create it with {@link #create}, which validates the options
+ * first.
  */
 @PublicEvolving
 public final class KinesisSource
@@ -66,11 +68,17 @@ public final class KinesisSource
    */
   public static KinesisSource create(String name, Map<String, String> options, QueryContext query) {
     boolean availableNow = query != null && query.availableNow();
+    KinesisSourceConfig config =
+        KinesisSourceOptions.parse(options)
+            .withDefaultConsumerName(query == null ? null : query.queryId());
+    KinesisSourceConfig.FanOut fanOut = config.fanOut();
+    if (fanOut != null && fanOut.consumerName() == null && fanOut.registeredId() == null) {
+      throw KinesisSourceOptions.CATALOG.conflict(
+          "consumerMode efo outside a lakestream query (no query id to name the consumer) needs"
+              + " option consumerName or registeredConsumerId");
+    }
     return new KinesisSource(
-        name,
-        KinesisSourceOptions.parse(options),
-        query,
-        availableNow ? System.currentTimeMillis() : Long.MAX_VALUE);
+        name, config, query, availableNow ? System.currentTimeMillis() : Long.MAX_VALUE);
   }
 
   public String name() {

@@ -4,6 +4,7 @@ import io.lakestream.api.annotation.Internal;
 import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kinesis.KinesisErrorClass;
 import io.lakestream.connectors.kinesis.KinesisSourceConfig;
+import io.lakestream.connectors.kinesis.source.fanout.FanOutConsumer;
 import io.lakestream.connectors.kinesis.source.split.KinesisShardSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.connectors.source.PositionReport;
@@ -39,6 +40,10 @@ import software.amazon.awssdk.services.kinesis.model.Shard;
  * the runner is signalled once every shard that can be read is finished or caught up with the run's
  * start ({@link SplitCaughtUp}). A listing that fails before the first success fails the job with
  * {@code KINESIS_SOURCE_STREAM_UNAVAILABLE}; later failures are logged and retried.
+ *
+ * <p>consumerMode efo: registers the consumer at start (failing the job with {@code
+ * KINESIS_SOURCE_CONSUMER_FAILED}) and, with requireConsumerDeregistration, deregisters it on close
+ * (the query stops, or a global restart, after which it registers it again).
  */
 @Internal
 public final class KinesisEnumerator
@@ -77,6 +82,17 @@ public final class KinesisEnumerator
   @Override
   public void start() {
     client = config.client();
+    if (config.fanOut() != null) { // registers the consumer early: its errors fail the job at once
+      context.callAsync(
+          () -> FanOutConsumer.activeArn(config, client),
+          (arn, error) -> {
+            if (error instanceof RuntimeException e) {
+              throw e;
+            } else if (error != null) {
+              throw new IllegalStateException(error);
+            }
+          });
+    }
     context.callAsync(this::listShards, this::onShards, 0, config.shardFetchIntervalMillis());
   }
 
@@ -231,6 +247,7 @@ public final class KinesisEnumerator
   @Override
   public void close() {
     if (client != null) {
+      FanOutConsumer.deregister(config, client);
       client.close();
     }
   }

@@ -6,6 +6,8 @@ import io.lakestream.connectors.kinesis.KinesisErrorClass;
 import io.lakestream.connectors.kinesis.KinesisRecord;
 import io.lakestream.connectors.kinesis.KinesisSourceConfig;
 import io.lakestream.connectors.kinesis.source.enumerator.ShardFinished;
+import io.lakestream.connectors.kinesis.source.fanout.FanOutConsumer;
+import io.lakestream.connectors.kinesis.source.fanout.ShardSubscription;
 import io.lakestream.connectors.kinesis.source.split.KinesisShardSplit;
 import io.lakestream.connectors.source.PositionReport;
 import io.lakestream.connectors.source.SplitCaughtUp;
@@ -25,14 +27,21 @@ import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.types.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
+import software.amazon.awssdk.services.kinesis.KinesisAsyncClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.kinesis.model.Record;
+import software.amazon.awssdk.services.kinesis.model.ResourceInUseException;
+import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
+import software.amazon.awssdk.services.kinesis.model.StartingPosition;
+import software.amazon.awssdk.services.kinesis.model.SubscribeToShardEvent;
 
 /**
  * Reads its shards in turn (round robin) with GetRecords (up to {@code maxRecordsPerFetch} a call),
@@ -48,10 +57,20 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
  * checkpoints. Positions (records read per shard) go to the enumerator with each snapshot ({@link
  * PositionReport}). Failures of GetShardIterator or GetRecords fail the task with {@code
  * KINESIS_SOURCE_READ_FAILED}; expired iterators are renewed, throttling waits.
+ *
+ * <p>consumerMode efo: instead of GetRecords each shard has a SubscribeToShard subscription of the
+ * source's consumer ({@link FanOutConsumer}), whose events are taken on the task thread as they
+ * arrive; it is renewed from the last continuation sequence number when it ends and every 5
+ * minutes, and a restore subscribes AFTER_SEQUENCE_NUMBER of the checkpointed position, so
+ * positions, shard ends (an event with child shards), availableNow and the per-epoch limit (an
+ * event's remaining records wait) behave as in polling mode, and a query may switch modes across
+ * restarts. Failed subscriptions are retried with backoff, then fail the task with {@code
+ * KINESIS_SOURCE_SUBSCRIPTION_FAILED} naming the option to change.
  */
 @Internal
 public final class KinesisShardReader implements SourceReader<Row, KinesisShardSplit> {
   private static final Logger LOG = LoggerFactory.getLogger(KinesisShardReader.class);
+  private static final long SUBSCRIPTION_REFRESH_MILLIS = 5 * 60 * 1000;
 
   private final SourceReaderContext context;
   private final KinesisSourceConfig config;
@@ -68,17 +87,41 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
           });
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private KinesisClient client;
+  private KinesisAsyncClient asyncClient;
+  private SdkEventLoopGroup eventLoops;
+  private String consumerArn;
   private long readThisEpoch;
 
-  /** A shard being read: its split (position), iterator and pacing. */
+  /**
+   * A shard being read: its split (position), its iterator (polling) or subscription and last
+   * continuation sequence number (efo), a batch not emitted to its end, and pacing.
+   */
   private static final class Cursor {
     KinesisShardSplit split;
     String iterator;
+    ShardSubscription subscription;
+    String continuation;
+    Batch pending;
+    int failures;
     long nextFetchAt;
     boolean caughtUp;
 
     Cursor(KinesisShardSplit split) {
       this.split = split;
+    }
+  }
+
+  /** Records of one GetRecords call or subscription event, emitted from {@code next} on. */
+  private static final class Batch {
+    final List<Record> records;
+    final Long millisBehind;
+    final boolean shardEnd;
+    int next;
+
+    Batch(List<Record> records, Long millisBehind, boolean shardEnd) {
+      this.records = records;
+      this.millisBehind = millisBehind;
+      this.shardEnd = shardEnd;
     }
   }
 
@@ -96,6 +139,20 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
   @Override
   public void start() {
     client = config.client();
+    if (config.fanOut() != null) {
+      consumerArn = FanOutConsumer.activeArn(config, client);
+      eventLoops =
+          SdkEventLoopGroup.builder()
+              .numberOfThreads(2)
+              .threadFactory(
+                  r -> {
+                    Thread t = new Thread(r, "kinesis-efo-" + context.getIndexOfSubtask());
+                    t.setDaemon(true);
+                    return t;
+                  })
+              .build();
+      asyncClient = config.asyncClient(eventLoops);
+    }
     // restored finished shards, told now that the reader is registered with the enumerator
     finished.forEach(
         done -> context.sendSourceEventToCoordinator(new ShardFinished(done.shardId())));
@@ -117,17 +174,44 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     }
     long now = System.currentTimeMillis();
     for (Cursor c : cursors.values()) {
-      if (!c.caughtUp && c.nextFetchAt <= now) {
+      if (!c.caughtUp && (c.pending != null || wakeAt(c) <= now || signalled(c))) {
         return c;
       }
     }
     return null;
   }
 
+  /**
+   * When the cursor is ready by time alone (Long.MAX_VALUE: only when its subscription signals).
+   */
+  private long wakeAt(Cursor c) {
+    if (c.subscription == null) {
+      return c.nextFetchAt;
+    }
+    return c.subscription.ageMillis() > SUBSCRIPTION_REFRESH_MILLIS
+        ? 0
+        : System.currentTimeMillis() + SUBSCRIPTION_REFRESH_MILLIS - c.subscription.ageMillis();
+  }
+
+  private static boolean signalled(Cursor c) {
+    return c.subscription != null && (c.subscription.hasEvent() || c.subscription.ended());
+  }
+
   private void fetch(Cursor cursor, ReaderOutput<Row> output) {
     String shardId = cursor.split.shardId();
     cursors.remove(shardId); // to the end of the line: shards take turns
     cursors.put(shardId, cursor);
+    Batch batch = cursor.pending;
+    if (batch == null) {
+      batch = consumerArn == null ? getRecords(cursor) : receive(cursor);
+    }
+    if (batch != null) {
+      emit(cursor, batch, output);
+    }
+  }
+
+  /** Polling mode: one GetRecords call (null when it must be retried later). */
+  private Batch getRecords(Cursor cursor) {
     GetRecordsResponse response;
     try {
       if (cursor.iterator == null) {
@@ -137,16 +221,153 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
       response = client.getRecords(r -> r.shardIterator(cursor.iterator).limit(limit));
     } catch (ExpiredIteratorException e) {
       cursor.iterator = null;
-      return;
+      return null;
     } catch (ProvisionedThroughputExceededException e) {
       cursor.nextFetchAt = System.currentTimeMillis() + 2 * config.minFetchPeriodMillis();
-      return;
+      return null;
     } catch (SdkException e) {
-      throw readFailed(shardId, e);
+      throw readFailed(cursor.split.shardId(), e);
     }
-    for (Record record : response.records()) {
+    cursor.iterator = response.nextShardIterator();
+    if (response.records().isEmpty() && cursor.iterator != null) {
+      cursor.nextFetchAt = System.currentTimeMillis() + config.minFetchPeriodMillis();
+    }
+    return new Batch(response.records(), response.millisBehindLatest(), cursor.iterator == null);
+  }
+
+  /**
+   * efo mode: the next event of the shard's subscription, (re)subscribing when there is none or it
+   * ended or is 5 minutes old (null when nothing arrived yet).
+   */
+  private Batch receive(Cursor cursor) {
+    ShardSubscription subscription = cursor.subscription;
+    if (subscription == null) {
+      cursor.subscription =
+          ShardSubscription.open(
+              asyncClient,
+              consumerArn,
+              cursor.split.shardId(),
+              startingPosition(cursor),
+              this::wakeUp);
+      return null;
+    }
+    SubscribeToShardEvent event = subscription.poll();
+    if (event != null) {
+      cursor.failures = 0;
+      cursor.continuation = event.continuationSequenceNumber();
+      boolean end =
+          cursor.continuation == null || (event.hasChildShards() && !event.childShards().isEmpty());
+      if (end) {
+        closeSubscription(cursor);
+      }
+      return new Batch(event.records(), event.millisBehindLatest(), end);
+    }
+    if (subscription.ended()) {
+      Throwable failure = subscription.failure();
+      cursor.subscription = null;
+      if (failure != null) {
+        retryOrFail(cursor, failure);
+      }
+    } else if (subscription.ageMillis() > SUBSCRIPTION_REFRESH_MILLIS) {
+      closeSubscription(cursor);
+    }
+    return null;
+  }
+
+  private StartingPosition startingPosition(Cursor cursor) {
+    String after = cursor.continuation != null ? cursor.continuation : cursor.split.afterSequence();
+    if (after != null) {
+      return StartingPosition.builder()
+          .type(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
+          .sequenceNumber(after)
+          .build();
+    }
+    if (cursor.split.startMillis() >= 0) {
+      return StartingPosition.builder()
+          .type(ShardIteratorType.AT_TIMESTAMP)
+          .timestamp(Instant.ofEpochMilli(cursor.split.startMillis()))
+          .build();
+    }
+    return StartingPosition.builder().type(ShardIteratorType.TRIM_HORIZON).build();
+  }
+
+  /** Waits and subscribes again, or fails the task once retrying is pointless or exhausted. */
+  private void retryOrFail(Cursor cursor, Throwable failure) {
+    Throwable cause = rootKinesisError(failure);
+    String shardId = cursor.split.shardId();
+    if (cause instanceof AwsServiceException e
+        && !(cause instanceof ResourceInUseException)
+        && (e.statusCode() == 403 || e instanceof ResourceNotFoundException)) {
+      throw subscriptionFailed(
+          shardId,
+          e.getMessage(),
+          e instanceof ResourceNotFoundException
+              ? "The consumer or shard no longer exists (was the consumer deregistered by another"
+                  + " query with the same consumerName and requireConsumerDeregistration?); the"
+                  + " restart registers it again"
+              : "The credentials (awsAccessKey/awsSecretKey or the default chain) need"
+                  + " kinesis:SubscribeToShard on the consumer; or read with consumerMode polling",
+          cause);
+    }
+    boolean inUse = cause instanceof ResourceInUseException;
+    if (++cursor.failures > (inUse ? 30 : 10)) {
+      throw subscriptionFailed(
+          shardId,
+          cause.getMessage(),
+          inUse
+              ? "Another subscription of the same consumer holds the shard: give each query its"
+                  + " own option consumerName (or registeredConsumerId)"
+              : "The shard is read again from its checkpointed position after the restart",
+          cause);
+    }
+    long backoff = inUse ? 1000 : Math.min(5000, 100L << Math.min(cursor.failures, 6));
+    LOG.info("Subscription to shard {} failed ({}); again in {} ms", shardId, cause, backoff);
+    cursor.nextFetchAt = System.currentTimeMillis() + backoff;
+  }
+
+  private static Throwable rootKinesisError(Throwable failure) {
+    Throwable t = failure;
+    while (t.getCause() != null && !(t instanceof AwsServiceException) && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t instanceof AwsServiceException ? t : failure;
+  }
+
+  private LakestreamException subscriptionFailed(
+      String shardId, String what, String advice, Throwable cause) {
+    return new LakestreamException(
+        KinesisErrorClass.KINESIS_SOURCE_SUBSCRIPTION_FAILED,
+        "Cannot subscribe to shard "
+            + shardId
+            + " of "
+            + config.describe()
+            + " with consumer "
+            + consumerArn
+            + " (option consumerMode efo): "
+            + what
+            + ". "
+            + advice,
+        cause);
+  }
+
+  private static void closeSubscription(Cursor cursor) {
+    if (cursor.subscription != null) {
+      cursor.subscription.cancel();
+      cursor.subscription = null;
+    }
+  }
+
+  /**
+   * Emits the batch's records up to the epoch's limit (the rest waits in the cursor); then a shard
+   * end finishes the split, and in availableNow a batch with nothing new catches it up.
+   */
+  private void emit(Cursor cursor, Batch batch, ReaderOutput<Row> output) {
+    String shardId = cursor.split.shardId();
+    while (batch.next < batch.records.size() && readThisEpoch < maxRecordsPerEpoch) {
+      Record record = batch.records.get(batch.next++);
       Instant arrival = record.approximateArrivalTimestamp();
       if (arrival != null && arrival.toEpochMilli() > runStartMillis) {
+        cursor.pending = null;
         caughtUp(cursor);
         return;
       }
@@ -162,15 +383,16 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
       cursor.split = cursor.split.after(record.sequenceNumber());
       readThisEpoch++;
     }
-    cursor.iterator = response.nextShardIterator();
-    if (cursor.iterator == null) {
+    cursor.pending = batch.next < batch.records.size() ? batch : null;
+    if (cursor.pending != null) {
+      return;
+    }
+    if (batch.shardEnd) {
       finish(cursor);
-    } else if (response.records().isEmpty()) {
-      cursor.nextFetchAt = System.currentTimeMillis() + config.minFetchPeriodMillis();
-      Long behind = response.millisBehindLatest();
-      if (runStartMillis != Long.MAX_VALUE && (behind == null || behind == 0)) {
-        caughtUp(cursor);
-      }
+    } else if (batch.records.isEmpty()
+        && runStartMillis != Long.MAX_VALUE
+        && (batch.millisBehind == null || batch.millisBehind == 0)) {
+      caughtUp(cursor);
     }
   }
 
@@ -195,10 +417,12 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
   private void caughtUp(Cursor cursor) {
     cursor.caughtUp = true;
     cursor.iterator = null;
+    closeSubscription(cursor);
     context.sendSourceEventToCoordinator(new SplitCaughtUp(cursor.split.shardId()));
   }
 
   private void finish(Cursor cursor) {
+    closeSubscription(cursor);
     cursors.remove(cursor.split.shardId());
     KinesisShardSplit done = cursor.split.asFinished();
     finished.add(done);
@@ -253,8 +477,9 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     long now = System.currentTimeMillis();
     if (readThisEpoch < maxRecordsPerEpoch) {
       for (Cursor c : cursors.values()) {
-        if (!c.caughtUp) {
-          wait = Math.min(wait, Math.max(1, c.nextFetchAt - now));
+        long at = wakeAt(c);
+        if (!c.caughtUp && at != Long.MAX_VALUE) {
+          wait = Math.min(wait, Math.max(1, at - now));
         }
       }
     }
@@ -289,6 +514,11 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
   @Override
   public void close() {
     timer.shutdownNow();
+    cursors.values().forEach(KinesisShardReader::closeSubscription);
+    if (asyncClient != null) {
+      asyncClient.close();
+      eventLoops.eventLoopGroup().shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
     if (client != null) {
       client.close();
     }

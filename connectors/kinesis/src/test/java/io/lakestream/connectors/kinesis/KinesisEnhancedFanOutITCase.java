@@ -1,0 +1,344 @@
+package io.lakestream.connectors.kinesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.connectors.kinesis.source.KinesisSource;
+import io.lakestream.state.checkpoint.CheckpointLocation;
+import io.lakestream.state.query.OutputMode;
+import io.lakestream.state.query.QueryContext;
+import io.lakestream.testkit.flink.FlinkMiniClusterExtension;
+import io.lakestream.testkit.kinesis.KinesisMockExtension;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.Consumer;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
+import software.amazon.awssdk.services.kinesis.model.StreamStatus;
+
+/**
+ * consumerMode efo against kinesis-mock (RegisterStreamConsumer and SubscribeToShard over HTTP/2):
+ * two shards committed exactly once across a task failure with a per-epoch limit, the consumer
+ * registered under the option's name and deregistered when the job stops
+ * (requireConsumerDeregistration); availableNow across two runs, the first polling, the second efo
+ * from the first's positions (consumer named after the query id), reads each record once; a
+ * registeredConsumerId that does not exist fails naming the option. kinesis-mock sends no child
+ * shards when a subscribed shard closes, so resharding under efo is not tested here.
+ */
+class KinesisEnhancedFanOutITCase {
+  @RegisterExtension
+  @Order(1)
+  static final KinesisMockExtension KINESIS = new KinesisMockExtension();
+
+  @RegisterExtension
+  @Order(2)
+  static final FlinkMiniClusterExtension FLINK = new FlinkMiniClusterExtension();
+
+  private static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
+
+  @TempDir static Path dir;
+  private static KinesisClient client;
+  private final Map<String, Integer> nextSeq = new HashMap<>();
+  private final List<JobID> jobs = new ArrayList<>();
+
+  @BeforeAll
+  static void client() {
+    client =
+        KinesisClient.builder()
+            .endpointOverride(KINESIS.endpoint())
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
+  }
+
+  @AfterEach
+  void cancelRunningJobs() {
+    for (JobID job : jobs) {
+      if (!FLINK.cluster().status(job).isGloballyTerminalState()) {
+        FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+      }
+    }
+  }
+
+  @AfterAll
+  static void close() {
+    client.close();
+  }
+
+  @Test
+  void twoShardsAreCommittedOnceAcrossATaskFailureWithinThePerEpochLimit() throws Exception {
+    String stream = "efo-clicks";
+    createStream(stream, 2);
+    List<String> expected = put(stream, 200);
+    StreamExecutionEnvironment env = environment(2, true);
+    KinesisSource source =
+        source(
+            stream,
+            null,
+            Map.of(
+                "consumerName",
+                "clicks-app",
+                "maxRecordsPerEpoch",
+                "60",
+                "requireConsumerDeregistration",
+                "true"));
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
+        .uid(stream)
+        .map(new FailOnce(stream, 90))
+        .map(KinesisEnhancedFanOutITCase::line)
+        .returns(Types.STRING)
+        .addSink(new EpochCommittingSink(stream))
+        .setParallelism(1);
+    JobID job = submit(env, null);
+    await(() -> EpochCommittingSink.committed(stream).size() >= 100);
+    expected.addAll(put(stream, 100));
+    awaitExactly(stream, expected, job);
+    assertThat(FAILED).contains(stream);
+    assertThat(consumers(stream)).containsExactly("lakestream_clicks-app");
+    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    assertThat(EpochCommittingSink.committedEpochs(stream))
+        .allSatisfy(epoch -> assertThat(epoch).hasSizeLessThanOrEqualTo(2 * 60));
+    await(() -> consumers(stream).isEmpty()); // requireConsumerDeregistration
+  }
+
+  @Test
+  void availableNowRunsSwitchingFromPollingToEfoReadEachRecordOnce() throws Exception {
+    String stream = "efo-events";
+    createStream(stream, 2);
+    URI location = dir.resolve("events-query").toUri();
+    List<String> first = put(stream, 60);
+    URI checkpoint = availableNowRun(stream, location, "run-1", "polling", null, first);
+    List<String> second = put(stream, 40);
+    availableNowRun(stream, location, "run-2", "efo", checkpoint, second);
+    assertThat(consumers(stream)).contains("lakestream_q-" + stream);
+  }
+
+  @Test
+  void aRegisteredConsumerIdThatDoesNotExistFailsNamingTheOption() throws Exception {
+    String stream = "efo-orphans";
+    createStream(stream, 1);
+    StreamExecutionEnvironment env = environment(1, false);
+    KinesisSource source = source(stream, null, Map.of("registeredConsumerId", "nobody"));
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
+        .uid(stream)
+        .map(KinesisEnhancedFanOutITCase::line)
+        .returns(Types.STRING)
+        .addSink(new EpochCommittingSink(stream));
+    JobID job = submit(env, null);
+    JobResult result = FLINK.cluster().waitForTermination(job, Duration.ofSeconds(60));
+    Throwable failure =
+        result
+            .getSerializedThrowable()
+            .orElseThrow()
+            .deserializeError(Thread.currentThread().getContextClassLoader());
+    assertThat(ExceptionUtils.stringifyException(failure))
+        .contains("KINESIS_SOURCE_CONSUMER_FAILED")
+        .contains("consumer nobody does not exist")
+        .contains("registeredConsumerId and registeredConsumerIdType")
+        .doesNotContain("test-secret");
+  }
+
+  /** Runs availableNow until caught up, checks it committed exactly {@code expected}. */
+  private URI availableNowRun(
+      String stream, URI location, String runId, String mode, URI restore, List<String> expected)
+      throws Exception {
+    QueryContext query =
+        new QueryContext(
+            "q-" + stream,
+            stream,
+            runId,
+            "app",
+            location.toString(),
+            true,
+            false,
+            OutputMode.APPEND);
+    StreamExecutionEnvironment env = environment(2, false);
+    env.fromSource(
+            source(stream, query, Map.of("consumerMode", mode)),
+            WatermarkStrategy.noWatermarks(),
+            stream)
+        .uid(stream)
+        .map(KinesisEnhancedFanOutITCase::line)
+        .returns(Types.STRING)
+        .addSink(new EpochCommittingSink(stream + "-" + runId))
+        .uid("sink")
+        .setParallelism(1);
+    JobID job = submit(env, restore);
+    await(
+        () -> {
+          try {
+            return !new CheckpointLocation(location).epochs().caughtUpSources(runId).isEmpty();
+          } catch (java.io.IOException e) {
+            return false;
+          }
+        });
+    FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(30));
+    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    assertThat(EpochCommittingSink.committed(stream + "-" + runId))
+        .as(runId + " (" + mode + ")")
+        .containsExactlyInAnyOrderElementsOf(expected);
+    return FLINK.cluster().latestRetainedCheckpoint(job).orElseThrow();
+  }
+
+  private JobID submit(StreamExecutionEnvironment env, URI restore) {
+    JobID job = FLINK.cluster().submit(env, restore);
+    jobs.add(job);
+    return job;
+  }
+
+  private static KinesisSource source(
+      String stream, QueryContext query, Map<String, String> extra) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("streamName", stream);
+    options.put("region", "us-east-1");
+    options.put("endpoint", KINESIS.endpoint().toString());
+    options.put("awsAccessKey", "test");
+    options.put("awsSecretKey", "test-secret");
+    options.put("initialPosition", "trim_horizon");
+    options.put("consumerMode", "efo");
+    options.put("shardFetchInterval", "200ms");
+    options.put("minFetchPeriod", "50ms");
+    options.putAll(extra);
+    return KinesisSource.create(stream, options, query);
+  }
+
+  private static StreamExecutionEnvironment environment(int parallelism, boolean restarts) {
+    StreamExecutionEnvironment env = FLINK.cluster().environment();
+    env.setParallelism(parallelism);
+    env.enableCheckpointing(200);
+    if (restarts) {
+      Configuration config = new Configuration();
+      config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+      env.configure(config);
+    }
+    return env;
+  }
+
+  private static String line(Row row) {
+    return KinesisRecord.partitionKey(row)
+        + "|"
+        + new String(KinesisRecord.data(row), StandardCharsets.UTF_8);
+  }
+
+  /** Fails the task once, after {@code after} records. */
+  private static final class FailOnce implements MapFunction<Row, Row> {
+    private final String name;
+    private final int after;
+    private int seen;
+
+    FailOnce(String name, int after) {
+      this.name = name;
+      this.after = after;
+    }
+
+    @Override
+    public Row map(Row row) {
+      if (++seen == after && FAILED.add(name)) {
+        throw new IllegalStateException("injected failure after " + after + " records");
+      }
+      return row;
+    }
+  }
+
+  /** Waits until the committed lines are exactly {@code expected} (each key in order). */
+  private static void awaitExactly(String sink, List<String> expected, JobID job)
+      throws InterruptedException {
+    await(() -> EpochCommittingSink.committed(sink).size() >= expected.size());
+    FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(30));
+    List<String> committed = EpochCommittingSink.committed(sink);
+    assertThat(committed).containsExactlyInAnyOrderElementsOf(expected);
+    Map<String, Integer> last = new HashMap<>();
+    for (String line : committed) {
+      String[] keyAndSeq = line.split("\\|");
+      int seq = Integer.parseInt(keyAndSeq[1]);
+      Integer before = last.put(keyAndSeq[0], seq);
+      assertThat(before == null ? -1 : before).as("order of key " + keyAndSeq[0]).isLessThan(seq);
+    }
+  }
+
+  private List<String> put(String stream, int count) {
+    List<String> lines = new ArrayList<>();
+    List<PutRecordsRequestEntry> entries = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String key = "key-" + (i % 7);
+      int seq = nextSeq.merge(stream + "/" + key, 1, Integer::sum);
+      entries.add(
+          PutRecordsRequestEntry.builder()
+              .partitionKey(key)
+              .data(SdkBytes.fromString(Integer.toString(seq), StandardCharsets.UTF_8))
+              .build());
+      lines.add(key + "|" + seq);
+    }
+    // one call: the records of a key keep their order within the shard
+    assertThat(client.putRecords(r -> r.streamName(stream).records(entries)).failedRecordCount())
+        .isZero();
+    return lines;
+  }
+
+  private static List<String> consumers(String stream) {
+    String arn =
+        client
+            .describeStreamSummary(r -> r.streamName(stream))
+            .streamDescriptionSummary()
+            .streamARN();
+    return client.listStreamConsumers(r -> r.streamARN(arn)).consumers().stream()
+        .map(Consumer::consumerName)
+        .toList();
+  }
+
+  private static void createStream(String stream, int shards) throws InterruptedException {
+    client.createStream(r -> r.streamName(stream).shardCount(shards));
+    await(
+        () ->
+            client
+                    .describeStreamSummary(r -> r.streamName(stream))
+                    .streamDescriptionSummary()
+                    .streamStatus()
+                == StreamStatus.ACTIVE);
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 60 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+}

@@ -1,0 +1,332 @@
+package io.lakestream.testkit.kinesis;
+
+import io.lakestream.testkit.FreePort;
+import io.lakestream.testkit.OrphanReaper;
+import io.lakestream.testkit.debian.DebianPackages;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running kinesis-mock (the npm package {@code kinesis-local}, a Kinesis Data Streams mock that,
+ * unlike kinesalite, implements RegisterStreamConsumer and SubscribeToShard) on 127.0.0.1, serving
+ * HTTPS (HTTP/1.1 and HTTP/2 with ALPN) with a certificate for 127.0.0.1 made on first use
+ * (keytool), streams in memory and no delays for creating streams, resharding or registering
+ * consumers. Its servers bind to every interface by default; a preloaded script makes them listen
+ * on 127.0.0.1 only. {@link #start} installs it on first use with {@code npm install} into {@code
+ * ~/.cache/lakestream/kinesis-local-0.6.2} (override with the environment variable {@code
+ * LAKESTREAM_KINESIS_MOCK_DIR}); {@link #close()} stops it. The SDK's clients trust the certificate
+ * once {@link #trustInThisJvm()} pointed the JVM's trust store to {@link #trustStore()} (tests
+ * only). Events of a closed shard's subscription carry no child shards in this version: a reshard
+ * cannot be observed through SubscribeToShard.
+ */
+public final class KinesisMock implements AutoCloseable {
+  /** The kinesis-local version installed. */
+  public static final String VERSION = "0.6.2";
+
+  private static final String PASSWORD = "kinesis-mock";
+  private static final String LOOPBACK_JS =
+      """
+      const net = require('net');
+      const listen = net.Server.prototype.listen;
+      net.Server.prototype.listen = function (...args) {
+        if (args.length > 0 && typeof args[0] === 'object' && args[0] !== null) {
+          args[0] = Object.assign({}, args[0], { host: '127.0.0.1' });
+        } else if (typeof args[0] === 'number' || typeof args[0] === 'string') {
+          if (typeof args[1] === 'string') args[1] = '127.0.0.1';
+          else args.splice(1, 0, '127.0.0.1');
+        }
+        return listen.apply(this, args);
+      };
+      """;
+
+  private final Process process;
+  private final OrphanReaper reaper;
+  private final int port;
+  private final Path trustStore;
+  private final Path dir;
+
+  private KinesisMock(Process process, OrphanReaper reaper, int port, Path trustStore, Path dir) {
+    this.process = process;
+    this.reaper = reaper;
+    this.port = port;
+    this.trustStore = trustStore;
+    this.dir = dir;
+  }
+
+  /**
+   * Installs kinesis-local if needed and starts it on free ports.
+   *
+   * @throws IOException when npm, node or keytool fail, naming the log to read
+   */
+  public static KinesisMock start() throws IOException, InterruptedException {
+    DebianPackages.ensure(
+        "node and npm (kinesis-mock, the tests' Kinesis with enhanced fan-out, runs on them)",
+        () -> DebianPackages.onPath("node") && DebianPackages.onPath("npm"),
+        "nodejs",
+        "npm");
+    Path main = install();
+    Path trustStore = certificate(main.getParent().getParent().getParent().resolve("tls"));
+    Path dir = Files.createTempDirectory("kinesis-mock-");
+    Path preload = dir.resolve("loopback.js");
+    Files.writeString(preload, LOOPBACK_JS);
+    int port = FreePort.pick();
+    int plainPort = FreePort.pick();
+    Path log = dir.resolve("kinesis-mock.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(List.of("node", "--require", preload.toString(), main.toString()))
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    Map<String, String> env = builder.environment();
+    env.put("KINESIS_MOCK_TLS_PORT", Integer.toString(port));
+    env.put("KINESIS_MOCK_PLAIN_PORT", Integer.toString(plainPort));
+    env.put("KINESIS_MOCK_CERT_PATH", trustStore.resolveSibling("server.json").toString());
+    env.put("LOG_LEVEL", "WARN");
+    env.put("SHOULD_PERSIST_DATA", "false");
+    for (String delay :
+        List.of(
+            "CREATE_STREAM",
+            "DELETE_STREAM",
+            "REGISTER_STREAM_CONSUMER",
+            "DEREGISTER_STREAM_CONSUMER",
+            "MERGE_SHARDS",
+            "SPLIT_SHARD",
+            "UPDATE_SHARD_COUNT")) {
+      env.put(delay + "_DURATION", "0ms");
+    }
+    Process process = run(builder, "node");
+    KinesisMock mock =
+        new KinesisMock(process, OrphanReaper.watch(process.pid(), log), port, trustStore, dir);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!listening(port)) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        mock.close();
+        throw new IOException("kinesis-mock did not start on port " + port + "; see " + log);
+      }
+      Thread.sleep(50);
+    }
+    return mock;
+  }
+
+  /** The HTTPS endpoint for the SDK's endpointOverride, e.g. {@code https://127.0.0.1:4567}. */
+  public URI endpoint() {
+    return URI.create("https://" + FreePort.LOOPBACK + ":" + port);
+  }
+
+  /** A PKCS12 trust store (password {@code kinesis-mock}) holding the server's certificate. */
+  public Path trustStore() {
+    return trustStore;
+  }
+
+  /**
+   * Points this JVM's default trust store (javax.net.ssl.trustStore, read by the SDK's HTTP
+   * clients) to {@link #trustStore()} until the returned handle is closed, which restores the
+   * previous settings. For tests only: other TLS peers are not trusted meanwhile.
+   */
+  public AutoCloseable trustInThisJvm() {
+    Map<String, String> previous = new HashMap<>();
+    Map<String, String> set =
+        Map.of(
+            "javax.net.ssl.trustStore",
+            trustStore.toString(),
+            "javax.net.ssl.trustStorePassword",
+            PASSWORD,
+            "javax.net.ssl.trustStoreType",
+            "PKCS12");
+    set.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
+    return () ->
+        previous.forEach(
+            (key, value) -> {
+              if (value == null) {
+                System.clearProperty(key);
+              } else {
+                System.setProperty(key, value);
+              }
+            });
+  }
+
+  /**
+   * A key and certificate for 127.0.0.1 in {@code tls/server.json} and the trust store {@code
+   * tls/trust.p12}, made once (EC, valid ten years) beside the installed package.
+   */
+  private static synchronized Path certificate(Path tls) throws IOException, InterruptedException {
+    Path trustStore = tls.resolve("trust.p12");
+    if (Files.exists(trustStore)) {
+      return trustStore;
+    }
+    Path dir = Files.createTempDirectory(tls.getParent(), "tls-");
+    Path keyStore = dir.resolve("server.p12");
+    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    Path log = dir.resolve("keytool.log");
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    keytool.toString(),
+                    "-genkeypair",
+                    "-alias",
+                    "server",
+                    "-keyalg",
+                    "EC",
+                    "-validity",
+                    "3650",
+                    "-dname",
+                    "CN=127.0.0.1",
+                    "-ext",
+                    "SAN=ip:127.0.0.1,dns:localhost",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    keyStore.toString(),
+                    "-storepass",
+                    PASSWORD))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IOException("keytool could not make the kinesis-mock certificate; see " + log);
+    }
+    try {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(keyStore)) {
+        keys.load(in, PASSWORD.toCharArray());
+      }
+      PrivateKey key = (PrivateKey) keys.getKey("server", PASSWORD.toCharArray());
+      Certificate cert = keys.getCertificate("server");
+      Files.writeString(
+          dir.resolve("server.json"),
+          "{\"server\":{\"key\":\""
+              + pem("PRIVATE KEY", key.getEncoded())
+              + "\",\"cert\":\""
+              + pem("CERTIFICATE", cert.getEncoded())
+              + "\"}}",
+          StandardCharsets.US_ASCII);
+      KeyStore trust = KeyStore.getInstance("PKCS12");
+      trust.load(null, null);
+      trust.setCertificateEntry("kinesis-mock", cert);
+      try (OutputStream out = Files.newOutputStream(dir.resolve("trust.p12"))) {
+        trust.store(out, PASSWORD.toCharArray());
+      }
+    } catch (GeneralSecurityException e) {
+      throw new IOException("Cannot read the kinesis-mock certificate from " + keyStore, e);
+    }
+    try {
+      Files.move(dir, tls, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      if (!Files.exists(trustStore)) { // not made meanwhile by another JVM
+        throw e;
+      }
+    }
+    return trustStore;
+  }
+
+  /** PEM text with JSON-escaped line breaks. */
+  private static String pem(String type, byte[] der) {
+    String body = Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der);
+    String text = "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
+    return text.replace("\n", "\\n");
+  }
+
+  private static boolean listening(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static synchronized Path install() throws IOException, InterruptedException {
+    String configured = System.getenv("LAKESTREAM_KINESIS_MOCK_DIR");
+    Path dir =
+        configured != null
+            ? Path.of(configured)
+            : Path.of(
+                System.getProperty("user.home"),
+                ".cache",
+                "lakestream",
+                "kinesis-local-" + VERSION);
+    Path main = dir.resolve("node_modules/kinesis-local/main.js");
+    if (Files.exists(main)) {
+      return main;
+    }
+    Files.createDirectories(dir.getParent());
+    Path staging = Files.createTempDirectory(dir.getParent(), "kinesis-local-install-");
+    Path log = staging.resolve("npm.log");
+    ProcessBuilder install =
+        new ProcessBuilder(
+                List.of(
+                    "npm",
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--prefix",
+                    staging.toString(),
+                    "kinesis-local@" + VERSION))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    Process npm = run(install, "npm");
+    if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
+      npm.destroyForcibly();
+      throw new IOException(
+          "npm install kinesis-local@"
+              + VERSION
+              + " failed; see "
+              + log
+              + " (needs npm and a registry)");
+    }
+    try {
+      Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      if (!Files.exists(main)) { // not installed meanwhile by another JVM
+        throw e;
+      }
+    }
+    return main;
+  }
+
+  private static Process run(ProcessBuilder builder, String program) throws IOException {
+    try {
+      return builder.start();
+    } catch (IOException e) {
+      throw new IOException(
+          "Cannot run "
+              + program
+              + " (kinesis-mock, the Kinesis implementation of the efo tests, needs node and npm"
+              + " on the PATH): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    }
+    reaper.close();
+  }
+
+  @Override
+  public String toString() {
+    return "kinesis-mock " + VERSION + " at " + endpoint() + " (files in " + dir + ")";
+  }
+}
