@@ -81,6 +81,10 @@ import org.slf4j.LoggerFactory;
  * Databricks compacts MERGE output, a committed batch is followed by {@link PartitionCompaction} of
  * the partitions it wrote (after the commit, which always stands). Flink-free; serializable (the
  * merge and table travel, engines are made per JVM).
+ *
+ * <p>Cost per epoch: the table's data files are listed through Kernel once per JVM; later epochs
+ * apply only the actions of the commits since ({@code MergeFileIndex}, which lists afresh whenever
+ * it cannot follow the log), so finding the candidate files does not replay the whole log.
  */
 @PublicEvolving
 public final class DeltaMergeCommit implements Serializable {
