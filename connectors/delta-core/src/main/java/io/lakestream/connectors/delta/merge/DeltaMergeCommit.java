@@ -81,6 +81,10 @@ import org.slf4j.LoggerFactory;
  * Databricks compacts MERGE output, a committed batch is followed by {@link PartitionCompaction} of
  * the partitions it wrote (after the commit, which always stands). Flink-free; serializable (the
  * merge and table travel, engines are made per JVM).
+ *
+ * <p>Cost per epoch: the table's data files are listed through Kernel once per JVM; later epochs
+ * apply only the actions of the commits since ({@code MergeFileIndex}, which lists afresh whenever
+ * it cannot follow the log), so finding the candidate files does not replay the whole log.
  */
 @PublicEvolving
 public final class DeltaMergeCommit implements Serializable {
@@ -95,6 +99,7 @@ public final class DeltaMergeCommit implements Serializable {
   private final int maxAttempts;
   private final Boolean deletionVectors; // null: where the table enables them
   private transient Runnable afterPlanning;
+  private transient MergeFileIndex files; // the table's files across epochs, made on first use
 
   /**
    * How often {@link #commit} plans a batch again on the latest version after a conflicting
@@ -203,7 +208,8 @@ public final class DeltaMergeCommit implements Serializable {
                     new DeltaTableException(
                         DeltaErrorClass.DELTA_TABLE_NOT_FOUND,
                         "No Delta table at " + table.path()));
-    Optional<Long> done = snapshot.getLatestTransactionVersion(engine, appId);
+    MergeFileIndex.View view = filesAt(snapshot);
+    Optional<Long> done = view.txn();
     if (done.isPresent() && done.get() >= epoch) {
       LOG.info(
           "{}: MERGE epoch {} of app {} is already committed (txn version {}), skipping",
@@ -225,7 +231,7 @@ public final class DeltaMergeCommit implements Serializable {
     MergeTableFeatures features = MergeTableFeatures.of(snapshot, snapshot.getTimestamp(engine));
     MergePlan plan =
         new MergePlanner(merge, useDeletionVectors(features), features.materializedColumns())
-            .plan(snapshot, sourceRows);
+            .plan(snapshot, view.files(), sourceRows);
     if (plan.changesNothing()) {
       return new PreparedMerge(
           epoch,
@@ -267,7 +273,31 @@ public final class DeltaMergeCommit implements Serializable {
             DeltaMergeResult.Status.COMMITTED,
             snapshot.getVersion());
     prepared.compaction = PartitionCompaction.of(table, properties, false).orElse(null);
+    prepared.checkpointInterval = checkpointInterval(properties);
     return prepared;
+  }
+
+  /**
+   * The data files of {@code snapshot} and this app's txn version there, from the index this commit
+   * keeps across epochs (a fresh listing on its first use or when it cannot follow the log).
+   */
+  MergeFileIndex.View filesAt(Snapshot snapshot) {
+    synchronized (this) {
+      if (files == null) {
+        files = new MergeFileIndex(appId);
+      }
+    }
+    Engine engine = merge.table().engine();
+    return files.at(engine, snapshot, root(engine), this::readCommit);
+  }
+
+  /** The JSON lines of the commit file of {@code version}. */
+  private List<String> readCommit(long version) throws IOException {
+    DeltaTable table = merge.table();
+    Configuration conf = table.hadoopConfiguration();
+    org.apache.hadoop.fs.Path rootPath = new org.apache.hadoop.fs.Path(root(table.engine()));
+    LogStore logStore = KernelLogStores.forScheme(conf, rootPath.toUri().getScheme());
+    return read(logStore, logFile(rootPath, version), conf);
   }
 
   private boolean useDeletionVectors(MergeTableFeatures features) {
@@ -395,7 +425,7 @@ public final class DeltaMergeCommit implements Serializable {
       }
       LOG.debug(
           "{}: committed MERGE epoch {} as version {}", table.path(), prepared.epoch, version);
-      checkpointIfDue(engine, version);
+      checkpointIfDue(engine, version, prepared.checkpointInterval);
       if (prepared.compaction != null) {
         prepared.compaction.after("MERGE epoch " + prepared.epoch, prepared.content.dataFiles());
       }
@@ -491,18 +521,28 @@ public final class DeltaMergeCommit implements Serializable {
     return lines;
   }
 
-  /** Writes a checkpoint every {@code delta.checkpointInterval} (default 10) versions. */
-  private void checkpointIfDue(Engine engine, long version) {
+  /** {@code delta.checkpointInterval} of the table (default 10; 0 or less: none). */
+  private static int checkpointInterval(Map<String, String> properties) {
+    try {
+      return Integer.parseInt(properties.getOrDefault("delta.checkpointInterval", "10").trim());
+    } catch (NumberFormatException e) {
+      LOG.warn("delta.checkpointInterval is not a number, using 10: {}", e.toString());
+      return 10;
+    }
+  }
+
+  /**
+   * Writes a checkpoint every {@code interval} versions (the table's {@code
+   * delta.checkpointInterval} as the batch was planned).
+   */
+  private void checkpointIfDue(Engine engine, long version, int interval) {
+    if (interval <= 0 || version % interval != 0) {
+      return;
+    }
     DeltaTable table = merge.table();
     try {
-      Snapshot snapshot = table.latestSnapshot().orElseThrow();
-      int interval =
-          Integer.parseInt(
-              snapshot.getTableProperties().getOrDefault("delta.checkpointInterval", "10").trim());
-      if (interval > 0 && version % interval == 0) {
-        Table.forPath(engine, table.path()).checkpoint(engine, version);
-        table.deleteExpiredLogFiles();
-      }
+      Table.forPath(engine, table.path()).checkpoint(engine, version);
+      table.deleteExpiredLogFiles();
     } catch (Exception e) {
       LOG.warn(
           "{}: checkpoint after MERGE version {} failed (the commit stands): {}",

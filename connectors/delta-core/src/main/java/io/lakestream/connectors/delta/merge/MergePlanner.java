@@ -76,17 +76,19 @@ final class MergePlanner {
   }
 
   /**
+   * Plans the batch on {@code snapshot}, whose data files are {@code files} ({@link #files} or a
+   * {@link MergeFileIndex} view of the same version).
+   *
    * @throws DuplicateMergeKeyException see {@link DeltaMerge}
    * @throws io.lakestream.api.error.LakestreamException if a source row is too short or an update
    *     changes a key
    * @throws DeltaTableException if a file or deletion vector cannot be read
    */
-  MergePlan plan(Snapshot snapshot, List<Object[]> sourceRows) {
+  MergePlan plan(Snapshot snapshot, List<TargetFile> files, List<Object[]> sourceRows) {
     DeltaTable table = merge.table();
     MergeSource source = MergeSource.of(merge, keys, sourceRows);
     MergeKeyRanges ranges =
         new MergeKeyRanges(keys, merge.schema().partitionColumns(), source.byKey().keySet());
-    List<TargetFile> files = files(table.engine(), snapshot);
     DeltaDataFileReader reader =
         new DeltaDataFileReader(
             table,

@@ -66,11 +66,15 @@ public record MergeTableFeatures(
         isTrue(properties, "delta.enableDeletionVectors")
             && writerFeatures.contains("deletionVectors"),
         previousTimestamp,
-        snapshot
-            .getDomainMetadata(ROW_TRACKING_DOMAIN)
-            .map(MergeTableFeatures::highWaterMark)
-            .orElse(-1L),
+        rowTracking ? highWaterMark(snapshot) : -1L, // the domain's replay reads the whole log
         rowTracking ? materializedColumns(properties) : List.of());
+  }
+
+  private static long highWaterMark(Snapshot snapshot) {
+    return snapshot
+        .getDomainMetadata(ROW_TRACKING_DOMAIN)
+        .map(MergeTableFeatures::highWaterMark)
+        .orElse(-1L);
   }
 
   /** The materialized row id and commit version columns, if rows must keep their ids. */

@@ -20,6 +20,7 @@ public final class PreparedMerge {
   final DeltaMergeResult.Status status;
   final long seenVersion;
   PartitionCompaction compaction; // null: no auto-compaction after the commit
+  int checkpointInterval = 10; // the table's delta.checkpointInterval as planned
 
   PreparedMerge(
       long epoch,
