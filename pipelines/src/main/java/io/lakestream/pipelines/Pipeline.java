@@ -41,6 +41,18 @@ public interface Pipeline {
   }
 
   /**
+   * The stages of an embedded run of this pipeline and what they share, opened once this pipeline's
+   * query has ended by itself: by default {@link #followedBy()} and {@link #summary}, sharing
+   * nothing. The demo starts its PostgreSQL server here (and adds the stage that writes to it, or
+   * prints why not). The caller closes the result.
+   *
+   * @param checkpointLocation this pipeline's query's checkpoint location
+   */
+  default EmbeddedStages embeddedStages(PipelineOptions options, String checkpointLocation) {
+    return EmbeddedStages.of(followedBy(), () -> summary(options, checkpointLocation));
+  }
+
+  /**
    * The error to report when this pipeline's query cannot restart on its checkpoint location: by
    * default {@code refused} itself; a pipeline whose tables a new checkpoint location alone would
    * not start over (the demo) adds what to do instead.

@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.cli;
 
+import io.lakestream.pipelines.EmbeddedStages;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.Pipelines;
@@ -129,8 +130,15 @@ class RunCommand implements Callable<Integer> {
           pipeline.name(), pipeline.followedBy().stream().map(Pipeline::name).toList());
       return code;
     }
-    for (Pipeline stage : pipeline.followedBy()) {
-      code = SignalStop.pendingExitCode();
+    try (EmbeddedStages stages = pipeline.embeddedStages(options(), checkpointLocation())) {
+      return runStages(stages);
+    }
+  }
+
+  /** Runs the stages one after the other, then prints the summary; stops at the first failure. */
+  private int runStages(EmbeddedStages stages) throws Exception {
+    for (Pipeline stage : stages.stages()) {
+      int code = SignalStop.pendingExitCode();
       if (code != 0) { // the signal came after the last query ended
         System.out.printf(
             "Signalled: stage '%s' not started. Run the same command again to continue.%n",
@@ -143,7 +151,7 @@ class RunCommand implements Callable<Integer> {
       }
     }
     try {
-      pipeline.summary(options(), checkpointLocation()).forEach(System.out::println);
+      stages.summary().forEach(System.out::println);
     } catch (RuntimeException e) { // every query succeeded; the summary is a convenience
       System.out.println("No summary of the tables (" + e + "); the queries ended successfully.");
     }

@@ -83,7 +83,7 @@ public record DemoSummary(
       lines.add(
           String.format(
               Locale.ROOT,
-              "  %-7s %-26s %,9d rows  %s",
+              "  %-8s %-26s %,9d rows  %s",
               t.stage(),
               t.name(),
               t.rows(),

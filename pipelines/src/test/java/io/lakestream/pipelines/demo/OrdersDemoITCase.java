@@ -12,11 +12,15 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,13 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
  * nothing new, all rows) and checks each layer of the medallion against {@link DemoOrdersModel} row
  * for row: bronze every event once (no event id twice, though the generator repeats events),
  * malformed records as dead letters, silver one row per order, an empty quarantine, gold the daily
- * totals of silver; that the run without new input writes nothing; and bronze's Delta log (one
- * version per epoch, each with the query's txn).
+ * totals of silver, the PostgreSQL table of the Lakebase stage equal to gold row for row; that the
+ * run without new input writes nothing (Delta and PostgreSQL); that each run stops its PostgreSQL
+ * server; and bronze's Delta log (one version per epoch, each with the query's txn).
  */
 class OrdersDemoITCase {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final int ROWS = 3_000;
-  private static final List<String> QUERIES = List.of("demo", "demo-silver", "demo-gold");
+  private static final List<String> QUERIES =
+      List.of("demo", "demo-silver", "demo-gold", "demo-lakebase");
   private static final List<String> TABLES =
       List.of("orders", "orders_silver", "orders_silver_quarantine", "orders_gold_daily");
 
@@ -61,6 +67,7 @@ class OrdersDemoITCase {
   void availableNowRunsResumeAndEveryLayerEqualsTheModel() throws Exception {
     assertThat(runDemo(ROWS / 2)).isZero();
     assertLayers(DemoOrdersModel.of(ROWS / 2, 1000));
+    List<String> lakebaseAfterFirstRun = assertLakebaseEqualsGold();
     String watermarkAfterFirstRun = lastOrdersWatermark();
     assertThat(watermarkAfterFirstRun).isNotEmpty();
     Map<String, Long> versions = versions();
@@ -68,6 +75,9 @@ class OrdersDemoITCase {
 
     assertThat(runDemo(ROWS / 2)).as("a second run without new input does nothing").isZero();
     assertThat(versions()).as("no table gets a new version").isEqualTo(versions);
+    assertThat(assertLakebaseEqualsGold())
+        .as("the PostgreSQL table is unchanged")
+        .isEqualTo(lakebaseAfterFirstRun);
     for (String query : QUERIES) {
       assertThat(inputRowsAfter(query, epochs.get(query))).as("rows %s read", query).isZero();
     }
@@ -78,6 +88,7 @@ class OrdersDemoITCase {
     assertThat(runDemo(ROWS)).isZero();
     DemoOrdersModel model = DemoOrdersModel.of(ROWS, 1000);
     assertLayers(model);
+    assertLakebaseEqualsGold();
     assertThat(model.duplicates()).as("the generator repeats events").isPositive();
     DemoSummary summary =
         DemoSummary.read(output.toUri(), output.resolve("_checkpoints/demo").toString());
@@ -112,6 +123,46 @@ class OrdersDemoITCase {
     }
     assertThat(gold).as("gold = silver's daily totals").isEqualTo(silverTotals());
     assertThat(gold).as("gold = the model's daily totals").isEqualTo(model.goldTotals());
+  }
+
+  /**
+   * Checks that the run stopped the demo's PostgreSQL server, then starts it on its data directory
+   * and checks that its table equals the Delta gold table row for row (order_date, orders,
+   * total_amount, silver_version, change_rows); returns those rows.
+   */
+  private List<String> assertLakebaseEqualsGold() throws Exception {
+    Path data = output.resolve(DemoPostgres.DIRECTORY).resolve("data");
+    assertThat(data.resolve("PG_VERSION")).as("the demo's PostgreSQL data directory").exists();
+    assertThat(data.resolve("postmaster.pid")).as("the server stopped with the run").doesNotExist();
+    List<String> postgres = new ArrayList<>();
+    try (DemoPostgres server = DemoPostgres.start(output);
+        Connection connection = server.connect();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT order_date, orders, total_amount, silver_version, change_rows FROM"
+                    + " public.orders_gold_daily ORDER BY order_date")) {
+      while (rows.next()) {
+        postgres.add(
+            Arrays.asList(
+                    rows.getObject(1, LocalDate.class),
+                    rows.getLong(2),
+                    rows.getBigDecimal(3),
+                    rows.getLong(4),
+                    rows.getLong(5))
+                .toString());
+      }
+    }
+    List<String> gold =
+        read("orders_gold_daily").stream()
+            .sorted(Comparator.comparing(r -> (LocalDate) r[0]))
+            .map(Arrays::toString)
+            .toList();
+    assertThat(postgres)
+        .as("PostgreSQL orders_gold_daily = Delta gold")
+        .isEqualTo(gold)
+        .isNotEmpty();
+    return postgres;
   }
 
   /** Orders and total amount per order day, computed from the silver table's rows. */
