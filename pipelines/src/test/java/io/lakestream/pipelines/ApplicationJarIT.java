@@ -53,7 +53,7 @@ class ApplicationJarIT {
   }
 
   @Test
-  void containsNoFlinkRuntimeNoLoggingBackendAndOnlyRelocatedJackson() throws IOException {
+  void containsNoFlinkRuntimeNoLoggingBackendAndOnlyRelocatedJacksonAndNetty() throws IOException {
     List<String> classes = entries().stream().filter(n -> n.endsWith(".class")).toList();
     assertThat(entries()).noneMatch(n -> n.endsWith(".txz"));
     assertThat(classes)
@@ -67,9 +67,11 @@ class ApplicationJarIT {
         .noneMatch(n -> n.startsWith("org/apache/logging/log4j/"))
         .noneMatch(n -> n.startsWith("org/apache/hadoop/"))
         .noneMatch(n -> n.startsWith("com/fasterxml/jackson/"))
+        .noneMatch(n -> n.startsWith("io/netty/"))
         // the demo's embedded PostgreSQL (~80 MB of server binaries) is on bin/lakestream's
         // classpath only
         .noneMatch(n -> n.startsWith("io/zonky/"))
-        .anyMatch(n -> n.startsWith("io/lakestream/shaded/com/fasterxml/jackson/databind/"));
+        .anyMatch(n -> n.startsWith("io/lakestream/shaded/com/fasterxml/jackson/databind/"))
+        .anyMatch(n -> n.startsWith("io/lakestream/shaded/io/netty/handler/codec/http2/"));
   }
 }
