@@ -82,16 +82,18 @@ class LakebaseUpsertBenchSmokeTest {
     assertThat(bench.exitValue()).as("exit status:%n%s", output).isZero(); // 1 if a table is wrong
     assertThat(output)
         .contains(
-            "| lakestream: Lakebase sink | 20,000 |",
+            "| lakestream: Lakebase sink, exactly-once | 20,000 |",
+            "| lakestream: Lakebase sink, realTime path | 20,000 |",
             "| ceiling: PostgreSQL alone (2 backends) | 20,000 |",
             "| peer: Flink JDBC sink, plain URL | 20,000 |",
             "| peer: Flink JDBC sink, reWriteBatchedInserts=true | 20,000 |",
+            "lakestream realTime path / ceiling: ",
             "- machine:");
   }
 
   /**
-   * The ceiling's procedure leaves exactly the workload's table, on more backends than keys per
-   * chunk allow, with a key count that splits unevenly; its rate covers every row.
+   * The ceiling's batches leave exactly the workload's table, on more backends than keys per chunk
+   * allow, with a key count that splits unevenly; its rate covers every row.
    */
   @Test
   void theCeilingUpsertsEveryRowOnDisjointKeysConcurrently() throws Exception {
