@@ -3,6 +3,7 @@ package io.lakestream.bench.lakebase;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
@@ -83,6 +84,15 @@ public final class LakebaseUpsertBench implements Bench {
   @Override
   public long defaultRows() {
     return 2_000_000;
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.postgres();
+    services.flink();
+    services.load(JdbcSink.class.getName());
+    services.load(LakebaseSink.class.getName());
+    services.load("org.postgresql.Driver");
   }
 
   @Override
