@@ -27,6 +27,17 @@ public interface Bench {
   }
 
   /**
+   * Starts what this bench needs first, from {@code services}, and loads the classes its sides run,
+   * measuring nothing: {@code bin/bench --check} runs it for every bench on bin/bench's classpath,
+   * so a bench that could not start fails in seconds.
+   *
+   * @throws Exception if a service does not start or a class is missing; a bench with a Spark side
+   *     throws {@link IllegalStateException} saying how to build it when the {@code spark-bench}
+   *     profile has not been built
+   */
+  void check(BenchServices services) throws Exception;
+
+  /**
    * Runs both sides.
    *
    * @throws Exception if a side fails or its output does not check out

@@ -11,7 +11,8 @@ import java.util.stream.Stream;
 
 /**
  * {@code bin/bench <id> [options]}: runs one bench (lakestream and its peer in this JVM) and prints
- * the result as markdown. Exits 0 on success, 1 if the bench failed, 2 on a usage error.
+ * the result as markdown. Exits 0 on success, 1 if the bench failed, 2 on a usage error. {@code
+ * bin/bench --check} starts every bench's first services instead ({@link #check}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -21,6 +22,9 @@ public final class BenchMain {
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("--list")) {
       System.out.println(usage(registry));
       System.exit(args.length == 0 ? 2 : 0);
+    }
+    if (args[0].equals("--check")) {
+      System.exit(check(registry, Arrays.asList(args).subList(1, args.length)));
     }
     Bench bench = registry.find(args[0]).orElse(null);
     if (bench == null) {
@@ -83,11 +87,62 @@ public final class BenchMain {
             loadAfter);
   }
 
+  /**
+   * {@code bin/bench --check [id ...]}: for each bench (all without ids), in registry order, {@link
+   * Bench#check} on services shared by all; prints one line per bench, {@code <id>: ok}, {@code
+   * <id>: needs the Spark peer: ..} (its Spark side not built: not a failure) or {@code <id>:
+   * FAILED: ..}. Measures nothing.
+   *
+   * @return 0 if every bench started (or only lacks the Spark peer), 1 if one failed, 2 for an
+   *     unknown id
+   */
+  static int check(BenchRegistry registry, List<String> ids) throws Exception {
+    List<Bench> benches = new java.util.ArrayList<>();
+    for (String id : ids.isEmpty() ? registry.all().stream().map(Bench::id).toList() : ids) {
+      Bench bench = registry.find(id).orElse(null);
+      if (bench == null) {
+        System.err.println("Unknown bench '" + id + "'.\n" + usage(registry));
+        return 2;
+      }
+      benches.add(bench);
+    }
+    int status = 0;
+    try (BenchServices services =
+        new BenchServices(Path.of(System.getProperty("bench.root", ".")).toAbsolutePath())) {
+      for (Bench bench : benches) {
+        long start = System.nanoTime();
+        try {
+          bench.check(services);
+          System.out.printf(
+              Locale.ROOT, "%s: ok (%.1f s)%n", bench.id(), (System.nanoTime() - start) / 1e9);
+        } catch (IllegalStateException e) {
+          if (e.getMessage() != null && e.getMessage().contains("-Pspark-bench")) {
+            System.out.println(bench.id() + ": needs the Spark peer: " + e.getMessage());
+          } else {
+            status = fail(bench, e);
+          }
+        } catch (Exception | Error e) {
+          status = fail(bench, e);
+        }
+      }
+    }
+    return status;
+  }
+
+  private static int fail(Bench bench, Throwable e) {
+    System.out.println(bench.id() + ": FAILED: " + e);
+    e.printStackTrace();
+    return 1;
+  }
+
   static String usage(BenchRegistry registry) {
     StringBuilder out = new StringBuilder("Usage: bin/bench <id> [options]\n\nBenches:\n");
     for (Bench bench : registry.all()) {
       out.append(String.format(Locale.ROOT, "  %-14s %s%n", bench.id(), bench.description()));
     }
+    out.append(
+        "\nbin/bench --check [id ...]: start what each bench needs first and exit, measuring"
+            + " nothing\n");
     out.append("\nOptions:\n");
     for (String option : BenchOptions.NAMES) {
       out.append("  ").append(option).append('\n');

@@ -3,6 +3,7 @@ package io.lakestream.bench.autoloader;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.bench.ResourcePeaks;
 import io.lakestream.bench.dedup.CapturingReporter;
@@ -78,6 +79,13 @@ public final class AutoLoaderDiscoveryBench implements Bench {
       double idleSeconds,
       long newLists,
       double newSeconds) {}
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.s3();
+    services.flink();
+    services.load("org.apache.hadoop.fs.s3a.S3AFileSystem");
+  }
 
   @Override
   public BenchResult run(BenchOptions options) throws Exception {

@@ -3,6 +3,7 @@ package io.lakestream.bench.dedup;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.bench.ResourcePeaks;
 import io.lakestream.bench.dedup.DedupStateJob.Run;
@@ -49,6 +50,12 @@ public final class DedupStateBench implements Bench {
   @Override
   public boolean warmsUp() {
     return false;
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.flink();
+    services.load("org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend");
   }
 
   @Override

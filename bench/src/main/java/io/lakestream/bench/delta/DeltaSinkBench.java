@@ -4,6 +4,7 @@ import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchMain;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,6 +61,12 @@ public final class DeltaSinkBench implements Bench {
   @Override
   public long defaultRows() {
     return 10_000_000;
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.flink();
+    services.load("io.delta.kernel.defaults.engine.DefaultEngine");
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.lakestream.bench.e2;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.testkit.kafka.KafkaBroker;
 import java.io.IOException;
@@ -52,6 +53,14 @@ public final class E2BronzeBench implements Bench {
   @Override
   public boolean warmsUp() {
     return false; // every side is a fresh JVM: a warm-up round in this JVM would warm nothing
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.kafka();
+    services.load(LakestreamBronzeMain.class.getName());
+    services.load(RawConsumerMain.class.getName());
+    services.sparkClasspath();
   }
 
   @Override
@@ -188,8 +197,8 @@ public final class E2BronzeBench implements Bench {
       throw new IllegalStateException(
           "The Spark side is not built ("
               + cpFile
-              + " is missing). Run it through bin/bench e2-bronze, which builds it, or build it"
-              + " with: mvn -Pspark-bench -pl bench-spark package -Dmaven.test.skip=true");
+              + " is missing). Run bin/bench e2-bronze, merge or merge-dv, which build it, or build"
+              + " it with: mvn -Pspark-bench -pl bench-spark package -Dmaven.test.skip=true");
     }
     return classes + ":" + Files.readString(cpFile).trim();
   }

@@ -3,6 +3,7 @@ package io.lakestream.bench.e2;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.delta.DeltaTable;
 import io.lakestream.connectors.delta.DeltaTableReader;
@@ -57,6 +58,13 @@ public final class E2BronzeSqlBench implements Bench {
   @Override
   public boolean warmsUp() {
     return false; // every side is a fresh JVM
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.kafka();
+    services.load(LakestreamSqlCliMain.class.getName());
+    services.load(LakestreamBronzeMain.class.getName());
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.lakestream.bench.lakebase;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.lakebase.LakebaseSinkOptions;
 import io.lakestream.testkit.kafka.KafkaBroker;
@@ -48,6 +49,13 @@ public final class LakebaseLatencyBench implements Bench {
   @Override
   public boolean warmsUp() {
     return false; // each run has its own warm-up seconds, excluded from the percentiles
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.kafka();
+    services.postgres();
+    services.load("io.lakestream.connectors.lakebase.sink.LakebaseSink");
   }
 
   @Override

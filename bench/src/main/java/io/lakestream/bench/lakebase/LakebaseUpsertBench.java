@@ -3,6 +3,7 @@ package io.lakestream.bench.lakebase;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.connectors.lakebase.LakebaseSchema;
 import io.lakestream.connectors.lakebase.LakebaseSinkBuilder;
@@ -11,6 +12,7 @@ import io.lakestream.connectors.lakebase.sink.LakebaseSink;
 import io.lakestream.connectors.schema.ColumnType;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.ReplayPlan;
 import io.lakestream.testkit.postgres.PostgresDatabase;
 import io.lakestream.testkit.postgres.PostgresServer;
 import java.nio.file.Files;
@@ -32,28 +34,23 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 
 /**
  * lakebase-upsert (issues 7, 23): rows/s of upserting {@code rows} updates over {@code rows / 10}
- * keys (default 2M over 200k) into one PostgreSQL, lakestream's Lakebase sink against the server's
- * own ceiling ({@link UpsertCeiling}: the same upserts by a PL/pgSQL procedure on as many backends
- * as the sink has subtasks, no client), which the ratio is taken against. Flink's own JDBC
- * connector ({@code flink-connector-jdbc} 3.3.0-1.20, {@code JdbcSink} with {@code INSERT .. ON
- * CONFLICT (id) DO UPDATE}) is printed beside them, twice: with the plain JDBC URL (how the
- * connector is documented) and with the driver's {@code reWriteBatchedInserts=true} (multi-row
- * INSERTs; its best case). Both sinks use batch size 1000 and a 100 ms batch interval, on the same
- * 2-slot MiniCluster and topology ({@link UpsertJob}), each into a fresh table of the same shape.
- * Every side's table is then read back whole and must hold exactly the last update of every key
- * ({@link UpsertWorkload#verify}). The server is the testkit's embedded PostgreSQL, or Debian's
- * with {@code --postgres debian} ({@link DebianPostgres}).
+ * keys (default 2M over 200k) into one PostgreSQL, lakestream's Lakebase sink in its exactly-once
+ * mode against the server's own ceiling ({@link UpsertCeiling}: the sink's batch statement run on
+ * arrays the server built, on as many backends as the sink has subtasks), which the ratio is taken
+ * against; the sink's realTime path (at-least-once, one upsert transaction per batch) is a row of
+ * its own in the same run. Flink's own JDBC connector ({@code flink-connector-jdbc} 3.3.0-1.20,
+ * {@code JdbcSink} with {@code INSERT .. ON CONFLICT (id) DO UPDATE}) is printed beside them,
+ * twice: with the plain JDBC URL (how the connector is documented) and with the driver's {@code
+ * reWriteBatchedInserts=true} (multi-row INSERTs; its best case). Both sinks use batch size 1000
+ * and a 100 ms batch interval, on the same 2-slot MiniCluster and topology ({@link UpsertJob}),
+ * each into a fresh table of the same shape. Every side's table is then read back whole and must
+ * hold exactly the last update of every key ({@link UpsertWorkload#verify}). The server is the
+ * testkit's embedded PostgreSQL, or Debian's with {@code --postgres debian} ({@link
+ * DebianPostgres}).
  */
 public final class LakebaseUpsertBench implements Bench {
   static final int BATCH_SIZE = 1000;
   static final long BATCH_INTERVAL_MS = 100;
-
-  /**
-   * The sink's mode: its default outside realTime, exactly-once; {@code
-   * -Dbench.lakebase.deliveryGuarantee=at-least-once} measures the per-batch path.
-   */
-  static final String DELIVERY_GUARANTEE =
-      System.getProperty("bench.lakebase.deliveryGuarantee", "exactly-once");
 
   /**
    * The sink's option writeMethod: its default unless {@code -Dbench.lakebase.writeMethod=unnest}
@@ -79,13 +76,23 @@ public final class LakebaseUpsertBench implements Bench {
 
   @Override
   public String description() {
-    return "Lakebase sink vs the server alone (PL/pgSQL upserts on p backends) and Flink's JDBC"
-        + " sink (same PostgreSQL, p=2, batch 1000); 2M upserts over 200k keys";
+    return "Lakebase sink (exactly-once and realTime) vs the server alone (the sink's statement on"
+        + " server-built arrays, p backends) and Flink's JDBC sink (p=2, batch 1000); 2M upserts"
+        + " over 200k keys";
   }
 
   @Override
   public long defaultRows() {
     return 2_000_000;
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.postgres();
+    services.flink();
+    services.load(JdbcSink.class.getName());
+    services.load(LakebaseSink.class.getName());
+    services.load("org.postgresql.Driver");
   }
 
   @Override
@@ -119,7 +126,8 @@ public final class LakebaseUpsertBench implements Bench {
               "jdbc_rewrite",
               rewriteUrl,
               "reWriteBatchedInserts=true");
-      Measurement ours = runOurs(cluster, options, dir, workload, db, cpu);
+      Measurement ours = runOurs(cluster, options, dir, workload, db, cpu, false);
+      Measurement realTime = runOurs(cluster, options, dir, workload, db, cpu, true);
       Measurement jdbc =
           plainJdbc.rowsPerSecond() >= rewriteJdbc.rowsPerSecond() ? plainJdbc : rewriteJdbc;
       List<String> notes = new ArrayList<>();
@@ -138,10 +146,17 @@ public final class LakebaseUpsertBench implements Bench {
           "ratio against the ceiling: "
               + UpsertCeiling.describe(workload, options.parallelism())
               + ", into a table of the same definition; run first, then the JDBC sinks, then"
-              + " lakestream, each into its own fresh table. The ceiling's server work equals the"
-              + " at-least-once sink's; the exactly-once sink does more (every row inserted into"
-              + " the staging table, then per key and epoch its last row upserted into the target,"
-              + " and the staged rows deleted)");
+              + " lakestream exactly-once, then its realTime path, each into its own fresh table."
+              + " The ceiling's server work equals the realTime path's (one row version per"
+              + " upsert); the exactly-once sink does other work (every row inserted into the"
+              + " staging table, then per key and epoch its last row upserted into the target, and"
+              + " the staged rows deleted), so it can pass the ceiling");
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "lakestream realTime path / ceiling: %.2f; realTime / exactly-once: %.2f",
+              realTime.rowsPerSecond() / ceiling.rowsPerSecond(),
+              realTime.rowsPerSecond() / ours.rowsPerSecond()));
       notes.add(
           String.format(
               Locale.ROOT,
@@ -165,7 +180,7 @@ public final class LakebaseUpsertBench implements Bench {
               + "; "
               + settings
               + " (the same for every side)");
-      return new BenchResult(id(), ours, ceiling, List.of(plainJdbc, rewriteJdbc), notes);
+      return new BenchResult(id(), ours, ceiling, List.of(realTime, plainJdbc, rewriteJdbc), notes);
     }
   }
 
@@ -265,9 +280,10 @@ public final class LakebaseUpsertBench implements Bench {
       Path dir,
       UpsertWorkload workload,
       PostgresDatabase db,
-      Optional<PostgresCpu> cpu)
+      Optional<PostgresCpu> cpu,
+      boolean realTime)
       throws Exception {
-    String table = "lakestream";
+    String table = realTime ? "lakestream_realtime" : "lakestream";
     try (Connection c = db.connect()) {
       UpsertWorkload.createTable(c, table);
     }
@@ -281,7 +297,9 @@ public final class LakebaseUpsertBench implements Bench {
             dir.resolve("query").toUri().toString(),
             false,
             false,
-            OutputMode.UPDATE);
+            OutputMode.UPDATE,
+            ReplayPlan.NONE,
+            realTime);
     LakebaseSink<Tuple2<Long, Long>> sink =
         LakebaseSinkBuilder.<Tuple2<Long, Long>>forSchema(SCHEMA, UpsertWorkload::columns)
             .option("endpoint", db.jdbcUrl())
@@ -290,7 +308,6 @@ public final class LakebaseUpsertBench implements Bench {
             .option("dbtable", table)
             .option("batchsize", String.valueOf(BATCH_SIZE))
             .option("batchinterval", BATCH_INTERVAL_MS + " ms")
-            .option("deliveryGuarantee", DELIVERY_GUARANTEE)
             .option(
                 "writeMethod",
                 WRITE_METHOD != null
@@ -305,10 +322,16 @@ public final class LakebaseUpsertBench implements Bench {
             dir.resolve(table),
             workload,
             sink,
-            "lakestream: Lakebase sink",
+            realTime
+                ? "lakestream: Lakebase sink, realTime path"
+                : "lakestream: Lakebase sink, exactly-once",
             "LakebaseSink "
-                + DELIVERY_GUARANTEE
-                + ", key inferred from the primary key, batch "
+                + (sink.exactlyOnce()
+                    ? "exactly-once (the default outside realTime)"
+                    : "in a realTime query: at-least-once (its default there)")
+                + ", batchinterval "
+                + BATCH_INTERVAL_MS
+                + " ms as every side (realTime's own default is 30 ms), key inferred from the primary key, batch "
                 + BATCH_SIZE
                 + ", "
                 + (sink.exactlyOnce()

@@ -3,6 +3,8 @@ package io.lakestream.bench.lakebase;
 import io.lakestream.bench.Measurement;
 import io.lakestream.testkit.postgres.PostgresDatabase;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -14,44 +16,37 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The server's own ceiling for lakebase-upsert: the same {@link UpsertWorkload} upserted by a
- * PL/pgSQL procedure with no client in the loop. {@code backends} connections each {@code CALL} it
- * once, concurrently, for a disjoint share of the keys ({@code id % backends}); each walks the
- * sequence numbers in order in chunks of {@code backends * 1000} (fewer when there are fewer keys,
- * so a chunk never holds a key twice), upserts its share of a chunk, about 1,000 rows, by one
- * {@code INSERT .. SELECT .. FROM generate_series .. ON CONFLICT (id) DO UPDATE} and commits it. So
- * every update is its own row version of the target, in each key's order, as in the sink's
- * per-batch path, into a table of the same definition; the table is checked with {@link
- * UpsertWorkload#verify} afterwards like the sinks'.
+ * The server's own ceiling for lakebase-upsert: the same {@link UpsertWorkload} upserted by the
+ * sink's own batch statement, {@code INSERT .. SELECT FROM unnest(ids, seqs, labels) .. ON CONFLICT
+ * (id) DO UPDATE}, executed on arrays the server built beforehand, so only that statement's
+ * execution is timed (no client data, no binding, no row generation).
  *
- * <p>Timed from the first {@code CALL} to the last one's return; CPU is the server's only (there is
- * no client work). Fails with the server's {@link SQLException} if a backend fails.
+ * <p>Before the clock: the workload is cut into the batches the sink would send, {@code backends}
+ * disjoint key shares ({@code id % backends}) of chunks of {@code backends * 1000} consecutive
+ * sequence numbers (fewer when there are fewer keys, so a batch never holds a key twice), each
+ * batch's columns aggregated server-side into three arrays sorted by key (as the sink sorts a
+ * batch) in a table {@value #BATCHES}. Timed: {@code backends} connections concurrently, each
+ * naming its batches in order to one prepared statement that unnests that batch's stored arrays
+ * into the target, one autocommit transaction per batch (the sink's per-batch path). The client
+ * sends two integers per batch; every row version is written by the server from its own arrays. The
+ * table is then checked with {@link UpsertWorkload#verify} like the sinks'.
+ *
+ * <p>CPU is the server's only. Fails with the server's {@link SQLException} if a backend fails.
  */
 final class UpsertCeiling {
   static final int BATCH_ROWS = 1000;
   static final String TABLE = "ceiling";
+  static final String BATCHES = "ceiling_batches";
 
-  /**
-   * Static SQL (planned once per backend, as a prepared statement); the table name is fixed. The
-   * key of sequence number s is {@link UpsertWorkload#keyOf}'s.
-   */
-  private static final String PROCEDURE =
-      "CREATE OR REPLACE PROCEDURE lakestream_ceiling(total int8, keys int8, backends int4,"
-          + " backend int4, chunk int8) LANGUAGE plpgsql AS $$\n"
-          + "DECLARE lo int8 := 0;\n"
-          + "BEGIN\n"
-          + "  WHILE lo < total LOOP\n"
-          + "    INSERT INTO "
-          + UpsertCeiling.TABLE
-          + " (id, seq, label)"
-          + " SELECT g.id, g.seq, 'v' || g.seq FROM (SELECT s AS seq, (s % keys) * "
-          + UpsertWorkload.MULTIPLIER
-          + " % keys AS id FROM generate_series(lo, least(lo + chunk, total) - 1) s) g WHERE g.id % backends ="
-          + " backend ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, label = EXCLUDED.label;\n"
-          + "    COMMIT;\n"
-          + "    lo := lo + chunk;\n"
-          + "  END LOOP;\n"
-          + "END $$";
+  /** The sink's statement shape over one stored batch's arrays. */
+  private static final String UPSERT =
+      "INSERT INTO "
+          + TABLE
+          + " (id, seq, label) SELECT u.id, u.seq, u.label FROM "
+          + BATCHES
+          + " b CROSS JOIN LATERAL unnest(b.ids, b.seqs, b.labels) AS u(id, seq, label)"
+          + " WHERE b.backend = ? AND b.n = ?"
+          + " ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, label = EXCLUDED.label";
 
   private UpsertCeiling() {}
 
@@ -59,26 +54,25 @@ final class UpsertCeiling {
   static String describe(UpsertWorkload workload, int backends) {
     return String.format(
         Locale.ROOT,
-        "server only: PL/pgSQL procedure on %d backends (one JDBC connection each, CALLed"
-            + " concurrently, keys split by id %% %d), each upserting its keys' share of %,d-row"
-            + " chunks of the same sequence (about %,d rows) by one INSERT .. SELECT FROM"
-            + " generate_series .. ON CONFLICT (id) DO UPDATE and committing it: %,d row versions,"
-            + " as the sink's per-batch path",
+        "server only: the sink's batch statement INSERT .. SELECT FROM unnest(ids, seqs, labels) .."
+            + " ON CONFLICT (id) DO UPDATE on %d backends concurrently (keys split by id %% %d),"
+            + " each batch about %,d rows (its share of a %,d-row chunk of the sequence, sorted by"
+            + " key) unnested from arrays the server built before the clock, one autocommit"
+            + " transaction per batch: %,d row versions, as the sink's per-batch path",
         backends,
         backends,
-        chunk(workload, backends),
         chunk(workload, backends) / backends,
+        chunk(workload, backends),
         workload.rows());
   }
 
   static Measurement run(
       PostgresDatabase db, UpsertWorkload workload, int backends, Optional<PostgresCpu> server)
       throws Exception {
-    String table = TABLE;
-    try (Connection c = db.connect();
-        Statement s = c.createStatement()) {
-      UpsertWorkload.createTable(c, table);
-      s.execute(PROCEDURE);
+    int batches;
+    try (Connection c = db.connect()) {
+      UpsertWorkload.createTable(c, TABLE);
+      batches = prepareBatches(c, workload, backends);
     }
     List<Connection> connections = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(backends);
@@ -95,7 +89,7 @@ final class UpsertCeiling {
         calls.add(
             pool.submit(
                 () -> {
-                  call(connection, workload, backends, backend);
+                  upsert(connection, backend, batches);
                   return null;
                 }));
       }
@@ -104,8 +98,11 @@ final class UpsertCeiling {
       }
       long nanos = System.nanoTime() - start;
       long cpu = server.map(PostgresCpu::nanos).orElse(0L) - cpu0;
-      try (Connection c = db.connect()) {
-        workload.verify(c, table);
+      try (Connection c = db.connect();
+          Statement s = c.createStatement()) {
+        workload.verify(c, TABLE);
+        c.setAutoCommit(true);
+        s.execute("DROP TABLE " + BATCHES);
       }
       return new Measurement(
           "ceiling: PostgreSQL alone (" + backends + " backends)",
@@ -126,20 +123,50 @@ final class UpsertCeiling {
     }
   }
 
-  private static void call(
-      Connection connection, UpsertWorkload workload, int backends, int backend)
+  /**
+   * Builds table {@value #BATCHES}: per backend and batch number its rows as three arrays sorted by
+   * key. Returns the number of batches per backend (the last may be empty for some backends).
+   */
+  private static int prepareBatches(Connection c, UpsertWorkload workload, int backends)
       throws SQLException {
-    connection.setAutoCommit(true); // CALL in autocommit: the procedure may COMMIT per batch
-    try (Statement s = connection.createStatement()) {
+    long chunk = chunk(workload, backends);
+    try (Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS " + BATCHES);
+      s.execute(
+          "CREATE TABLE "
+              + BATCHES
+              + " (backend int4, n int4, ids int8[], seqs int8[], labels text[],"
+              + " PRIMARY KEY (backend, n))");
       s.execute(
           String.format(
               Locale.ROOT,
-              "CALL lakestream_ceiling(%d, %d, %d, %d, %d)",
-              workload.rows(),
-              workload.keys(),
+              "INSERT INTO %s SELECT id %% %d, seq / %d, array_agg(id ORDER BY id),"
+                  + " array_agg(seq ORDER BY id), array_agg('v' || seq ORDER BY id) FROM (SELECT"
+                  + " s AS seq, (s %% %d) * %d %% %d AS id FROM generate_series(0, %d) s) g"
+                  + " GROUP BY 1, 2",
+              BATCHES,
               backends,
-              backend,
-              chunk(workload, backends)));
+              chunk,
+              workload.keys(),
+              UpsertWorkload.MULTIPLIER,
+              workload.keys(),
+              workload.rows() - 1));
+      s.execute("VACUUM ANALYZE " + BATCHES);
+      try (ResultSet r = s.executeQuery("SELECT max(n) + 1 FROM " + BATCHES)) {
+        r.next();
+        return r.getInt(1);
+      }
+    }
+  }
+
+  private static void upsert(Connection connection, int backend, int batches) throws SQLException {
+    connection.setAutoCommit(true); // one transaction per batch, as the sink's
+    try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
+      for (int n = 0; n < batches; n++) {
+        statement.setInt(1, backend);
+        statement.setInt(2, n);
+        statement.executeUpdate();
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package io.lakestream.bench.latency;
 import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.runtime.Trigger;
 import io.lakestream.testkit.kafka.KafkaBroker;
 import java.nio.file.Files;
@@ -48,6 +49,12 @@ public final class DeltaFreshnessBench implements Bench {
   @Override
   public boolean warmsUp() {
     return false; // each run has its own warm-up seconds, excluded from the percentiles
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.kafka();
+    services.flink();
   }
 
   @Override

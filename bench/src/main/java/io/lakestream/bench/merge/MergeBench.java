@@ -4,6 +4,7 @@ import io.lakestream.bench.Bench;
 import io.lakestream.bench.BenchMain;
 import io.lakestream.bench.BenchOptions;
 import io.lakestream.bench.BenchResult;
+import io.lakestream.bench.BenchServices;
 import io.lakestream.bench.Measurement;
 import io.lakestream.bench.ResourcePeaks;
 import io.lakestream.bench.e2.ChildJvm;
@@ -83,6 +84,13 @@ public final class MergeBench implements Bench {
   @Override
   public boolean warmsUp() {
     return false; // every side is a fresh JVM
+  }
+
+  @Override
+  public void check(BenchServices services) throws Exception {
+    services.load(LakestreamMergeMain.class.getName());
+    services.load("io.delta.kernel.defaults.engine.DefaultEngine");
+    services.sparkClasspath();
   }
 
   @Override

@@ -82,16 +82,19 @@ class LakebaseUpsertBenchSmokeTest {
     assertThat(bench.exitValue()).as("exit status:%n%s", output).isZero(); // 1 if a table is wrong
     assertThat(output)
         .contains(
-            "| lakestream: Lakebase sink | 20,000 |",
+            "| lakestream: Lakebase sink, exactly-once | 20,000 |",
+            "| lakestream: Lakebase sink, realTime path | 20,000 |",
             "| ceiling: PostgreSQL alone (2 backends) | 20,000 |",
             "| peer: Flink JDBC sink, plain URL | 20,000 |",
             "| peer: Flink JDBC sink, reWriteBatchedInserts=true | 20,000 |",
+            "LakebaseSink in a realTime query: at-least-once (its default there)",
+            "lakestream realTime path / ceiling: ",
             "- machine:");
   }
 
   /**
-   * The ceiling's procedure leaves exactly the workload's table, on more backends than keys per
-   * chunk allow, with a key count that splits unevenly; its rate covers every row.
+   * The ceiling's batches leave exactly the workload's table, on more backends than keys per chunk
+   * allow, with a key count that splits unevenly; its rate covers every row.
    */
   @Test
   void theCeilingUpsertsEveryRowOnDisjointKeysConcurrently() throws Exception {
@@ -104,6 +107,31 @@ class LakebaseUpsertBenchSmokeTest {
         workload.verify(c, UpsertCeiling.TABLE);
       }
     }
+  }
+
+  /**
+   * The server's CPU meter never goes backwards while backends that burned CPU exit: sampled in a
+   * tight loop as connections close, a backend reaped between reading the postmaster's children's
+   * time and its own must still be counted once.
+   */
+  @Test
+  void theServerCpuCountsBackendsThatExitWhileItIsRead() throws Exception {
+    PostgresCpu cpu = PostgresCpu.of(POSTGRES.server().process()).orElseThrow();
+    long before = cpu.nanos();
+    long last = before;
+    for (int round = 0; round < 8; round++) {
+      try (Connection c = POSTGRES.connect();
+          Statement s = c.createStatement()) {
+        s.executeQuery("SELECT count(*) FROM generate_series(1, 400000)").close();
+      }
+      long until = System.nanoTime() + 150_000_000L; // the backend exits and is reaped meanwhile
+      while (System.nanoTime() < until) {
+        long now = cpu.nanos();
+        assertThat(now).as("round %d", round).isGreaterThanOrEqualTo(last);
+        last = now;
+      }
+    }
+    assertThat(last).isGreaterThan(before);
   }
 
   @Test
