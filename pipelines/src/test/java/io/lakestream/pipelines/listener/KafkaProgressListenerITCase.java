@@ -56,9 +56,9 @@ class KafkaProgressListenerITCase {
             "bootstrap.servers=" + KAFKA.bootstrapServers());
     assertThat(code).isZero();
 
-    // the demo's bronze query, then its silver and gold stages, each a query of its own
+    // the demo's bronze query, then its silver, gold and Lakebase stages, each a query of its own
     Map<String, List<JsonNode>> files = new LinkedHashMap<>();
-    for (String query : List.of("demo", "demo-silver", "demo-gold")) {
+    for (String query : List.of("demo", "demo-silver", "demo-gold", "demo-lakebase")) {
       files.put(query, progressFiles(dir.resolve("_checkpoints/" + query + "/progress")));
     }
     assertThat(files.get("demo")).hasSizeGreaterThanOrEqualTo(3);
