@@ -2,14 +2,12 @@ package io.lakestream.testkit.kinesis;
 
 import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.OrphanReaper;
-import io.lakestream.testkit.debian.DebianPackages;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +23,14 @@ import java.util.concurrent.TimeUnit;
 public final class Kinesalite implements AutoCloseable {
   /** The kinesalite version installed. */
   public static final String VERSION = "3.3.3";
+
+  private static final NodePackage PACKAGE =
+      new NodePackage(
+          "kinesalite",
+          VERSION,
+          "cli.js",
+          "LAKESTREAM_KINESALITE_DIR",
+          "kinesalite, the Kinesis implementation of the tests");
 
   private final Process process;
   private final OrphanReaper reaper;
@@ -42,13 +48,9 @@ public final class Kinesalite implements AutoCloseable {
    * @throws IOException when npm or node fail, naming the log to read
    */
   public static Kinesalite start() throws IOException, InterruptedException {
-    DebianPackages.ensure(
-        "node and npm (kinesalite, the tests' Kinesis, runs on them)",
-        () -> DebianPackages.onPath("node") && DebianPackages.onPath("npm"),
-        "nodejs",
-        "npm");
+    PACKAGE.ensureNode();
     System.setProperty("aws.cborEnabled", "false");
-    Path cli = install();
+    Path cli = PACKAGE.install();
     int port = FreePort.pick();
     Path log = Files.createTempFile("kinesalite-", ".log");
     ProcessBuilder builder =
@@ -68,7 +70,7 @@ public final class Kinesalite implements AutoCloseable {
                     "100"))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
-    Process process = run(builder, "node");
+    Process process = PACKAGE.start(builder, "node");
     Kinesalite kinesalite = new Kinesalite(process, OrphanReaper.watch(process.pid(), log), port);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!listening(port)) {
@@ -87,66 +89,6 @@ public final class Kinesalite implements AutoCloseable {
       return true;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  private static synchronized Path install() throws IOException, InterruptedException {
-    String configured = System.getenv("LAKESTREAM_KINESALITE_DIR");
-    Path dir =
-        configured != null
-            ? Path.of(configured)
-            : Path.of(
-                System.getProperty("user.home"), ".cache", "lakestream", "kinesalite-" + VERSION);
-    Path cli = dir.resolve("node_modules/kinesalite/cli.js");
-    if (Files.exists(cli)) {
-      return cli;
-    }
-    Files.createDirectories(dir.getParent());
-    Path staging = Files.createTempDirectory(dir.getParent(), "kinesalite-install-");
-    Path log = staging.resolve("npm.log");
-    ProcessBuilder install =
-        new ProcessBuilder(
-                List.of(
-                    "npm",
-                    "install",
-                    "--no-audit",
-                    "--no-fund",
-                    "--prefix",
-                    staging.toString(),
-                    "kinesalite@" + VERSION))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    Process npm = run(install, "npm");
-    if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
-      npm.destroyForcibly();
-      throw new IOException(
-          "npm install kinesalite@"
-              + VERSION
-              + " failed; see "
-              + log
-              + " (needs npm and a registry)");
-    }
-    try {
-      Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      if (!Files.exists(cli)) { // not installed meanwhile by another JVM
-        throw e;
-      }
-    }
-    return cli;
-  }
-
-  private static Process run(ProcessBuilder builder, String program) throws IOException {
-    try {
-      return builder.start();
-    } catch (IOException e) {
-      throw new IOException(
-          "Cannot run "
-              + program
-              + " (kinesalite, the Kinesis implementation of the tests, needs node and npm on the"
-              + " PATH): "
-              + e.getMessage(),
-          e);
     }
   }
 

@@ -2,7 +2,6 @@ package io.lakestream.testkit.kinesis;
 
 import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.OrphanReaper;
-import io.lakestream.testkit.debian.DebianPackages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,6 +39,14 @@ public final class KinesisMock implements AutoCloseable {
   /** The kinesis-local version installed. */
   public static final String VERSION = "0.6.2";
 
+  private static final NodePackage PACKAGE =
+      new NodePackage(
+          "kinesis-local",
+          VERSION,
+          "main.js",
+          "LAKESTREAM_KINESIS_MOCK_DIR",
+          "kinesis-mock, the Kinesis implementation of the efo tests");
+
   private static final String PASSWORD = "kinesis-mock";
   private static final String LOOPBACK_JS =
       """
@@ -76,12 +83,8 @@ public final class KinesisMock implements AutoCloseable {
    * @throws IOException when npm, node or keytool fail, naming the log to read
    */
   public static KinesisMock start() throws IOException, InterruptedException {
-    DebianPackages.ensure(
-        "node and npm (kinesis-mock, the tests' Kinesis with enhanced fan-out, runs on them)",
-        () -> DebianPackages.onPath("node") && DebianPackages.onPath("npm"),
-        "nodejs",
-        "npm");
-    Path main = install();
+    PACKAGE.ensureNode();
+    Path main = PACKAGE.install();
     Path trustStore = certificate(main.getParent().getParent().getParent().resolve("tls"));
     Path dir = Files.createTempDirectory("kinesis-mock-");
     Path preload = dir.resolve("loopback.js");
@@ -111,7 +114,7 @@ public final class KinesisMock implements AutoCloseable {
             "UPDATE_SHARD_COUNT")) {
       env.put(delay + "_DURATION", "0ms");
     }
-    Process process = run(builder, "node");
+    Process process = PACKAGE.start(builder, "node");
     KinesisMock mock =
         new KinesisMock(process, OrphanReaper.watch(process.pid(), log), port, trustStore, dir);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -250,69 +253,6 @@ public final class KinesisMock implements AutoCloseable {
       return true;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  private static synchronized Path install() throws IOException, InterruptedException {
-    String configured = System.getenv("LAKESTREAM_KINESIS_MOCK_DIR");
-    Path dir =
-        configured != null
-            ? Path.of(configured)
-            : Path.of(
-                System.getProperty("user.home"),
-                ".cache",
-                "lakestream",
-                "kinesis-local-" + VERSION);
-    Path main = dir.resolve("node_modules/kinesis-local/main.js");
-    if (Files.exists(main)) {
-      return main;
-    }
-    Files.createDirectories(dir.getParent());
-    Path staging = Files.createTempDirectory(dir.getParent(), "kinesis-local-install-");
-    Path log = staging.resolve("npm.log");
-    ProcessBuilder install =
-        new ProcessBuilder(
-                List.of(
-                    "npm",
-                    "install",
-                    "--no-audit",
-                    "--no-fund",
-                    "--prefix",
-                    staging.toString(),
-                    "kinesis-local@" + VERSION))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    Process npm = run(install, "npm");
-    if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
-      npm.destroyForcibly();
-      throw new IOException(
-          "npm install kinesis-local@"
-              + VERSION
-              + " failed; see "
-              + log
-              + " (needs npm and a registry)");
-    }
-    try {
-      Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      if (!Files.exists(main)) { // not installed meanwhile by another JVM
-        throw e;
-      }
-    }
-    return main;
-  }
-
-  private static Process run(ProcessBuilder builder, String program) throws IOException {
-    try {
-      return builder.start();
-    } catch (IOException e) {
-      throw new IOException(
-          "Cannot run "
-              + program
-              + " (kinesis-mock, the Kinesis implementation of the efo tests, needs node and npm"
-              + " on the PATH): "
-              + e.getMessage(),
-          e);
     }
   }
 
