@@ -1,7 +1,13 @@
 package io.lakestream.connectors.kinesis;
 
+import static io.lakestream.connectors.kinesis.KinesisJobs.FAILED;
+import static io.lakestream.connectors.kinesis.KinesisJobs.await;
+import static io.lakestream.connectors.kinesis.KinesisJobs.awaitExactly;
+import static io.lakestream.connectors.kinesis.KinesisJobs.createStream;
+import static io.lakestream.connectors.kinesis.KinesisJobs.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakestream.connectors.kinesis.KinesisJobs.FailOnce;
 import io.lakestream.connectors.kinesis.source.KinesisSource;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.OutputMode;
@@ -17,18 +23,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +44,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Consumer;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * consumerMode efo against kinesis-mock (RegisterStreamConsumer and SubscribeToShard over HTTP/2):
@@ -64,8 +62,6 @@ class KinesisEnhancedFanOutITCase {
   @RegisterExtension
   @Order(2)
   static final FlinkMiniClusterExtension FLINK = new FlinkMiniClusterExtension();
-
-  private static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
 
   @TempDir static Path dir;
   private static KinesisClient client;
@@ -101,9 +97,9 @@ class KinesisEnhancedFanOutITCase {
   @Test
   void twoShardsAreCommittedOnceAcrossATaskFailureWithinThePerEpochLimit() throws Exception {
     String stream = "efo-clicks";
-    createStream(stream, 2);
+    createStream(client, stream, 2);
     List<String> expected = put(stream, 200);
-    StreamExecutionEnvironment env = environment(2, true);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 2, true);
     KinesisSource source =
         source(
             stream,
@@ -118,14 +114,14 @@ class KinesisEnhancedFanOutITCase {
     env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
         .map(new FailOnce(stream, 90))
-        .map(KinesisEnhancedFanOutITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream))
         .setParallelism(1);
     JobID job = submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 100);
     expected.addAll(put(stream, 100));
-    awaitExactly(stream, expected, job);
+    awaitExactly(FLINK.cluster(), stream, expected, job);
     assertThat(FAILED).contains(stream);
     assertThat(consumers(stream)).containsExactly("lakestream_clicks-app");
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
@@ -137,7 +133,7 @@ class KinesisEnhancedFanOutITCase {
   @Test
   void availableNowRunsSwitchingFromPollingToEfoReadEachRecordOnce() throws Exception {
     String stream = "efo-events";
-    createStream(stream, 2);
+    createStream(client, stream, 2);
     URI location = dir.resolve("events-query").toUri();
     List<String> first = put(stream, 60);
     URI checkpoint = availableNowRun(stream, location, "run-1", "polling", null, first);
@@ -149,12 +145,12 @@ class KinesisEnhancedFanOutITCase {
   @Test
   void aRegisteredConsumerIdThatDoesNotExistFailsNamingTheOption() throws Exception {
     String stream = "efo-orphans";
-    createStream(stream, 1);
-    StreamExecutionEnvironment env = environment(1, false);
+    createStream(client, stream, 1);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 1, false);
     KinesisSource source = source(stream, null, Map.of("registeredConsumerId", "nobody"));
     env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
-        .map(KinesisEnhancedFanOutITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
     JobID job = submit(env, null);
@@ -185,13 +181,13 @@ class KinesisEnhancedFanOutITCase {
             true,
             false,
             OutputMode.APPEND);
-    StreamExecutionEnvironment env = environment(2, false);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 2, false);
     env.fromSource(
             source(stream, query, Map.of("consumerMode", mode)),
             WatermarkStrategy.noWatermarks(),
             stream)
         .uid(stream)
-        .map(KinesisEnhancedFanOutITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream + "-" + runId))
         .uid("sink")
@@ -235,62 +231,7 @@ class KinesisEnhancedFanOutITCase {
     return KinesisSource.create(stream, options, query);
   }
 
-  private static StreamExecutionEnvironment environment(int parallelism, boolean restarts) {
-    StreamExecutionEnvironment env = FLINK.cluster().environment();
-    env.setParallelism(parallelism);
-    env.enableCheckpointing(200);
-    if (restarts) {
-      Configuration config = new Configuration();
-      config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-      env.configure(config);
-    }
-    return env;
-  }
-
-  private static String line(Row row) {
-    return KinesisRecord.partitionKey(row)
-        + "|"
-        + new String(KinesisRecord.data(row), StandardCharsets.UTF_8);
-  }
-
-  /** Fails the task once, after {@code after} records. */
-  private static final class FailOnce implements MapFunction<Row, Row> {
-    private final String name;
-    private final int after;
-    private int seen;
-
-    FailOnce(String name, int after) {
-      this.name = name;
-      this.after = after;
-    }
-
-    @Override
-    public Row map(Row row) {
-      if (++seen == after && FAILED.add(name)) {
-        throw new IllegalStateException("injected failure after " + after + " records");
-      }
-      return row;
-    }
-  }
-
   /** Waits until the committed lines are exactly {@code expected} (each key in order). */
-  private static void awaitExactly(String sink, List<String> expected, JobID job)
-      throws InterruptedException {
-    await(() -> EpochCommittingSink.committed(sink).size() >= expected.size());
-    FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(30));
-    List<String> committed = EpochCommittingSink.committed(sink);
-    assertThat(committed).containsExactlyInAnyOrderElementsOf(expected);
-    Map<String, Integer> last = new HashMap<>();
-    for (String line : committed) {
-      String[] keyAndSeq = line.split("\\|");
-      int seq = Integer.parseInt(keyAndSeq[1]);
-      Integer before = last.put(keyAndSeq[0], seq);
-      assertThat(before == null ? -1 : before).as("order of key " + keyAndSeq[0]).isLessThan(seq);
-    }
-  }
-
   private List<String> put(String stream, int count) {
     List<String> lines = new ArrayList<>();
     List<PutRecordsRequestEntry> entries = new ArrayList<>();
@@ -319,26 +260,5 @@ class KinesisEnhancedFanOutITCase {
     return client.listStreamConsumers(r -> r.streamARN(arn)).consumers().stream()
         .map(Consumer::consumerName)
         .toList();
-  }
-
-  private static void createStream(String stream, int shards) throws InterruptedException {
-    client.createStream(r -> r.streamName(stream).shardCount(shards));
-    await(
-        () ->
-            client
-                    .describeStreamSummary(r -> r.streamName(stream))
-                    .streamDescriptionSummary()
-                    .streamStatus()
-                == StreamStatus.ACTIVE);
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 60 s");
-      }
-      Thread.sleep(50);
-    }
   }
 }

@@ -1,7 +1,14 @@
 package io.lakestream.connectors.kinesis;
 
+import static io.lakestream.connectors.kinesis.KinesisJobs.FAILED;
+import static io.lakestream.connectors.kinesis.KinesisJobs.await;
+import static io.lakestream.connectors.kinesis.KinesisJobs.awaitActive;
+import static io.lakestream.connectors.kinesis.KinesisJobs.awaitExactly;
+import static io.lakestream.connectors.kinesis.KinesisJobs.createStream;
+import static io.lakestream.connectors.kinesis.KinesisJobs.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakestream.connectors.kinesis.KinesisJobs.FailOnce;
 import io.lakestream.connectors.kinesis.source.KinesisSource;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
@@ -18,18 +25,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +45,6 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * The source against kinesalite, into a sink that commits with the checkpoints: records put before
@@ -63,8 +62,6 @@ class KinesisSourceITCase {
   static final FlinkMiniClusterExtension FLINK = new FlinkMiniClusterExtension();
 
   private static final String FULL_RANGE_MIDDLE = "170141183460469231731687303715884105728";
-  private static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
-
   @TempDir static Path dir;
   private static KinesisClient client;
   private final Map<String, Integer> nextSeq = new HashMap<>();
@@ -106,30 +103,30 @@ class KinesisSourceITCase {
   @Test
   void recordsBeforeAndDuringARunAreCommittedOnceAcrossATaskFailure() throws Exception {
     String stream = "orders";
-    createStream(stream, 2);
+    createStream(client, stream, 2);
     List<String> expected = put(stream, 300);
-    StreamExecutionEnvironment env = environment(2, true);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 2, true);
     env.fromSource(source(stream, null), WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
         .map(new FailOnce(stream, 120))
-        .map(KinesisSourceITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream))
         .setParallelism(1);
     JobID job = submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 100);
     expected.addAll(put(stream, 300));
-    awaitExactly(stream, expected, job);
+    awaitExactly(FLINK.cluster(), stream, expected, job);
     assertThat(FAILED).contains(stream);
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
   }
 
   @Test
   void aMissingStreamFailsTheJobNamingTheOptionsToCheck() {
-    StreamExecutionEnvironment env = environment(1, false);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 1, false);
     env.fromSource(source("missing", null), WatermarkStrategy.noWatermarks(), "missing")
         .uid("missing")
-        .map(KinesisSourceITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink("missing"));
     JobID job = submit(env, null);
@@ -149,17 +146,17 @@ class KinesisSourceITCase {
   @Test
   void maxRecordsPerEpochBoundsEachEpoch() throws Exception {
     String stream = "limited";
-    createStream(stream, 1);
+    createStream(client, stream, 1);
     List<String> expected = put(stream, 100);
-    StreamExecutionEnvironment env = environment(1, false);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 1, false);
     KinesisSource source = source(stream, null, Map.of("maxRecordsPerEpoch", "20"));
     env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
-        .map(KinesisSourceITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
     JobID job = submit(env, null);
-    awaitExactly(stream, expected, job);
+    awaitExactly(FLINK.cluster(), stream, expected, job);
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
     List<List<String>> epochs = EpochCommittingSink.committedEpochs(stream);
     assertThat(epochs).allSatisfy(epoch -> assertThat(epoch).hasSizeLessThanOrEqualTo(20));
@@ -169,18 +166,18 @@ class KinesisSourceITCase {
   @Test
   void aSplitAndAMergeLoseNothingAndKeepEachKeysOrder() throws Exception {
     String stream = "resharded";
-    createStream(stream, 1);
+    createStream(client, stream, 1);
     List<String> expected = put(stream, 150);
     split(stream, "shardId-000000000000");
     expected.addAll(put(stream, 150));
-    StreamExecutionEnvironment env = environment(1, true);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 1, true);
     // 100 records an epoch: the checkpoint after 200 holds the parent (150 records) finished, and
     // the failure after 250 restores it from there
     KinesisSource source = source(stream, null, Map.of("maxRecordsPerEpoch", "100"));
     env.fromSource(source, WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
         .map(new FailOnce(stream, 250))
-        .map(KinesisSourceITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
     JobID job = submit(env, null);
@@ -191,14 +188,14 @@ class KinesisSourceITCase {
     assertThat(open).hasSize(2);
     merge(stream, open.get(0).shardId(), open.get(1).shardId());
     expected.addAll(put(stream, 150));
-    awaitExactly(stream, expected, job);
+    awaitExactly(FLINK.cluster(), stream, expected, job);
     FLINK.cluster().cancel(job, Duration.ofSeconds(30));
   }
 
   @Test
   void availableNowReadsWhatArrivedBeforeEachRunsStart() throws Exception {
     String stream = "events";
-    createStream(stream, 2);
+    createStream(client, stream, 2);
     List<String> first = put(stream, 80);
     URI location = dir.resolve("events-query").toUri();
     JobID run1 = startAvailableNow(stream, location, "run-1", null);
@@ -241,10 +238,10 @@ class KinesisSourceITCase {
             true,
             false,
             OutputMode.APPEND);
-    StreamExecutionEnvironment env = environment(2, false);
+    StreamExecutionEnvironment env = environment(FLINK.cluster(), 2, false);
     env.fromSource(source(stream, query), WatermarkStrategy.noWatermarks(), stream)
         .uid(stream)
-        .map(KinesisSourceITCase::line)
+        .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream + "-" + runId))
         .uid("sink")
@@ -284,62 +281,7 @@ class KinesisSourceITCase {
     return KinesisSource.create(stream, options, query);
   }
 
-  private static StreamExecutionEnvironment environment(int parallelism, boolean restarts) {
-    StreamExecutionEnvironment env = FLINK.cluster().environment();
-    env.setParallelism(parallelism);
-    env.enableCheckpointing(200);
-    if (restarts) {
-      Configuration config = new Configuration();
-      config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-      env.configure(config);
-    }
-    return env;
-  }
-
-  private static String line(Row row) {
-    return KinesisRecord.partitionKey(row)
-        + "|"
-        + new String(KinesisRecord.data(row), StandardCharsets.UTF_8);
-  }
-
-  /** Fails the task once, after {@code after} records. */
-  private static final class FailOnce implements MapFunction<Row, Row> {
-    private final String name;
-    private final int after;
-    private int seen;
-
-    FailOnce(String name, int after) {
-      this.name = name;
-      this.after = after;
-    }
-
-    @Override
-    public Row map(Row row) {
-      if (++seen == after && FAILED.add(name)) {
-        throw new IllegalStateException("injected failure after " + after + " records");
-      }
-      return row;
-    }
-  }
-
   /** Waits until the committed lines are exactly {@code expected}, then two more checkpoints. */
-  private static void awaitExactly(String sink, List<String> expected, JobID job)
-      throws InterruptedException {
-    await(() -> EpochCommittingSink.committed(sink).size() >= expected.size());
-    FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(30));
-    List<String> committed = EpochCommittingSink.committed(sink);
-    assertThat(committed).containsExactlyInAnyOrderElementsOf(expected);
-    Map<String, Integer> last = new HashMap<>();
-    for (String line : committed) {
-      String[] keyAndSeq = line.split("\\|");
-      int seq = Integer.parseInt(keyAndSeq[1]);
-      Integer before = last.put(keyAndSeq[0], seq);
-      assertThat(before == null ? -1 : before).as("order of key " + keyAndSeq[0]).isLessThan(seq);
-    }
-  }
-
   private List<String> put(String stream, int count) {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -355,47 +297,22 @@ class KinesisSourceITCase {
     return lines;
   }
 
-  private static void createStream(String stream, int shards) throws InterruptedException {
-    client.createStream(r -> r.streamName(stream).shardCount(shards));
-    awaitActive(stream);
-  }
-
   private static void split(String stream, String shardId) throws InterruptedException {
     client.splitShard(
         r -> r.streamName(stream).shardToSplit(shardId).newStartingHashKey(FULL_RANGE_MIDDLE));
-    awaitActive(stream);
+    awaitActive(client, stream);
   }
 
   private static void merge(String stream, String shard, String adjacent)
       throws InterruptedException {
     client.mergeShards(
         r -> r.streamName(stream).shardToMerge(shard).adjacentShardToMerge(adjacent));
-    awaitActive(stream);
+    awaitActive(client, stream);
   }
 
   private static List<Shard> openShards(String stream) {
     return client.listShards(r -> r.streamName(stream)).shards().stream()
         .filter(s -> s.sequenceNumberRange().endingSequenceNumber() == null)
         .toList();
-  }
-
-  private static void awaitActive(String stream) throws InterruptedException {
-    await(
-        () ->
-            client
-                    .describeStreamSummary(r -> r.streamName(stream))
-                    .streamDescriptionSummary()
-                    .streamStatus()
-                == StreamStatus.ACTIVE);
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 60 s");
-      }
-      Thread.sleep(50);
-    }
   }
 }

@@ -1,0 +1,125 @@
+package io.lakestream.connectors.kinesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakestream.testkit.flink.FlinkMiniCluster;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Row;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.StreamStatus;
+
+/**
+ * What the Kinesis source's ITCases share, whichever peer they run against: streams created and
+ * awaited through a client, jobs on the test's MiniCluster, records as {@code key|seq} lines, a
+ * task failure injected once per name ({@link #FAILED}), and the exactly-once check of the lines an
+ * {@link EpochCommittingSink} committed (every line once, each key's lines in order).
+ */
+final class KinesisJobs {
+  /** The names of the {@link FailOnce} functions that have failed their task. */
+  static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
+
+  private KinesisJobs() {}
+
+  /** Checkpoints every 200 ms; {@code restarts}: up to 3 restarts 100 ms apart. */
+  static StreamExecutionEnvironment environment(
+      FlinkMiniCluster cluster, int parallelism, boolean restarts) {
+    StreamExecutionEnvironment env = cluster.environment();
+    env.setParallelism(parallelism);
+    env.enableCheckpointing(200);
+    if (restarts) {
+      Configuration config = new Configuration();
+      config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+      config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+      env.configure(config);
+    }
+    return env;
+  }
+
+  /** A record as {@code partitionKey|data}. */
+  static String line(Row row) {
+    return KinesisRecord.partitionKey(row)
+        + "|"
+        + new String(KinesisRecord.data(row), StandardCharsets.UTF_8);
+  }
+
+  /** Fails the task once, after {@code after} records. */
+  static final class FailOnce implements MapFunction<Row, Row> {
+    private final String name;
+    private final int after;
+    private int seen;
+
+    FailOnce(String name, int after) {
+      this.name = name;
+      this.after = after;
+    }
+
+    @Override
+    public Row map(Row row) {
+      if (++seen == after && FAILED.add(name)) {
+        throw new IllegalStateException("injected failure after " + after + " records");
+      }
+      return row;
+    }
+  }
+
+  /**
+   * Waits until {@code sink} committed as many lines as {@code expected} and two more checkpoints
+   * passed, then checks they are exactly {@code expected}, each key's in order.
+   */
+  static void awaitExactly(FlinkMiniCluster cluster, String sink, List<String> expected, JobID job)
+      throws InterruptedException {
+    await(() -> EpochCommittingSink.committed(sink).size() >= expected.size());
+    cluster.waitForMoreCheckpoints(job, 2, Duration.ofSeconds(30));
+    List<String> committed = EpochCommittingSink.committed(sink);
+    assertThat(committed).containsExactlyInAnyOrderElementsOf(expected);
+    Map<String, Integer> last = new HashMap<>();
+    for (String line : committed) {
+      String[] keyAndSeq = line.split("\\|");
+      int seq = Integer.parseInt(keyAndSeq[1]);
+      Integer before = last.put(keyAndSeq[0], seq);
+      assertThat(before == null ? -1 : before).as("order of key " + keyAndSeq[0]).isLessThan(seq);
+    }
+  }
+
+  /** Creates {@code stream} with {@code shards} shards and waits until it is active. */
+  static void createStream(KinesisClient client, String stream, int shards)
+      throws InterruptedException {
+    client.createStream(r -> r.streamName(stream).shardCount(shards));
+    awaitActive(client, stream);
+  }
+
+  /** Waits until {@code stream} is active (after its creation or a reshard). */
+  static void awaitActive(KinesisClient client, String stream) throws InterruptedException {
+    await(
+        () ->
+            client
+                    .describeStreamSummary(r -> r.streamName(stream))
+                    .streamDescriptionSummary()
+                    .streamStatus()
+                == StreamStatus.ACTIVE);
+  }
+
+  /** Waits up to 60 s for {@code condition}. */
+  static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 60 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+}
