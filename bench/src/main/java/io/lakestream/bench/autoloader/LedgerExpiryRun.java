@@ -35,6 +35,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 final class LedgerExpiryRun {
   static final int MAX_AGE_SECONDS = 4;
   static final int WAVE_SECONDS = 1;
+
+  /** Waves by default; {@code BENCH_LEDGER_WAVES} asks for a longer run (at least this many). */
   static final int WAVES = 12;
 
   /** One sample: seconds since the first wave, files ingested, ledger entries, entries evicted. */
@@ -44,6 +46,8 @@ final class LedgerExpiryRun {
   private final Path landing;
   private final int parallelism;
   private final long filesPerWave;
+  private final int waves =
+      Math.max(WAVES, Integer.parseInt(System.getenv().getOrDefault("BENCH_LEDGER_WAVES", "12")));
 
   LedgerExpiryRun(FlinkMiniCluster flink, Path workDir, int parallelism, long files) {
     this.flink = flink;
@@ -93,7 +97,7 @@ final class LedgerExpiryRun {
     JobID job = flink.submit(env);
     List<Sample> samples = new ArrayList<>();
     long start = System.nanoTime();
-    for (int wave = 0; wave < WAVES; wave++) {
+    for (int wave = 0; wave < waves; wave++) {
       write(wave);
       long target = (wave + 1) * filesPerWave;
       AutoLoaderDiscoveryBench.await(flink, job, tally::count, target, "ledger wave " + wave);
@@ -104,7 +108,7 @@ final class LedgerExpiryRun {
     Thread.sleep(Duration.ofSeconds(MAX_AGE_SECONDS + WAVE_SECONDS).toMillis());
     samples.add(sample(start, tally));
     flink.cancel(job, Duration.ofMinutes(2));
-    tally.check(WAVES * filesPerWave);
+    tally.check(waves * filesPerWave);
     check(samples);
     return samples;
   }
@@ -127,14 +131,14 @@ final class LedgerExpiryRun {
 
   /** Fails unless entries were evicted and the ledger stayed within {@link #bound()}. */
   private void check(List<Sample> samples) {
-    Sample lastWave = samples.get(WAVES - 1);
+    Sample lastWave = samples.get(waves - 1);
     if (lastWave.evicted() == 0 || lastWave.entries() > bound()) {
       throw new IllegalStateException(
           String.format(
               Locale.ROOT,
               "ledger expiry: after %d waves of %d files the ledger holds %d entries (at most %d"
                   + " expected) and evicted %d",
-              WAVES,
+              waves,
               filesPerWave,
               lastWave.entries(),
               bound(),
@@ -154,8 +158,12 @@ final class LedgerExpiryRun {
     }
   }
 
-  /** The markdown section of the samples. */
+  /**
+   * The markdown section of the samples (the last one taken a max age after the last wave); a long
+   * run shows about 20 of its waves, evenly spread, and the last two samples.
+   */
   static String render(List<Sample> samples, long perWave, long bound) {
+    int waves = samples.size() - 1;
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
@@ -164,13 +172,18 @@ final class LedgerExpiryRun {
                 + " %,d files, one every %d s, then a max age with no new files (numLedgerEntries"
                 + " summed over subtasks; the ledger may hold at most %,d at the last wave):%n%n",
             MAX_AGE_SECONDS,
-            WAVES,
+            waves,
             perWave,
             WAVE_SECONDS,
             bound));
     out.append("| s | files ingested | ledger entries | entries evicted |\n");
     out.append("|---:|---:|---:|---:|\n");
-    for (Sample s : samples) {
+    int step = Math.max(1, (waves + 19) / 20);
+    for (int i = 0; i < samples.size(); i++) {
+      if (i % step != 0 && i < samples.size() - 2) {
+        continue;
+      }
+      Sample s = samples.get(i);
       out.append(
           String.format(
               Locale.ROOT,
