@@ -50,4 +50,20 @@ class FlinkSettingsTest {
     assertThat(conf.contains(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
         .isFalse();
   }
+
+  /**
+   * The embedded REST port comes from below the ephemeral range, where connections cannot take it.
+   */
+  @Test
+  void theEmbeddedRestPortIsReservedBelowTheEphemeralRange() throws Exception {
+    java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(range));
+    int ephemeralFrom; // read as a stream: /proc files report size 0
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(range)) {
+      ephemeralFrom = Integer.parseInt(new String(in.readAllBytes()).trim().split("\\s+")[0]);
+    }
+    try (java.net.ServerSocket socket = FlinkSettings.reserveLoopbackPort()) {
+      assertThat(socket.getLocalPort()).isBetween(20_000, ephemeralFrom - 1);
+    }
+  }
 }
