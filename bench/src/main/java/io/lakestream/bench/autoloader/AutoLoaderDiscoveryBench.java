@@ -66,6 +66,13 @@ public final class AutoLoaderDiscoveryBench implements Bench {
     return false;
   }
 
+  /**
+   * {@code s3proxy} lets s3proxy answer LIST requests (its filesystem backend walks the whole
+   * bucket per flat page); by default the counting proxy answers them from a {@link
+   * SortedKeyIndex}.
+   */
+  static final String LISTING_ENV = "BENCH_S3_LISTING";
+
   /** Files of the "new files after the backfill" step: 1,000, fewer at small scale. */
   static long newFiles(long files) {
     return Math.max(10, Math.min(1_000, files / 20));
@@ -95,8 +102,11 @@ public final class AutoLoaderDiscoveryBench implements Bench {
       throw new IllegalArgumentException("--files must be at least 40, was " + files);
     }
     double load = ResourcePeaks.loadAverage();
+    boolean viaS3proxy = "s3proxy".equalsIgnoreCase(System.getenv(LISTING_ENV));
     try (S3Server s3 = S3Server.start("autoloader-discovery");
-        S3RequestCounter counter = new S3RequestCounter(s3.endpoint())) {
+        S3RequestCounter counter =
+            new S3RequestCounter(
+                s3.endpoint(), viaS3proxy ? null : new SortedKeyIndex(s3.bucket(), "landing/"))) {
       String root = "s3a://" + s3.bucket() + "/landing";
       Map<String, String> viaCounter = s3a(s3, counter.endpoint().toString());
       Configuration flinkConf = s3.flinkConfiguration();
@@ -105,7 +115,8 @@ public final class AutoLoaderDiscoveryBench implements Bench {
           "metrics.reporter.capture.factory.class", CapturingReporter.Factory.class.getName());
       CapturingReporter.reset();
       try (LandingFiles landing =
-              new LandingFiles(s3.storageDirectory(), s3.bucket(), "landing", files);
+              new LandingFiles(
+                  s3.storageDirectory(), s3.bucket(), "landing", files, counter.index());
           FlinkMiniCluster flink =
               FlinkMiniCluster.builder()
                   .checkpointInterval(TRIGGER)
@@ -138,13 +149,20 @@ public final class AutoLoaderDiscoveryBench implements Bench {
                 "%,d files in %,d hour directories (date=2026-11-DD/hour=HH/part-N.json, one JSON"
                     + " line each), then %,d + %,d new files; trigger/discovery interval %d s;"
                     + " parallelism %d; S3 requests counted by a proxy in front of s3proxy"
-                    + " (filesystem-nio2 backend)",
+                    + " (filesystem-nio2 backend); %s",
                 files,
                 landing.directories(),
                 fresh,
                 fresh,
                 TRIGGER.toSeconds(),
-                options.parallelism()));
+                options.parallelism(),
+                viaS3proxy
+                    ? "LISTs answered by s3proxy (" + LISTING_ENV + "=s3proxy)"
+                    : "LISTs answered by the proxy from a sorted key index (a page costs what it"
+                        + " returns, as on S3; "
+                        + LISTING_ENV
+                        + "=s3proxy lets s3proxy answer),"
+                        + " GET and HEAD by s3proxy"));
         notes.add(
             String.format(
                 Locale.ROOT,

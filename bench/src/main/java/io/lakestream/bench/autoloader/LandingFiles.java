@@ -9,6 +9,7 @@ import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,7 @@ final class LandingFiles implements AutoCloseable {
   private final String prefix;
   private final long files;
   private final int dirs;
+  private final SortedKeyIndex index;
 
   /**
    * @param storage the S3 server's storage directory (filesystem-nio2: {@code
@@ -49,9 +51,12 @@ final class LandingFiles implements AutoCloseable {
    * @param bucket the bucket
    * @param prefix the landing prefix in the bucket, e.g. {@code landing}
    * @param files the initial file count (sets the directory layout)
+   * @param index where each file is recorded once in place (null: nowhere)
    */
-  LandingFiles(java.nio.file.Path storage, String bucket, String prefix, long files)
+  LandingFiles(
+      java.nio.file.Path storage, String bucket, String prefix, long files, SortedKeyIndex index)
       throws IOException {
+    this.index = index;
     this.bucketDir = storage.resolve(bucket);
     this.staging = Files.createDirectories(storage.resolve(".bench-staging"));
     this.prefix = prefix;
@@ -121,15 +126,25 @@ final class LandingFiles implements AutoCloseable {
     Files.write(temp, body);
     UserDefinedFileAttributeView view =
         Files.getFileAttributeView(temp, UserDefinedFileAttributeView.class);
+    byte[] md5;
     try {
-      // what s3proxy's putBlob records: the ETag is the MD5 of the body
-      view.write(MD5_ATTRIBUTE, ByteBuffer.wrap(MessageDigest.getInstance("MD5").digest(body)));
+      md5 = MessageDigest.getInstance("MD5").digest(body);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+    // what s3proxy's putBlob records: the ETag is the MD5 of the body
+    view.write(MD5_ATTRIBUTE, ByteBuffer.wrap(md5));
     java.nio.file.Path target = bucketDir.resolve(prefix).resolve(key(i));
     Files.createDirectories(target.getParent());
     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    if (index != null) {
+      index.put(
+          prefix + "/" + key(i),
+          new SortedKeyIndex.ObjectEntry(
+              body.length,
+              HexFormat.of().formatHex(md5),
+              Files.getLastModifiedTime(target).toMillis()));
+    }
   }
 
   /** The id in a line written by this class. */

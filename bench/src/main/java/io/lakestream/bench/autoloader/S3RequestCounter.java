@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * object. Responses are passed through unparsed. A chunked request body is not supported: the
  * connection is closed and {@link #unparsed()} counts it (the bench fails then, so a miscount
  * cannot go unnoticed).
+ *
+ * <p>With a {@link SortedKeyIndex}, the proxy answers the ListObjectsV2 requests the index covers
+ * itself (counted as LISTs all the same) instead of s3proxy; clients send one request at a time per
+ * connection and wait for its answer, so the answer cannot interleave with a response from s3proxy.
  */
 final class S3RequestCounter implements AutoCloseable {
   private final URI target;
@@ -36,11 +40,18 @@ final class S3RequestCounter implements AutoCloseable {
   private final AtomicLong gets = new AtomicLong();
   private final AtomicLong others = new AtomicLong();
   private final AtomicLong unparsed = new AtomicLong();
+  private final SortedKeyIndex index;
   private volatile boolean closed;
 
   /** Starts a proxy on 127.0.0.1 (random port) forwarding to {@code target} (http://host:port). */
   S3RequestCounter(URI target) throws IOException {
+    this(target, null);
+  }
+
+  /** As {@link #S3RequestCounter(URI)}, answering the LISTs {@code index} covers from it. */
+  S3RequestCounter(URI target, SortedKeyIndex index) throws IOException {
     this.target = target;
+    this.index = index;
     this.server = new ServerSocket();
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
     pool.submit(this::accept);
@@ -57,6 +68,11 @@ final class S3RequestCounter implements AutoCloseable {
   /** The proxy's endpoint, {@code http://127.0.0.1:<port>}. */
   URI endpoint() {
     return URI.create("http://127.0.0.1:" + server.getLocalPort());
+  }
+
+  /** The index answering LISTs, or null when s3proxy answers them. */
+  SortedKeyIndex index() {
+    return index;
   }
 
   long lists() {
@@ -108,7 +124,11 @@ final class S3RequestCounter implements AutoCloseable {
           return;
         }
         String text = new String(head, StandardCharsets.ISO_8859_1);
-        count(text.substring(0, text.indexOf('\r')));
+        String requestLine = text.substring(0, text.indexOf('\r'));
+        count(requestLine);
+        if (answerFromIndex(requestLine, client)) {
+          continue;
+        }
         String lower = text.toLowerCase(Locale.ROOT);
         if (lower.contains("\r\ntransfer-encoding:")) {
           unparsed.incrementAndGet();
@@ -131,6 +151,32 @@ final class S3RequestCounter implements AutoCloseable {
     } catch (IOException e) {
       // connection closed by either side
     }
+  }
+
+  /** Answers a LIST the index covers; false for every other request. */
+  private boolean answerFromIndex(String requestLine, Socket client) throws IOException {
+    String[] parts = requestLine.split(" ");
+    String target = parts.length > 1 ? parts[1] : "";
+    int q = target.indexOf('?');
+    if (index == null || !parts[0].equals("GET") || q < 0) {
+      return false;
+    }
+    String query = target.substring(q + 1);
+    if (!index.answers(target.substring(0, q), query)) {
+      return false;
+    }
+    byte[] body = index.list(query).getBytes(StandardCharsets.UTF_8);
+    String head =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: "
+            + body.length
+            + "\r\nx-amz-request-id: bench-index\r\n\r\n";
+    synchronized (client) {
+      OutputStream out = client.getOutputStream();
+      out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+      out.write(body);
+      out.flush();
+    }
+    return true;
   }
 
   private void count(String requestLine) {
@@ -184,8 +230,10 @@ final class S3RequestCounter implements AutoCloseable {
       byte[] buffer = new byte[65536];
       int n;
       while ((n = in.read(buffer)) >= 0) {
-        out.write(buffer, 0, n);
-        out.flush();
+        synchronized (to) {
+          out.write(buffer, 0, n);
+          out.flush();
+        }
       }
     } catch (IOException e) {
       // connection closed by either side
