@@ -52,7 +52,8 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
  * (requireConsumerDeregistration); availableNow across two runs, the first polling, the second efo
  * from the first's positions (consumer named after the query id), reads each record once; a
  * registeredConsumerId that does not exist fails naming the option. kinesis-mock sends no child
- * shards when a subscribed shard closes, so resharding under efo is not tested here.
+ * shards when a subscribed shard closes, so resharding under efo is tested at the reader instead
+ * ({@code source.reader.KinesisFanOutReshardTest}, with the events built from kinesalite's shards).
  */
 class KinesisEnhancedFanOutITCase {
   @RegisterExtension
