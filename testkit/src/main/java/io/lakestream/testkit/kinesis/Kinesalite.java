@@ -3,13 +3,13 @@ package io.lakestream.testkit.kinesis;
 import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.OrphanReaper;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * A running kinesalite (a Kinesis Data Streams implementation on npm) on 127.0.0.1, serving HTTP
@@ -35,6 +35,7 @@ public final class Kinesalite implements AutoCloseable {
   private final Process process;
   private final OrphanReaper reaper;
   private final int port;
+  private KinesisClient client;
 
   private Kinesalite(Process process, OrphanReaper reaper, int port) {
     this.process = process;
@@ -72,24 +73,13 @@ public final class Kinesalite implements AutoCloseable {
             .redirectOutput(log.toFile());
     Process process = PACKAGE.start(builder, "node");
     Kinesalite kinesalite = new Kinesalite(process, OrphanReaper.watch(process.pid(), log), port);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!listening(port)) {
-      if (!process.isAlive() || System.nanoTime() > deadline) {
-        kinesalite.close();
-        throw new IOException("kinesalite did not start on port " + port + "; see " + log);
-      }
-      Thread.sleep(50);
+    try {
+      PACKAGE.awaitListening(process, port, Duration.ofSeconds(30), log);
+    } catch (IOException e) {
+      kinesalite.close();
+      throw e;
     }
     return kinesalite;
-  }
-
-  private static boolean listening(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 200);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** The endpoint for the SDK's endpointOverride, e.g. {@code http://127.0.0.1:4567}. */
@@ -97,8 +87,24 @@ public final class Kinesalite implements AutoCloseable {
     return URI.create("http://" + FreePort.LOOPBACK + ":" + port);
   }
 
+  /**
+   * A Kinesis client of this kinesalite ({@link KinesisTestClient}), made on first use and closed
+   * with it: callers do not close it.
+   */
+  public synchronized KinesisClient client() {
+    if (client == null) {
+      client = KinesisTestClient.create(endpoint(), null);
+    }
+    return client;
+  }
+
   @Override
   public void close() throws InterruptedException {
+    synchronized (this) {
+      if (client != null) {
+        client.close();
+      }
+    }
     process.destroy();
     if (!process.waitFor(5, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.types.Row;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -56,12 +55,7 @@ class KinesisFanOutReshardTest {
 
   @BeforeAll
   static void connect() {
-    client = config("any").client();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    client.close();
+    client = KINESIS.client();
   }
 
   @Test
