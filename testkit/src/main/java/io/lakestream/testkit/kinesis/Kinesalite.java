@@ -32,6 +32,24 @@ public final class Kinesalite implements AutoCloseable {
           "LAKESTREAM_KINESALITE_DIR",
           "kinesalite, the Kinesis implementation of the tests");
 
+  /**
+   * Preloaded into node: kinesalite throws, and so exits, when a client aborts a request (error
+   * "aborted", ECONNRESET), as a Kinesis reader cancelled in the middle of a GetRecords call does
+   * (a task failure, a job cancelled); such errors are logged and it keeps serving. Any other
+   * uncaught error still ends it.
+   */
+  private static final String SURVIVE_ABORTS_JS =
+      """
+      process.on('uncaughtException', (err) => {
+        if (err && (err.code === 'ECONNRESET' || err.message === 'aborted')) {
+          console.error('a client aborted a request (' + err.message + '); serving on');
+          return;
+        }
+        console.error(err);
+        process.exit(1);
+      });
+      """;
+
   private final Process process;
   private final OrphanReaper reaper;
   private final int port;
@@ -54,10 +72,15 @@ public final class Kinesalite implements AutoCloseable {
     Path cli = PACKAGE.install();
     int port = FreePort.pick();
     Path log = Files.createTempFile("kinesalite-", ".log");
+    Path preload = Files.createTempFile("kinesalite-survive-aborts-", ".js");
+    Files.writeString(preload, SURVIVE_ABORTS_JS);
+    preload.toFile().deleteOnExit();
     ProcessBuilder builder =
         new ProcessBuilder(
                 List.of(
                     "node",
+                    "--require",
+                    preload.toString(),
                     cli.toString(),
                     "--port",
                     Integer.toString(port),
