@@ -1,20 +1,15 @@
 package io.lakestream.runtime;
 
 import io.lakestream.api.error.LakestreamException;
+import io.lakestream.api.net.LoopbackPorts;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.state.checkpoint.CreateIfAbsentSelection;
 import io.lakestream.state.checkpoint.RestorableSnapshot;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Random;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -219,48 +214,14 @@ final class FlinkSettings {
    * given the REST port just released, and the REST API would not start.
    */
   static void embeddedPorts(Configuration conf) {
-    try (ServerSocket rest = reserveLoopbackPort();
-        ServerSocket metrics = reserveLoopbackPort()) {
+    try (ServerSocket rest = LoopbackPorts.reserve();
+        ServerSocket metrics = LoopbackPorts.reserve()) {
       embeddedRestEndpoint(conf, rest.getLocalPort());
       embeddedPrometheus(conf, metrics.getLocalPort());
       EmbeddedQueryPage.open(); // binds its own port while these two are held
 
     } catch (IOException e) {
       throw new UncheckedIOException("no free loopback ports for the embedded REST API", e);
-    }
-  }
-
-  /**
-   * A loopback port free now, held by the returned socket until the caller closes it, and picked
-   * below the kernel's ephemeral port range where that leaves room: Flink binds the port only
-   * later, and a port from the ephemeral range (what port 0 gives) may by then be the local end of
-   * some process's outgoing connection, which fails the MiniCluster's start with "Could not start
-   * rest endpoint". Falls back to port 0 where the range is unknown or no such port is free.
-   */
-  static ServerSocket reserveLoopbackPort() throws IOException {
-    int below = ephemeralPortsFrom();
-    for (int i = 0; i < 50 && below - RESERVED_PORTS_FROM > 1_000; i++) {
-      int port = RESERVED_PORTS_FROM + PORTS.nextInt(below - RESERVED_PORTS_FROM);
-      try {
-        return new ServerSocket(port, 1, InetAddress.getLoopbackAddress());
-      } catch (IOException taken) {
-        // try another
-      }
-    }
-    return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-  }
-
-  private static final int RESERVED_PORTS_FROM = 20_000;
-  private static final Random PORTS = new Random();
-
-  /** The first port of Linux's ephemeral range, or 0 where it cannot be read. */
-  private static int ephemeralPortsFrom() {
-    // read as a stream: /proc files report size 0, and Files.readString then reads one byte
-    try (InputStream in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
-      String range = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
-      return Integer.parseInt(range.split("\\s+")[0]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
     }
   }
 

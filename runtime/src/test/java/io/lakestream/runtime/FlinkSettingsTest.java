@@ -52,18 +52,22 @@ class FlinkSettingsTest {
   }
 
   /**
-   * The embedded REST port comes from below the ephemeral range, where connections cannot take it.
+   * The embedded REST and metrics ports come from below the ephemeral range ({@link
+   * io.lakestream.api.net.LoopbackPorts}), where connections cannot take them, and differ.
    */
   @Test
-  void theEmbeddedRestPortIsReservedBelowTheEphemeralRange() throws Exception {
+  void theEmbeddedPortsAreReservedBelowTheEphemeralRange() throws Exception {
     java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(range));
     int ephemeralFrom; // read as a stream: /proc files report size 0
     try (java.io.InputStream in = java.nio.file.Files.newInputStream(range)) {
       ephemeralFrom = Integer.parseInt(new String(in.readAllBytes()).trim().split("\\s+")[0]);
     }
-    try (java.net.ServerSocket socket = FlinkSettings.reserveLoopbackPort()) {
-      assertThat(socket.getLocalPort()).isBetween(20_000, ephemeralFrom - 1);
-    }
+    Configuration conf = new Configuration();
+    FlinkSettings.embeddedPorts(conf);
+    int rest = conf.get(org.apache.flink.configuration.RestOptions.PORT);
+    int metrics = Integer.parseInt(conf.getString("metrics.reporter.lakestream.port", "0"));
+    assertThat(rest).isBetween(20_000, ephemeralFrom - 1);
+    assertThat(metrics).isBetween(20_000, ephemeralFrom - 1).isNotEqualTo(rest);
   }
 }

@@ -1,17 +1,15 @@
 package io.lakestream.testkit;
 
-import java.io.IOException;
+import io.lakestream.api.net.LoopbackPorts;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 
 /**
- * A TCP port on 127.0.0.1 that was free when it was picked.
+ * A TCP port on 127.0.0.1 that was free when it was picked, from below the kernel's ephemeral range
+ * where there is room ({@link LoopbackPorts}, which the runtime's embedded servers use too), so an
+ * outgoing connection does not take it before the service binds it.
  *
- * <p>The port is found by binding a server socket to port 0 and closing it again, so another
- * process can take it before the caller binds it. Callers that start a server on it should retry
- * with a new port when the bind fails.
+ * <p>The port is released again before the caller binds it, so another server can take it
+ * meanwhile. Callers that start a server on it should retry with a new port when the bind fails.
  */
 public final class FreePort {
 
@@ -26,12 +24,6 @@ public final class FreePort {
    * @throws UncheckedIOException if no server socket can be bound on 127.0.0.1
    */
   public static int pick() {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(false);
-      socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), 0), 1);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot bind any free port on " + LOOPBACK, e);
-    }
+    return LoopbackPorts.pick();
   }
 }

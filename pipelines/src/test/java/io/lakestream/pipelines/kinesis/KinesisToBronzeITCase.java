@@ -24,16 +24,11 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.types.Row;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.PutRecordResponse;
 import software.amazon.awssdk.services.kinesis.model.StreamStatus;
@@ -55,14 +50,7 @@ class KinesisToBronzeITCase {
 
   @BeforeAll
   static void client() throws InterruptedException {
-    client =
-        KinesisClient.builder()
-            .endpointOverride(KINESIS.endpoint())
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-            .httpClient(UrlConnectionHttpClient.create())
-            .build();
+    client = KINESIS.client();
     client.createStream(r -> r.streamName("clicks").shardCount(2));
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (client
@@ -73,11 +61,6 @@ class KinesisToBronzeITCase {
       assertThat(System.nanoTime()).as("stream active within 30 s").isLessThan(deadline);
       Thread.sleep(50);
     }
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
   }
 
   /** Fails the task once, on the record whose data is {@code click-120}. */

@@ -3,13 +3,13 @@ package io.lakestream.testkit.kinesis;
 import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.OrphanReaper;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * A running kinesalite (a Kinesis Data Streams implementation on npm) on 127.0.0.1, serving HTTP
@@ -32,9 +32,28 @@ public final class Kinesalite implements AutoCloseable {
           "LAKESTREAM_KINESALITE_DIR",
           "kinesalite, the Kinesis implementation of the tests");
 
+  /**
+   * Preloaded into node: kinesalite throws, and so exits, when a client aborts a request (error
+   * "aborted", ECONNRESET), as a Kinesis reader cancelled in the middle of a GetRecords call does
+   * (a task failure, a job cancelled); such errors are logged and it keeps serving. Any other
+   * uncaught error still ends it.
+   */
+  private static final String SURVIVE_ABORTS_JS =
+      """
+      process.on('uncaughtException', (err) => {
+        if (err && (err.code === 'ECONNRESET' || err.message === 'aborted')) {
+          console.error('a client aborted a request (' + err.message + '); serving on');
+          return;
+        }
+        console.error(err);
+        process.exit(1);
+      });
+      """;
+
   private final Process process;
   private final OrphanReaper reaper;
   private final int port;
+  private KinesisClient client;
 
   private Kinesalite(Process process, OrphanReaper reaper, int port) {
     this.process = process;
@@ -53,10 +72,15 @@ public final class Kinesalite implements AutoCloseable {
     Path cli = PACKAGE.install();
     int port = FreePort.pick();
     Path log = Files.createTempFile("kinesalite-", ".log");
+    Path preload = Files.createTempFile("kinesalite-survive-aborts-", ".js");
+    Files.writeString(preload, SURVIVE_ABORTS_JS);
+    preload.toFile().deleteOnExit();
     ProcessBuilder builder =
         new ProcessBuilder(
                 List.of(
                     "node",
+                    "--require",
+                    preload.toString(),
                     cli.toString(),
                     "--port",
                     Integer.toString(port),
@@ -72,24 +96,13 @@ public final class Kinesalite implements AutoCloseable {
             .redirectOutput(log.toFile());
     Process process = PACKAGE.start(builder, "node");
     Kinesalite kinesalite = new Kinesalite(process, OrphanReaper.watch(process.pid(), log), port);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!listening(port)) {
-      if (!process.isAlive() || System.nanoTime() > deadline) {
-        kinesalite.close();
-        throw new IOException("kinesalite did not start on port " + port + "; see " + log);
-      }
-      Thread.sleep(50);
+    try {
+      PACKAGE.awaitListening(process, port, Duration.ofSeconds(30), log);
+    } catch (IOException e) {
+      kinesalite.close();
+      throw e;
     }
     return kinesalite;
-  }
-
-  private static boolean listening(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 200);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** The endpoint for the SDK's endpointOverride, e.g. {@code http://127.0.0.1:4567}. */
@@ -97,8 +110,24 @@ public final class Kinesalite implements AutoCloseable {
     return URI.create("http://" + FreePort.LOOPBACK + ":" + port);
   }
 
+  /**
+   * A Kinesis client of this kinesalite ({@link KinesisTestClient}), made on first use and closed
+   * with it: callers do not close it.
+   */
+  public synchronized KinesisClient client() {
+    if (client == null) {
+      client = KinesisTestClient.create(endpoint(), null);
+    }
+    return client;
+  }
+
   @Override
   public void close() throws InterruptedException {
+    synchronized (this) {
+      if (client != null) {
+        client.close();
+      }
+    }
     process.destroy();
     if (!process.waitFor(5, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);

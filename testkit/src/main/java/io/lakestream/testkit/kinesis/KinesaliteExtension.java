@@ -3,6 +3,7 @@ package io.lakestream.testkit.kinesis;
 import io.lakestream.testkit.ServiceExtension;
 import java.net.URI;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * JUnit 5 extension that runs {@link Kinesalite} for the tests of a class ({@code static} field) or
@@ -24,5 +25,10 @@ public final class KinesaliteExtension extends ServiceExtension<Kinesalite> {
   /** See {@link Kinesalite#endpoint()}. */
   public URI endpoint() {
     return service().endpoint();
+  }
+
+  /** See {@link Kinesalite#client()}. */
+  public KinesisClient client() {
+    return service().client();
   }
 }

@@ -5,8 +5,6 @@ import io.lakestream.testkit.OrphanReaper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,11 +14,15 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * A running kinesis-mock (the npm package {@code kinesis-local}, a Kinesis Data Streams mock that,
@@ -68,6 +70,7 @@ public final class KinesisMock implements AutoCloseable {
   private final int port;
   private final Path trustStore;
   private final Path dir;
+  private KinesisClient client;
 
   private KinesisMock(Process process, OrphanReaper reaper, int port, Path trustStore, Path dir) {
     this.process = process;
@@ -117,13 +120,11 @@ public final class KinesisMock implements AutoCloseable {
     Process process = PACKAGE.start(builder, "node");
     KinesisMock mock =
         new KinesisMock(process, OrphanReaper.watch(process.pid(), log), port, trustStore, dir);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!listening(port)) {
-      if (!process.isAlive() || System.nanoTime() > deadline) {
-        mock.close();
-        throw new IOException("kinesis-mock did not start on port " + port + "; see " + log);
-      }
-      Thread.sleep(50);
+    try {
+      PACKAGE.awaitListening(process, port, Duration.ofSeconds(60), log);
+    } catch (IOException e) {
+      mock.close();
+      throw e;
     }
     return mock;
   }
@@ -247,17 +248,39 @@ public final class KinesisMock implements AutoCloseable {
     return text.replace("\n", "\\n");
   }
 
-  private static boolean listening(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 200);
-      return true;
-    } catch (IOException e) {
-      return false;
+  /**
+   * A Kinesis client of this kinesis-mock ({@link KinesisTestClient}) that trusts its certificate
+   * whatever the JVM's trust store, made on first use and closed with it: callers do not close it.
+   *
+   * @throws IllegalStateException when the trust store cannot be read
+   */
+  public synchronized KinesisClient client() {
+    if (client == null) {
+      client = KinesisTestClient.create(endpoint(), trustManagers());
+    }
+    return client;
+  }
+
+  private TrustManager[] trustManagers() {
+    try (InputStream in = Files.newInputStream(trustStore)) {
+      KeyStore trust = KeyStore.getInstance("PKCS12");
+      trust.load(in, PASSWORD.toCharArray());
+      TrustManagerFactory factory =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(trust);
+      return factory.getTrustManagers();
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalStateException("Cannot read the kinesis-mock trust store " + trustStore, e);
     }
   }
 
   @Override
   public void close() throws InterruptedException {
+    synchronized (this) {
+      if (client != null) {
+        client.close();
+      }
+    }
     process.destroy();
     if (!process.waitFor(5, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);

@@ -3,6 +3,7 @@ package io.lakestream.testkit.kinesis;
 import io.lakestream.testkit.ServiceExtension;
 import java.net.URI;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * JUnit 5 extension that runs {@link KinesisMock} for the tests of a class ({@code static} field)
@@ -34,5 +35,10 @@ public final class KinesisMockExtension extends ServiceExtension<KinesisMock> {
   /** See {@link KinesisMock#endpoint()}. */
   public URI endpoint() {
     return service().endpoint();
+  }
+
+  /** See {@link KinesisMock#client()}. */
+  public KinesisClient client() {
+    return service().client();
   }
 }

@@ -1,10 +1,14 @@
 package io.lakestream.testkit.kinesis;
 
+import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.debian.DebianPackages;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -92,6 +96,33 @@ record NodePackage(
               + " needs node and npm on the PATH): "
               + e.getMessage(),
           e);
+    }
+  }
+
+  /**
+   * Waits until {@code process} (this package's, started with {@link #start}) accepts connections
+   * on 127.0.0.1:{@code port}.
+   *
+   * @throws IOException when the process exits or {@code timeout} passes first, naming {@code log}
+   */
+  void awaitListening(Process process, int port, Duration timeout, Path log)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!accepts(port)) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        throw new IOException(
+            name + " (" + purpose + ") did not start on port " + port + "; see " + log);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }

@@ -3,11 +3,13 @@ package io.lakestream.connectors.kinesis;
 import static io.lakestream.connectors.kinesis.KinesisJobs.FAILED;
 import static io.lakestream.connectors.kinesis.KinesisJobs.await;
 import static io.lakestream.connectors.kinesis.KinesisJobs.awaitExactly;
+import static io.lakestream.connectors.kinesis.KinesisJobs.cancel;
 import static io.lakestream.connectors.kinesis.KinesisJobs.createStream;
 import static io.lakestream.connectors.kinesis.KinesisJobs.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.kinesis.KinesisJobs.FailOnce;
+import io.lakestream.connectors.kinesis.KinesisJobs.SubmittedJobs;
 import io.lakestream.connectors.kinesis.source.KinesisSource;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.query.OutputMode;
@@ -29,18 +31,13 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Consumer;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
@@ -52,7 +49,8 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
  * (requireConsumerDeregistration); availableNow across two runs, the first polling, the second efo
  * from the first's positions (consumer named after the query id), reads each record once; a
  * registeredConsumerId that does not exist fails naming the option. kinesis-mock sends no child
- * shards when a subscribed shard closes, so resharding under efo is not tested here.
+ * shards when a subscribed shard closes, so resharding under efo is tested at the reader instead
+ * ({@code source.reader.KinesisFanOutReshardTest}, with the events built from kinesalite's shards).
  */
 class KinesisEnhancedFanOutITCase {
   @RegisterExtension
@@ -63,35 +61,21 @@ class KinesisEnhancedFanOutITCase {
   @Order(2)
   static final FlinkMiniClusterExtension FLINK = new FlinkMiniClusterExtension();
 
+  private final SubmittedJobs jobs = new SubmittedJobs(FLINK::cluster);
+
   @TempDir static Path dir;
   private static KinesisClient client;
   private final Map<String, Integer> nextSeq = new HashMap<>();
-  private final List<JobID> jobs = new ArrayList<>();
 
   @BeforeAll
   static void client() {
-    client =
-        KinesisClient.builder()
-            .endpointOverride(KINESIS.endpoint())
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-            .httpClient(UrlConnectionHttpClient.create())
-            .build();
+    client = KINESIS.client();
   }
 
+  /** Cancels the jobs a failed test left running. */
   @AfterEach
   void cancelRunningJobs() {
-    for (JobID job : jobs) {
-      if (!FLINK.cluster().status(job).isGloballyTerminalState()) {
-        FLINK.cluster().cancel(job, Duration.ofSeconds(30));
-      }
-    }
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
+    jobs.cancelRunning();
   }
 
   @Test
@@ -118,13 +102,13 @@ class KinesisEnhancedFanOutITCase {
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream))
         .setParallelism(1);
-    JobID job = submit(env, null);
+    JobID job = jobs.submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 100);
     expected.addAll(put(stream, 100));
     awaitExactly(FLINK.cluster(), stream, expected, job);
     assertThat(FAILED).contains(stream);
     assertThat(consumers(stream)).containsExactly("lakestream_clicks-app");
-    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), job);
     assertThat(EpochCommittingSink.committedEpochs(stream))
         .allSatisfy(epoch -> assertThat(epoch).hasSizeLessThanOrEqualTo(2 * 60));
     await(() -> consumers(stream).isEmpty()); // requireConsumerDeregistration
@@ -153,7 +137,7 @@ class KinesisEnhancedFanOutITCase {
         .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
-    JobID job = submit(env, null);
+    JobID job = jobs.submit(env, null);
     JobResult result = FLINK.cluster().waitForTermination(job, Duration.ofSeconds(60));
     Throwable failure =
         result
@@ -192,7 +176,7 @@ class KinesisEnhancedFanOutITCase {
         .addSink(new EpochCommittingSink(stream + "-" + runId))
         .uid("sink")
         .setParallelism(1);
-    JobID job = submit(env, restore);
+    JobID job = jobs.submit(env, restore);
     await(
         () -> {
           try {
@@ -202,17 +186,11 @@ class KinesisEnhancedFanOutITCase {
           }
         });
     FLINK.cluster().waitForMoreCheckpoints(job, 2, Duration.ofSeconds(30));
-    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), job);
     assertThat(EpochCommittingSink.committed(stream + "-" + runId))
         .as(runId + " (" + mode + ")")
         .containsExactlyInAnyOrderElementsOf(expected);
     return FLINK.cluster().latestRetainedCheckpoint(job).orElseThrow();
-  }
-
-  private JobID submit(StreamExecutionEnvironment env, URI restore) {
-    JobID job = FLINK.cluster().submit(env, restore);
-    jobs.add(job);
-    return job;
   }
 
   private static KinesisSource source(

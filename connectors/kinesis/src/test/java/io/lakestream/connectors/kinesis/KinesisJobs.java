@@ -3,14 +3,17 @@ package io.lakestream.connectors.kinesis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.testkit.flink.FlinkMiniCluster;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
@@ -99,6 +102,42 @@ final class KinesisJobs {
       throws InterruptedException {
     client.createStream(r -> r.streamName(stream).shardCount(shards));
     awaitActive(client, stream);
+  }
+
+  /**
+   * The jobs a test submitted, so that the ones a failed test left running are cancelled after it
+   * and do not hold the cluster's slots.
+   */
+  static final class SubmittedJobs {
+    private final Supplier<FlinkMiniCluster> cluster;
+    private final List<JobID> jobs = new ArrayList<>();
+
+    /** Jobs of the cluster {@code cluster} gives (once started: a field may name it earlier). */
+    SubmittedJobs(Supplier<FlinkMiniCluster> cluster) {
+      this.cluster = cluster;
+    }
+
+    /** Submits {@code env}'s job, restored from {@code restore} unless null. */
+    JobID submit(StreamExecutionEnvironment env, URI restore) {
+      JobID job = cluster.get().submit(env, restore);
+      jobs.add(job);
+      return job;
+    }
+
+    /** Cancels those still running. */
+    void cancelRunning() {
+      for (JobID job : jobs) {
+        if (!cluster.get().status(job).isGloballyTerminalState()) {
+          cancel(cluster.get(), job);
+        }
+      }
+      jobs.clear();
+    }
+  }
+
+  /** Cancels {@code job}, waiting up to 30 s. */
+  static void cancel(FlinkMiniCluster cluster, JobID job) {
+    cluster.cancel(job, Duration.ofSeconds(30));
   }
 
   /** Waits until {@code stream} is active (after its creation or a reshard). */

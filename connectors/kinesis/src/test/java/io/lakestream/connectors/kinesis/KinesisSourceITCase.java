@@ -4,11 +4,13 @@ import static io.lakestream.connectors.kinesis.KinesisJobs.FAILED;
 import static io.lakestream.connectors.kinesis.KinesisJobs.await;
 import static io.lakestream.connectors.kinesis.KinesisJobs.awaitActive;
 import static io.lakestream.connectors.kinesis.KinesisJobs.awaitExactly;
+import static io.lakestream.connectors.kinesis.KinesisJobs.cancel;
 import static io.lakestream.connectors.kinesis.KinesisJobs.createStream;
 import static io.lakestream.connectors.kinesis.KinesisJobs.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.kinesis.KinesisJobs.FailOnce;
+import io.lakestream.connectors.kinesis.KinesisJobs.SubmittedJobs;
 import io.lakestream.connectors.kinesis.source.KinesisSource;
 import io.lakestream.state.checkpoint.CheckpointLocation;
 import io.lakestream.state.checkpoint.EpochLog;
@@ -31,18 +33,13 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Shard;
 
@@ -61,43 +58,22 @@ class KinesisSourceITCase {
   @Order(2)
   static final FlinkMiniClusterExtension FLINK = new FlinkMiniClusterExtension();
 
+  private final SubmittedJobs jobs = new SubmittedJobs(FLINK::cluster);
+
   private static final String FULL_RANGE_MIDDLE = "170141183460469231731687303715884105728";
   @TempDir static Path dir;
   private static KinesisClient client;
   private final Map<String, Integer> nextSeq = new HashMap<>();
-  private final List<JobID> jobs = new ArrayList<>();
 
   @BeforeAll
   static void client() {
-    client =
-        KinesisClient.builder()
-            .endpointOverride(KINESIS.endpoint())
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-            .httpClient(UrlConnectionHttpClient.create())
-            .build();
+    client = KINESIS.client();
   }
 
-  /** Cancels the jobs a failed test left running, so they do not hold the cluster's slots. */
+  /** Cancels the jobs a failed test left running. */
   @AfterEach
   void cancelRunningJobs() {
-    for (JobID job : jobs) {
-      if (!FLINK.cluster().status(job).isGloballyTerminalState()) {
-        FLINK.cluster().cancel(job, Duration.ofSeconds(30));
-      }
-    }
-  }
-
-  private JobID submit(StreamExecutionEnvironment env, URI restore) {
-    JobID job = FLINK.cluster().submit(env, restore);
-    jobs.add(job);
-    return job;
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
+    jobs.cancelRunning();
   }
 
   @Test
@@ -113,12 +89,12 @@ class KinesisSourceITCase {
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream))
         .setParallelism(1);
-    JobID job = submit(env, null);
+    JobID job = jobs.submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 100);
     expected.addAll(put(stream, 300));
     awaitExactly(FLINK.cluster(), stream, expected, job);
     assertThat(FAILED).contains(stream);
-    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), job);
   }
 
   @Test
@@ -129,7 +105,7 @@ class KinesisSourceITCase {
         .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink("missing"));
-    JobID job = submit(env, null);
+    JobID job = jobs.submit(env, null);
     JobResult result = FLINK.cluster().waitForTermination(job, Duration.ofSeconds(60));
     Throwable failure =
         result
@@ -155,9 +131,9 @@ class KinesisSourceITCase {
         .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
-    JobID job = submit(env, null);
+    JobID job = jobs.submit(env, null);
     awaitExactly(FLINK.cluster(), stream, expected, job);
-    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), job);
     List<List<String>> epochs = EpochCommittingSink.committedEpochs(stream);
     assertThat(epochs).allSatisfy(epoch -> assertThat(epoch).hasSizeLessThanOrEqualTo(20));
     assertThat(epochs.stream().filter(epoch -> epoch.size() == 20)).hasSizeGreaterThanOrEqualTo(4);
@@ -180,7 +156,7 @@ class KinesisSourceITCase {
         .map(KinesisJobs::line)
         .returns(Types.STRING)
         .addSink(new EpochCommittingSink(stream));
-    JobID job = submit(env, null);
+    JobID job = jobs.submit(env, null);
     await(() -> EpochCommittingSink.committed(stream).size() >= 200);
     await(
         () -> FAILED.contains(stream)); // in the epoch after the second: may come after its commit
@@ -189,7 +165,7 @@ class KinesisSourceITCase {
     merge(stream, open.get(0).shardId(), open.get(1).shardId());
     expected.addAll(put(stream, 150));
     awaitExactly(FLINK.cluster(), stream, expected, job);
-    FLINK.cluster().cancel(job, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), job);
   }
 
   @Test
@@ -202,7 +178,7 @@ class KinesisSourceITCase {
     awaitCaughtUp(location, "run-1", stream);
     List<String> between = put(stream, 40);
     FLINK.cluster().waitForMoreCheckpoints(run1, 2, Duration.ofSeconds(30));
-    FLINK.cluster().cancel(run1, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), run1);
     assertThat(EpochCommittingSink.committed(stream + "-run-1"))
         .containsExactlyInAnyOrderElementsOf(first);
     EpochLog epochs = new CheckpointLocation(location).epochs();
@@ -222,7 +198,7 @@ class KinesisSourceITCase {
     JobID run2 = startAvailableNow(stream, location, "run-2", restore);
     awaitCaughtUp(location, "run-2", stream);
     FLINK.cluster().waitForMoreCheckpoints(run2, 2, Duration.ofSeconds(30));
-    FLINK.cluster().cancel(run2, Duration.ofSeconds(30));
+    cancel(FLINK.cluster(), run2);
     assertThat(EpochCommittingSink.committed(stream + "-run-2"))
         .containsExactlyInAnyOrderElementsOf(between);
   }
@@ -246,7 +222,7 @@ class KinesisSourceITCase {
         .addSink(new EpochCommittingSink(stream + "-" + runId))
         .uid("sink")
         .setParallelism(1);
-    return submit(env, restore);
+    return jobs.submit(env, restore);
   }
 
   private static void awaitCaughtUp(URI location, String runId, String source)

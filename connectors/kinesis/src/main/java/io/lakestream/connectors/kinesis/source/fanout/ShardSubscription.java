@@ -5,8 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
-import software.amazon.awssdk.services.kinesis.KinesisAsyncClient;
-import software.amazon.awssdk.services.kinesis.model.StartingPosition;
 import software.amazon.awssdk.services.kinesis.model.SubscribeToShardEvent;
 import software.amazon.awssdk.services.kinesis.model.SubscribeToShardEventStream;
 import software.amazon.awssdk.services.kinesis.model.SubscribeToShardRequest;
@@ -32,23 +30,18 @@ public final class ShardSubscription {
     this.onSignal = onSignal;
   }
 
-  /** Subscribes {@code consumerArn} to {@code shardId} from {@code position}. */
-  public static ShardSubscription open(
-      KinesisAsyncClient client,
-      String consumerArn,
-      String shardId,
-      StartingPosition position,
+  /**
+   * Makes {@code request} with {@code call}; {@code onSignal} runs on each event and when the call
+   * ends.
+   */
+  static ShardSubscription open(
+      FanOutConnection.SubscribeToShardCall call,
+      SubscribeToShardRequest request,
       Runnable onSignal) {
     ShardSubscription s = new ShardSubscription(onSignal);
-    SubscribeToShardRequest request =
-        SubscribeToShardRequest.builder()
-            .consumerARN(consumerArn)
-            .shardId(shardId)
-            .startingPosition(position)
-            .build();
     SubscribeToShardResponseHandler handler =
         SubscribeToShardResponseHandler.builder().subscriber(() -> s.new EventSubscriber()).build();
-    s.call = client.subscribeToShard(request, handler);
+    s.call = call.subscribe(request, handler);
     s.call.whenComplete((ok, error) -> onSignal.run());
     return s;
   }

@@ -6,6 +6,7 @@ import io.lakestream.connectors.kinesis.KinesisErrorClass;
 import io.lakestream.connectors.kinesis.KinesisRecord;
 import io.lakestream.connectors.kinesis.KinesisSourceConfig;
 import io.lakestream.connectors.kinesis.source.enumerator.ShardFinished;
+import io.lakestream.connectors.kinesis.source.fanout.FanOutConnection;
 import io.lakestream.connectors.kinesis.source.fanout.FanOutConsumer;
 import io.lakestream.connectors.kinesis.source.fanout.ShardSubscription;
 import io.lakestream.connectors.kinesis.source.split.KinesisShardSplit;
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -29,8 +31,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
-import software.amazon.awssdk.services.kinesis.KinesisAsyncClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
@@ -86,10 +86,9 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
             return t;
           });
   private CompletableFuture<Void> available = new CompletableFuture<>();
+  private final Function<KinesisClient, FanOutConnection> fanOutOpener;
   private KinesisClient client;
-  private KinesisAsyncClient asyncClient;
-  private SdkEventLoopGroup eventLoops;
-  private String consumerArn;
+  private FanOutConnection fanOut;
   private long readThisEpoch;
 
   /**
@@ -130,28 +129,37 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
       KinesisSourceConfig config,
       long runStartMillis,
       long maxRecordsPerEpoch) {
+    this(
+        context,
+        config,
+        runStartMillis,
+        maxRecordsPerEpoch,
+        client ->
+            FanOutConnection.open(config, client, "kinesis-efo-" + context.getIndexOfSubtask()));
+  }
+
+  /**
+   * A reader whose consumerMode efo subscriptions go through the connection {@code fanOutOpener}
+   * opens at {@link #start()} from the reader's client (the seam where tests deliver built events).
+   */
+  KinesisShardReader(
+      SourceReaderContext context,
+      KinesisSourceConfig config,
+      long runStartMillis,
+      long maxRecordsPerEpoch,
+      Function<KinesisClient, FanOutConnection> fanOutOpener) {
     this.context = context;
     this.config = config;
     this.runStartMillis = runStartMillis;
     this.maxRecordsPerEpoch = maxRecordsPerEpoch;
+    this.fanOutOpener = fanOutOpener;
   }
 
   @Override
   public void start() {
     client = config.client();
     if (config.fanOut() != null) {
-      consumerArn = FanOutConsumer.activeArn(config, client);
-      eventLoops =
-          SdkEventLoopGroup.builder()
-              .numberOfThreads(2)
-              .threadFactory(
-                  r -> {
-                    Thread t = new Thread(r, "kinesis-efo-" + context.getIndexOfSubtask());
-                    t.setDaemon(true);
-                    return t;
-                  })
-              .build();
-      asyncClient = config.asyncClient(eventLoops);
+      fanOut = fanOutOpener.apply(client);
     }
     // restored finished shards, told now that the reader is registered with the enumerator
     finished.forEach(
@@ -203,7 +211,7 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     cursors.put(shardId, cursor);
     Batch batch = cursor.pending;
     if (batch == null) {
-      batch = consumerArn == null ? getRecords(cursor) : receive(cursor);
+      batch = fanOut == null ? getRecords(cursor) : receive(cursor);
     }
     if (batch != null) {
       emit(cursor, batch, output);
@@ -243,12 +251,7 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
     ShardSubscription subscription = cursor.subscription;
     if (subscription == null) {
       cursor.subscription =
-          ShardSubscription.open(
-              asyncClient,
-              consumerArn,
-              cursor.split.shardId(),
-              startingPosition(cursor),
-              this::wakeUp);
+          fanOut.subscribe(cursor.split.shardId(), startingPosition(cursor), this::wakeUp);
       return null;
     }
     SubscribeToShardEvent event = subscription.poll();
@@ -342,7 +345,7 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
             + " of "
             + config.describe()
             + " with consumer "
-            + consumerArn
+            + fanOut.consumerArn()
             + " (option consumerMode efo): "
             + what
             + ". "
@@ -515,9 +518,8 @@ public final class KinesisShardReader implements SourceReader<Row, KinesisShardS
   public void close() {
     timer.shutdownNow();
     cursors.values().forEach(KinesisShardReader::closeSubscription);
-    if (asyncClient != null) {
-      asyncClient.close();
-      eventLoops.eventLoopGroup().shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    if (fanOut != null) {
+      fanOut.close();
     }
     if (client != null) {
       client.close();
