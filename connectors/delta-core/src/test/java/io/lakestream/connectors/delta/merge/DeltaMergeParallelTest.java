@@ -15,6 +15,7 @@ import io.lakestream.connectors.delta.DeltaTableWriter;
 import io.lakestream.connectors.delta.DeltaWrittenFile;
 import io.lakestream.connectors.delta.cdf.DeltaChangeDataFeed;
 import io.lakestream.connectors.schema.ColumnType;
+import io.lakestream.connectors.sink.EpochFunction;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -176,6 +179,33 @@ class DeltaMergeParallelTest {
         .hasMessage("condition failed on 1049");
 
     assertThat(table.latestSnapshot().orElseThrow().getVersion()).isEqualTo(before);
+  }
+
+  @Test
+  void theEpochFunctionRunsAtTheParallelismTheSinkOpensItWith() throws Exception {
+    Path path = dir.resolve("function");
+    writeTable(path);
+    DeltaTable table = DeltaTable.forPath(path.toString());
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    DeltaMerge recording =
+        DeltaMerge.into(table, SCHEMA, "id")
+            .whenMatchedUpdateAll(
+                (s, t) -> {
+                  threads.add(Thread.currentThread().getName());
+                  return true;
+                })
+            .build();
+
+    EpochFunction one = new DeltaMergeCommit(recording, "one").asEpochFunction();
+    one.open(1);
+    one.call(0, batch(0));
+    assertThat(threads).containsExactly(Thread.currentThread().getName());
+
+    threads.clear();
+    EpochFunction three = new DeltaMergeCommit(recording, "three").asEpochFunction();
+    three.open(3);
+    three.call(0, batch(0));
+    assertThat(threads).allMatch(name -> name.startsWith("merge-read-")).hasSizeBetween(1, 3);
   }
 
   @Test
