@@ -29,8 +29,9 @@ import java.util.function.Function;
  * yet started are cancelled and the call returns only after the running ones have ended, so no task
  * of the batch writes anything after the failure is reported. Files written by tasks that completed
  * are not referenced by any commit (the caller commits nothing) and VACUUM removes them, as after
- * any failed MERGE. An interrupt of the calling thread interrupts the workers and fails the call
- * the same way. Threads are daemon threads made per call and gone when it returns.
+ * any failed MERGE. An interrupt of the calling thread interrupts the workers and fails the call at
+ * once with a {@link DeltaTableException} (nothing is committed either). Threads are daemon threads
+ * made per call, ended when it returns.
  */
 final class ParallelFileTasks {
   private static final AtomicInteger POOLS = new AtomicInteger();
