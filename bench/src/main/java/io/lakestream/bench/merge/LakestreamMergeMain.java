@@ -29,9 +29,9 @@ import java.util.Map;
  *
  * <p>Arguments {@code key=value}: {@code table}, {@code source}, {@code baseRows}, {@code
  * updateSpan}, {@code batchRows}, {@code epochs}, {@code fileRows}, {@code mode} (a {@link
- * MergeMode} name), {@code report} (the {@link EpochTiming} file). After the clock, the change data
- * feed of every merged version must hold exactly the batch's inserts, pre- and post-images, else
- * the process exits 1.
+ * MergeMode} name), {@code parallelism} (threads of the MERGE's per-file work, default 2), {@code
+ * report} (the {@link EpochTiming} file). After the clock, the change data feed of every merged
+ * version must hold exactly the batch's inserts, pre- and post-images, else the process exits 1.
  */
 public final class LakestreamMergeMain {
   private LakestreamMergeMain() {}
@@ -48,7 +48,8 @@ public final class LakestreamMergeMain {
     long cpu0 = ChildReport.processCpuNanos();
     long t0 = System.nanoTime();
     MergeMode mode = MergeMode.valueOf(a.get("mode"));
-    List<EpochTiming> epochs = run(w, a.get("table"), a.get("source"), mode);
+    int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
+    List<EpochTiming> epochs = run(w, a.get("table"), a.get("source"), mode, parallelism);
     long nanos = System.nanoTime() - t0;
     long cpu = ChildReport.processCpuNanos() - cpu0;
     long peakRss = ChildReport.peakRssBytes();
@@ -77,15 +78,23 @@ public final class LakestreamMergeMain {
   /** Merges every epoch's batch into {@code table}, copy-on-write; returns the epochs' timings. */
   public static List<EpochTiming> run(MergeWorkload w, String tablePath, String sourcePath)
       throws IOException {
-    return run(w, tablePath, sourcePath, MergeMode.COPY_ON_WRITE);
+    return run(w, tablePath, sourcePath, MergeMode.COPY_ON_WRITE, 2);
+  }
+
+  /** {@link #run(MergeWorkload, String, String, MergeMode, int)} on 2 threads. */
+  public static List<EpochTiming> run(
+      MergeWorkload w, String tablePath, String sourcePath, MergeMode mode) throws IOException {
+    return run(w, tablePath, sourcePath, mode, 2);
   }
 
   /**
    * Merges every epoch's batch into {@code table} as {@code mode} says (deletion vectors need a
-   * table that enables them); returns the epochs' timings.
+   * table that enables them), rewriting files on up to {@code parallelism} threads (the query's
+   * parallelism, as a foreachBatch sink passes it); returns the epochs' timings.
    */
   public static List<EpochTiming> run(
-      MergeWorkload w, String tablePath, String sourcePath, MergeMode mode) throws IOException {
+      MergeWorkload w, String tablePath, String sourcePath, MergeMode mode, int parallelism)
+      throws IOException {
     DeltaTable table = DeltaTable.forPath(tablePath);
     DeltaMergeCommit commit =
         new DeltaMergeCommit(
@@ -94,7 +103,8 @@ public final class LakestreamMergeMain {
                     .whenNotMatchedInsertAll()
                     .build(),
                 "merge-bench")
-            .withDeletionVectors(mode.deletionVectors());
+            .withDeletionVectors(mode.deletionVectors())
+            .withParallelism(parallelism);
     DeltaTable source = DeltaTable.forPath(sourcePath);
     String schemaJson = source.latestSnapshot().orElseThrow().getSchema().toJson();
     DeltaTableChanges versions = new DeltaTableChanges(source, schemaJson, false, false);

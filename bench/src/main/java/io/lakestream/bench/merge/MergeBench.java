@@ -250,6 +250,7 @@ public final class MergeBench implements Bench {
                       "epochs=" + w.epochs(),
                       "fileRows=" + w.fileRows(),
                       "mode=" + as.name(),
+                      "parallelism=" + options.parallelism(),
                       "report=" + report));
       return checked(w, as, table, m, EpochTiming.read(report), load);
     }

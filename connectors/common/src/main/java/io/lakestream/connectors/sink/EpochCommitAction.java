@@ -22,6 +22,15 @@ public interface EpochCommitAction<R> extends Serializable {
   /** Called once per committer instance before the first commit. */
   default void open() throws IOException {}
 
+  /**
+   * Called once per committer instance before the first commit, instead of {@link #open()}, with
+   * the parallelism of the sink: the threads the action may use for its own per-epoch work (for
+   * example a MERGE rewriting files in parallel). By default {@link #open()}.
+   */
+  default void open(int parallelism) throws IOException {
+    open();
+  }
+
   /** Commits all results of {@code epoch} as one unit. */
   EpochCommitOutcome commit(long epoch, List<R> results) throws IOException;
 

@@ -22,18 +22,23 @@ final class EpochCommitter<R> implements Committer<EpochCommittable<R>> {
 
   private final EpochCommitAction<R> action;
   private final EpochListener listener;
+  private final int parallelism;
   private boolean opened;
 
-  EpochCommitter(EpochCommitAction<R> action, EpochListener listener) {
+  /**
+   * @param parallelism the sink's parallelism, passed to {@link EpochCommitAction#open(int)}
+   */
+  EpochCommitter(EpochCommitAction<R> action, EpochListener listener, int parallelism) {
     this.action = action;
     this.listener = listener;
+    this.parallelism = parallelism;
   }
 
   @Override
   public void commit(Collection<CommitRequest<EpochCommittable<R>>> requests)
       throws IOException, InterruptedException {
     if (!opened) {
-      action.open();
+      action.open(parallelism);
       opened = true;
     }
     List<CommitRequest<EpochCommittable<R>>> ordered = new ArrayList<>(requests);

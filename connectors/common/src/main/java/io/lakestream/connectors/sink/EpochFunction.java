@@ -20,6 +20,14 @@ import java.util.List;
 @PublicEvolving
 @FunctionalInterface
 public interface EpochFunction extends Serializable {
+  /**
+   * Called once before the first epoch of a sink instance with the sink's parallelism: the threads
+   * the function may use for one epoch's work ({@link
+   * io.lakestream.connectors.delta.merge.DeltaMergeCommit#asEpochFunction()} rewrites that many
+   * files at once). By default nothing.
+   */
+  default void open(int parallelism) throws Exception {}
+
   /** Processes the rows of {@code epoch}. */
   void call(long epoch, List<Object[]> rows) throws Exception;
 }

@@ -123,7 +123,10 @@ public final class EpochSink<IN, R>
 
   @Override
   public Committer<EpochCommittable<R>> createCommitter(CommitterInitContext context) {
-    return new EpochCommitter<>(commitAction, listener);
+    // The committer runs at the sink's parallelism (only subtask 0 gets epochs): the action may
+    // use as many threads for one epoch's work.
+    return new EpochCommitter<>(
+        commitAction, listener, Math.max(1, context.getTaskInfo().getNumberOfParallelSubtasks()));
   }
 
   @Override

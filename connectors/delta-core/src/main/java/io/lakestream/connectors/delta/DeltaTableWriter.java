@@ -115,6 +115,24 @@ public final class DeltaTableWriter {
     return new DeltaTableWriter(table, schema, mergeSchema, hiddenColumns);
   }
 
+  /**
+   * A writer for another thread: same table, declaration and hidden columns, sharing this writer's
+   * prepared write state ({@link #open()}ed here first if needed, so the table is read once), with
+   * its own buffers and Parquet writer. Call it in the thread that owns this writer, or after
+   * {@link #open()} returned; the sibling itself is, like any writer, for one thread.
+   *
+   * @throws DeltaSchemaMismatchException if the existing table differs from the declaration
+   * @throws DeltaTableException if the table cannot be read or created
+   */
+  public DeltaTableWriter sibling() {
+    open();
+    DeltaTableWriter w = new DeltaTableWriter(table, schema, mergeSchema, hidden);
+    w.transactionState = transactionState;
+    w.physicalSchema = physicalSchema;
+    w.columnMapped = columnMapped;
+    return w;
+  }
+
   private static DeltaTableSchema withHidden(DeltaTableSchema schema, List<String> hidden) {
     if (hidden.isEmpty()) {
       return schema;

@@ -32,7 +32,8 @@ import java.util.Set;
  * DuplicateMergeKeyException}) unless {@link Builder#lastByOrderingColumn(String)} names a column:
  * then the row with the greatest value in it wins, ties broken by the rows' values, so a replayed
  * batch gives the same result whatever the row order. Immutable and serializable; {@link
- * DeltaMergeCommit} executes it.
+ * DeltaMergeCommit} executes it, reading the target files in several threads at once: conditions
+ * and assignments must be safe to call concurrently (pure functions of their rows are).
  */
 @PublicEvolving
 public final class DeltaMerge implements Serializable {

@@ -29,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +86,15 @@ import org.slf4j.LoggerFactory;
  * <p>Cost per epoch: the table's data files are listed through Kernel once per JVM; later epochs
  * apply only the actions of the commits since ({@code MergeFileIndex}, which lists afresh whenever
  * it cannot follow the log), so finding the candidate files does not replay the whole log.
+ *
+ * <p>Parallelism: the per-file work of a batch runs on up to {@link #parallelism()} threads (the
+ * JVM's available processors unless {@link #withParallelism} says otherwise; a foreachBatch sink
+ * passes its own parallelism): each candidate file is read and the clauses applied in its own task,
+ * then each rewritten file, the moved and inserted rows and the change data are written in their
+ * own tasks. Results are put together in plan order, so the committed actions do not depend on the
+ * threads' timing; the commit itself (and the exactly-once check before planning) stays in the
+ * calling thread. A failing task fails the batch before anything is committed: the files other
+ * tasks wrote stay unreferenced until VACUUM, as after any failed commit.
  */
 @PublicEvolving
 public final class DeltaMergeCommit implements Serializable {
@@ -98,6 +108,7 @@ public final class DeltaMergeCommit implements Serializable {
   private final String appId;
   private final int maxAttempts;
   private final Boolean deletionVectors; // null: where the table enables them
+  private final int parallelism; // 0: the available processors
   private transient Runnable afterPlanning;
   private transient MergeFileIndex files; // the table's files across epochs, made on first use
 
@@ -116,11 +127,13 @@ public final class DeltaMergeCommit implements Serializable {
    * @param maxAttempts commit attempts when other writers keep winning without conflict (>= 1)
    */
   public DeltaMergeCommit(DeltaMerge merge, String appId, int maxAttempts) {
-    this(merge, appId, maxAttempts, null);
+    this(merge, appId, maxAttempts, null, 0);
   }
 
-  private DeltaMergeCommit(DeltaMerge merge, String appId, int maxAttempts, Boolean dvs) {
+  private DeltaMergeCommit(
+      DeltaMerge merge, String appId, int maxAttempts, Boolean dvs, int parallelism) {
     this.deletionVectors = dvs;
+    this.parallelism = parallelism;
     this.merge = Objects.requireNonNull(merge, "merge");
     this.appId = Objects.requireNonNull(appId, "appId");
     if (appId.isBlank()) {
@@ -143,7 +156,29 @@ public final class DeltaMergeCommit implements Serializable {
    * {@link DeltaTableException} naming the property.
    */
   public DeltaMergeCommit withDeletionVectors(boolean enabled) {
-    return new DeltaMergeCommit(merge, appId, maxAttempts, enabled);
+    return new DeltaMergeCommit(merge, appId, maxAttempts, enabled, parallelism);
+  }
+
+  /**
+   * This commit, reading the candidate files and writing the rewritten, new and change data files
+   * of a batch on up to {@code threads} threads (one task per file; a foreachBatch sink passes the
+   * sink's parallelism, see {@link #asEpochFunction()}). The default is the JVM's available
+   * processors. Whatever the number, a batch commits the same actions in the same order, and a
+   * failing task fails the batch with nothing committed. Conditions and assignments of the {@link
+   * DeltaMerge} may then run in several threads at once.
+   *
+   * @param threads threads at most (>= 1; 1 runs the batch in the calling thread)
+   */
+  public DeltaMergeCommit withParallelism(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("parallelism must be >= 1, was " + threads);
+    }
+    return new DeltaMergeCommit(merge, appId, maxAttempts, deletionVectors, threads);
+  }
+
+  /** The threads a batch's per-file work runs on at most. */
+  public int parallelism() {
+    return parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
   }
 
   /**
@@ -229,8 +264,9 @@ public final class DeltaMergeCommit implements Serializable {
     }
     Map<String, String> properties = snapshot.getTableProperties();
     MergeTableFeatures features = MergeTableFeatures.of(snapshot, snapshot.getTimestamp(engine));
+    ParallelFileTasks tasks = new ParallelFileTasks(parallelism());
     MergePlan plan =
-        new MergePlanner(merge, useDeletionVectors(features), features.materializedColumns())
+        new MergePlanner(merge, useDeletionVectors(features), features.materializedColumns(), tasks)
             .plan(snapshot, view.files(), sourceRows);
     if (plan.changesNothing()) {
       return new PreparedMerge(
@@ -246,8 +282,9 @@ public final class DeltaMergeCommit implements Serializable {
     if (!plan.removed().isEmpty() && isTrue(properties, "delta.appendOnly")) {
       throw refused("delta.appendOnly=true", "the table only accepts appends");
     }
-    List<DeltaWrittenFile> dataFiles = writeData(plan, features);
-    List<DeltaWrittenFile> changeFiles = writeChanges(plan, properties, features);
+    WrittenFiles written = writeFiles(tasks, plan, properties, features);
+    List<DeltaWrittenFile> dataFiles = written.data();
+    List<DeltaWrittenFile> changeFiles = written.changes();
     List<DeltaDeletionVector> vectors = writeVectors(plan);
     MergeCommitContent content =
         new MergeCommitContent(
@@ -313,31 +350,41 @@ public final class DeltaMergeCommit implements Serializable {
     return deletionVectors;
   }
 
+  /** The data and change data files of a batch, in plan order. */
+  private record WrittenFiles(List<DeltaWrittenFile> data, List<DeltaWrittenFile> changes) {}
+
   /**
-   * Writes the rewritten files (one rewrite per removed file keeps its key range), then the rest.
+   * Writes the rewritten files (one per removed file, so each keeps its key range), the moved and
+   * inserted rows and the change data, one task per file on {@code tasks}. The data files come in
+   * plan order (rewrites, moved rows, inserts), whatever the threads' timing.
    */
-  private List<DeltaWrittenFile> writeData(MergePlan plan, MergeTableFeatures features) {
+  private WrittenFiles writeFiles(
+      ParallelFileTasks tasks,
+      MergePlan plan,
+      Map<String, String> properties,
+      MergeTableFeatures features) {
     DeltaTableWriter writer =
         new DeltaTableWriter(merge.table(), merge.schema())
             .withHiddenLongColumns(features.materializedColumns());
-    List<DeltaWrittenFile> dataFiles = new ArrayList<>();
-    for (List<Object[]> rows : plan.rewrittenRows()) {
-      dataFiles.addAll(writer.write(rows));
-    }
-    dataFiles.addAll(writer.write(plan.movedRows()));
-    dataFiles.addAll(writer.write(plan.insertedRows()));
-    return dataFiles;
-  }
-
-  private List<DeltaWrittenFile> writeChanges(
-      MergePlan plan, Map<String, String> properties, MergeTableFeatures features) {
+    writer.open(); // once, before the threads: each task writes through its own sibling
     boolean cdc =
         isTrue(properties, "delta.enableChangeDataFeed")
             && plan.rowsUpdated() + plan.rowsDeleted() > 0;
-    return cdc
-        ? new DeltaChangeDataWriter(merge.table(), merge.schema(), features.physicalNames())
-            .write(plan.changeRows(), plan.changeTypes())
-        : List.of();
+    List<Supplier<List<DeltaWrittenFile>>> work = new ArrayList<>();
+    if (cdc) { // first: the largest file, so it does not start last
+      DeltaChangeDataWriter changes =
+          new DeltaChangeDataWriter(merge.table(), merge.schema(), features.physicalNames());
+      work.add(() -> changes.write(plan.changeRows(), plan.changeTypes()));
+    }
+    for (List<Object[]> rows : plan.rewrittenRows()) {
+      work.add(() -> writer.sibling().write(rows));
+    }
+    work.add(() -> writer.sibling().write(plan.movedRows()));
+    work.add(() -> writer.sibling().write(plan.insertedRows()));
+    List<List<DeltaWrittenFile>> results = tasks.map("write", work, Supplier::get);
+    List<DeltaWrittenFile> data = new ArrayList<>();
+    results.subList(cdc ? 1 : 0, results.size()).forEach(data::addAll);
+    return new WrittenFiles(data, cdc ? results.get(0) : List.of());
   }
 
   /** Writes the new deletion vectors into one file; their descriptors, parallel to removed. */
@@ -448,10 +495,39 @@ public final class DeltaMergeCommit implements Serializable {
   /**
    * This commit as the function of a foreachBatch sink (the Delta connector's {@code
    * ForeachBatchSinkBuilder}): each epoch's rows become one MERGE version, a replayed epoch is
-   * skipped; failures propagate.
+   * skipped; failures propagate. Unless {@link #withParallelism} was set, a batch's per-file work
+   * runs on as many threads as the sink's parallelism (the sink opens the function with it).
    */
   public io.lakestream.connectors.sink.EpochFunction asEpochFunction() {
-    return (epoch, rows) -> commit(epoch, rows);
+    return new MergeEpochFunction(this);
+  }
+
+  /** {@link #asEpochFunction()}: commits each epoch, at the sink's parallelism once opened. */
+  private static final class MergeEpochFunction
+      implements io.lakestream.connectors.sink.EpochFunction {
+    private static final long serialVersionUID = 1L;
+    private DeltaMergeCommit commit;
+
+    MergeEpochFunction(DeltaMergeCommit commit) {
+      this.commit = commit;
+    }
+
+    @Override
+    public void open(int parallelism) {
+      if (commit.parallelism == 0 && parallelism >= 1) {
+        commit = commit.withParallelism(parallelism);
+      }
+    }
+
+    @Override
+    public void call(long epoch, List<Object[]> rows) throws IOException {
+      commit.commit(epoch, rows);
+    }
+
+    @Override
+    public String toString() {
+      return commit.toString();
+    }
   }
 
   private DeltaTableException refused(String property, String why) {

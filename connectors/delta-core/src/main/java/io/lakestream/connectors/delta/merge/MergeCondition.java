@@ -9,7 +9,8 @@ import java.io.Serializable;
  * table's column order with the values {@link io.lakestream.connectors.delta.DeltaTableReader}
  * returns; the source row as the caller handed it (the table's columns first, then any source-only
  * columns). Must be deterministic and free of side effects, because a replayed epoch evaluates it
- * again. Serializable so a merge can be shipped to a Flink task.
+ * again, and safe to call from several threads at once (a MERGE reads its files in parallel).
+ * Serializable so a merge can be shipped to a Flink task.
  */
 @PublicEvolving
 @FunctionalInterface

@@ -32,6 +32,8 @@ import java.util.Set;
  * vectors: its touched rows join its deletion vector and only the updated rows are written anew.
  * With row tracking enabled, every row written anew from a target file carries its row id (and,
  * when copied unchanged, its commit version) in the materialized columns, so rows keep their ids.
+ * The candidate files are read in parallel on the given {@link ParallelFileTasks} (one task per
+ * file, outcomes put together in file order, so the plan does not depend on the threads' timing).
  */
 final class MergePlanner {
   static final String INSERT = "insert";
@@ -43,16 +45,29 @@ final class MergePlanner {
   private final MergeKeys keys;
   private final boolean deletionVectors;
   private final List<String> materialized;
+  private final ParallelFileTasks tasks;
 
   /**
    * @param deletionVectors mark matched rows deleted in their files instead of rewriting the files
    * @param materialized the row id and commit version columns rows written anew carry, or empty
    */
   MergePlanner(DeltaMerge merge, boolean deletionVectors, List<String> materialized) {
+    this(merge, deletionVectors, materialized, new ParallelFileTasks(1));
+  }
+
+  /**
+   * @param tasks runs the reading of the candidate files (one task per file)
+   */
+  MergePlanner(
+      DeltaMerge merge,
+      boolean deletionVectors,
+      List<String> materialized,
+      ParallelFileTasks tasks) {
     this.merge = merge;
     this.keys = new MergeKeys(merge.schema(), merge.keyColumns());
     this.deletionVectors = deletionVectors;
     this.materialized = materialized;
+    this.tasks = tasks;
   }
 
   MergeKeys keys() {
@@ -66,6 +81,8 @@ final class MergePlanner {
     final RowIndexBitmap touched = new RowIndexBitmap();
     final List<Object[]> changes = new ArrayList<>();
     final List<String> types = new ArrayList<>();
+    final List<List<Object>> matchedKeys = new ArrayList<>(); // source keys found in the file
+    RowIndexBitmap vector; // deletion vectors: the file's new vector (null: every row gone)
     long live;
     long updated;
     long deleted;
@@ -99,33 +116,48 @@ final class MergePlanner {
             materialized);
     DeletionVectorStore store = new DeletionVectorStore(table);
     MergePlan.Builder plan = new MergePlan.Builder(snapshot.getVersion(), files.size(), ranges);
-    Set<List<Object>> matchedKeys = new HashSet<>();
+    List<TargetFile> candidates = new ArrayList<>();
     for (TargetFile file : files) {
-      if (!ranges.mayContainAny(file.partitionValues(), file.statsJson())) {
-        continue;
+      if (ranges.mayContainAny(file.partitionValues(), file.statsJson())) {
+        plan.candidate();
+        candidates.add(file);
       }
-      plan.candidate();
-      FileOutcome outcome = apply(reader, snapshot, file, source, matchedKeys);
+    }
+    // One task per candidate file; the outcomes come back in file order, so the plan is the
+    // same whatever the threads' timing.
+    List<FileOutcome> outcomes =
+        tasks.map("read", candidates, file -> apply(reader, snapshot, file, source, store));
+    Set<List<Object>> matchedKeys = new HashSet<>();
+    for (int i = 0; i < candidates.size(); i++) {
+      FileOutcome outcome = outcomes.get(i);
+      matchedKeys.addAll(outcome.matchedKeys);
       if (outcome.changed()) {
-        addChanged(plan, store, file, outcome);
+        addChanged(plan, candidates.get(i), outcome);
       }
     }
     addInserts(plan, source, matchedKeys);
     return plan.build();
   }
 
-  private void addChanged(
-      MergePlan.Builder plan, DeletionVectorStore store, TargetFile file, FileOutcome outcome) {
+  private void addChanged(MergePlan.Builder plan, TargetFile file, FileOutcome outcome) {
     plan.changes(outcome.changes, outcome.types, outcome.updated, outcome.deleted);
     if (!deletionVectors) {
       plan.rewrite(file, outcome.kept, outcome.kept.size() - outcome.updated);
+      return;
+    }
+    plan.markDeleted(file, outcome.vector, outcome.moved);
+  }
+
+  /** Deletion vectors: the file's old vector with the rows touched now; null if none is left. */
+  private void newVector(DeletionVectorStore store, TargetFile file, FileOutcome outcome) {
+    if (!deletionVectors || !outcome.changed()) {
       return;
     }
     RowIndexBitmap vector =
         file.deletionVector() == null ? new RowIndexBitmap() : store.load(file.deletionVector());
     vector.addAll(outcome.touched);
     boolean empty = outcome.live == outcome.touched.cardinality();
-    plan.markDeleted(file, empty ? null : vector, outcome.moved);
+    outcome.vector = empty ? null : vector;
   }
 
   private FileOutcome apply(
@@ -133,7 +165,7 @@ final class MergePlanner {
       Snapshot snapshot,
       TargetFile file,
       MergeSource source,
-      Set<List<Object>> matchedKeys) {
+      DeletionVectorStore store) {
     FileOutcome out = new FileOutcome();
     DeltaAddedFile added =
         new DeltaAddedFile(
@@ -153,7 +185,7 @@ final class MergePlanner {
         Object[] src = key == null ? null : source.byKey().get(key);
         DeltaMerge.MatchedClause clause = src == null ? null : firstApplying(src, target);
         if (src != null) {
-          matchedKeys.add(key);
+          out.matchedKeys.add(key);
         }
         Long rowId = rowId(file, rows);
         if (clause == null) {
@@ -168,6 +200,7 @@ final class MergePlanner {
           "Cannot read " + file.absolutePath() + ": " + e,
           e);
     }
+    newVector(store, file, out);
     return out;
   }
 

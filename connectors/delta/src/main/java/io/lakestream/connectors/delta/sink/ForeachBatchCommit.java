@@ -53,6 +53,19 @@ final class ForeachBatchCommit implements EpochCommitAction<DeltaWrittenFile> {
     staging.ensureExists(schema);
   }
 
+  /** Also hands the sink's parallelism to the function ({@link EpochFunction#open(int)}). */
+  @Override
+  public void open(int parallelism) throws IOException {
+    open();
+    try {
+      function.open(parallelism);
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("The epoch function failed to open: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public EpochCommitOutcome commit(long epoch, List<DeltaWrittenFile> files) throws IOException {
     if (files.isEmpty()) {
