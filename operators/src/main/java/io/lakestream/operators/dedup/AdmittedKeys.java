@@ -69,6 +69,14 @@ final class AdmittedKeys {
     return added > capacity;
   }
 
+  /**
+   * Whether a rebuild would help: it is full and may still grow. At {@link #MAX_CAPACITY} it stays
+   * overfull (more lookups) rather than have its owner walk a huge state at every epoch end.
+   */
+  boolean wantsToGrow() {
+    return full() && capacity < MAX_CAPACITY;
+  }
+
   /** A filter of the same size, or twice the size if this one is full. */
   AdmittedKeys emptyNext() {
     return new AdmittedKeys(full() ? Math.min(capacity * 2, MAX_CAPACITY) : capacity);

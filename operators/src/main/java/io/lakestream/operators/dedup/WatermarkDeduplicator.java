@@ -41,7 +41,8 @@ import org.apache.flink.util.OutputTag;
  * <p>With checkpointing, a Bloom filter of the keys held ({@link AdmittedKeys}, on the heap, never
  * stored) spares the state lookup for a key the state certainly does not hold, which is most rows:
  * it is filled from the state on open (a restore included) and on every admission, and rebuilt from
- * the keys left by each sweep, which also runs at an epoch end once the filter is full.
+ * the keys left by each sweep, which also runs at an epoch end once the filter is full (until it
+ * reaches its largest size).
  *
  * <p>Rows behind the watermark on arrival (event time &lt; watermark) are late: dropped and counted
  * in {@value StateMetrics#NUM_ROWS_DROPPED_BY_WATERMARK}, or sent to the late-row side output if
@@ -183,7 +184,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
     long watermark = timers.currentWatermark();
-    if (watermark >= minLiveBound || (admitted != null && admitted.full())) {
+    if (watermark >= minLiveBound || (admitted != null && admitted.wantsToGrow())) {
       sweep(watermark);
     }
     metrics.epochEnded(checkpointId);

@@ -31,10 +31,17 @@ class AdmittedKeysTest {
       filter.add(Values.of((long) i));
     }
     assertThat(filter.full()).isTrue();
+    assertThat(filter.wantsToGrow()).isTrue();
     AdmittedKeys next = filter.emptyNext();
     assertThat(next.capacity()).isEqualTo(2048);
     assertThat(next.full()).isFalse();
     assertThat(next.mightContain(Values.of(1L))).isFalse();
-    assertThat(new AdmittedKeys(Integer.MAX_VALUE).capacity()).isEqualTo(AdmittedKeys.MAX_CAPACITY);
+    AdmittedKeys largest = new AdmittedKeys(Integer.MAX_VALUE);
+    assertThat(largest.capacity()).isEqualTo(AdmittedKeys.MAX_CAPACITY);
+    for (int i = 0; i <= AdmittedKeys.MAX_CAPACITY; i++) {
+      largest.add(i);
+    }
+    assertThat(largest.full()).isTrue();
+    assertThat(largest.wantsToGrow()).isFalse(); // no walk of a huge state at every epoch end
   }
 }
