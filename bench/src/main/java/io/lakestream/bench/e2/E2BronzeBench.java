@@ -129,8 +129,8 @@ public final class E2BronzeBench implements Bench {
 
       return new BenchResult(
           id(),
-          ours,
-          spark,
+          withCeilingShare(ours, raw),
+          withCeilingShare(spark, raw),
           List.of(raw),
           List.of(
               String.format(
@@ -153,11 +153,44 @@ public final class E2BronzeBench implements Bench {
                   + " started, read before any verification)",
               String.format(
                   Locale.ROOT,
-                  "ceiling ratio: lakestream reaches %.0f%% and Spark %.0f%% of the raw consumer's"
-                      + " records/s",
-                  100 * ours.rowsPerSecond() / raw.rowsPerSecond(),
-                  100 * spark.rowsPerSecond() / raw.rowsPerSecond())));
+                  "ceiling share (records/s / the raw KafkaConsumer loop's): lakestream %.0f%%,"
+                      + " Spark %.0f%%",
+                  100 * ceilingShare(ours, raw),
+                  100 * ceilingShare(spark, raw)),
+              String.format(
+                  Locale.ROOT,
+                  "CPU-µs per record (process CPU / records): lakestream %.1f, Spark %.1f, raw"
+                      + " KafkaConsumer loop %.1f",
+                  cpuMicrosPerRecord(ours),
+                  cpuMicrosPerRecord(spark),
+                  cpuMicrosPerRecord(raw))));
     }
+  }
+
+  /** The side's records/s as a share of the raw KafkaConsumer loop's (the ceiling). */
+  static double ceilingShare(Measurement side, Measurement ceiling) {
+    return side.rowsPerSecond() / ceiling.rowsPerSecond();
+  }
+
+  static double cpuMicrosPerRecord(Measurement side) {
+    return side.cpuNanos() / 1e3 / side.rows();
+  }
+
+  /** The measurement with its ceiling share at the head of its detail column. */
+  private static Measurement withCeilingShare(Measurement side, Measurement ceiling) {
+    return new Measurement(
+        side.side(),
+        side.rows(),
+        side.nanos(),
+        side.cpuNanos(),
+        side.peakRssBytes(),
+        side.peakHeapBytes(),
+        String.format(
+                Locale.ROOT,
+                "%.0f%% of the raw KafkaConsumer ceiling's records/s; %.1f CPU-µs/record; ",
+                100 * ceilingShare(side, ceiling),
+                cpuMicrosPerRecord(side))
+            + side.detail());
   }
 
   /**

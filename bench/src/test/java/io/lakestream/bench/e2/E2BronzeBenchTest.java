@@ -47,4 +47,14 @@ class E2BronzeBenchTest {
     assertThatThrownBy(() -> ChildReport.parse("side", "rows=1"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void ceilingShareIsTheRateOverTheRawConsumersAndCpuIsPerRecord() {
+    Measurement ours =
+        new Measurement("ours", 2_000_000, 20_000_000_000L, 40_000_000_000L, 1, 1, "");
+    Measurement raw = new Measurement("raw", 2_000_000, 4_000_000_000L, 5_000_000_000L, 1, 1, "");
+    assertThat(E2BronzeBench.ceilingShare(ours, raw)).isEqualTo(0.2);
+    assertThat(E2BronzeBench.cpuMicrosPerRecord(ours)).isEqualTo(20.0);
+    assertThat(E2BronzeBench.cpuMicrosPerRecord(raw)).isEqualTo(2.5);
+  }
 }

@@ -38,6 +38,12 @@ import org.apache.flink.util.OutputTag;
  * free their keys.) A job without checkpointing has no epoch ends: there the operator falls back to
  * one event-time timer per key at its bound, so the state stays bounded either way.
  *
+ * <p>With checkpointing, a Bloom filter of the keys held ({@link AdmittedKeys}, on the heap, never
+ * stored) spares the state lookup for a key the state certainly does not hold, which is most rows:
+ * it is filled from the state on open (a restore included) and on every admission, and rebuilt from
+ * the keys left by each sweep, which also runs at an epoch end once the filter is full (until it
+ * reaches its largest size).
+ *
  * <p>Rows behind the watermark on arrival (event time &lt; watermark) are late: dropped and counted
  * in {@value StateMetrics#NUM_ROWS_DROPPED_BY_WATERMARK}, or sent to the late-row side output if
  * one was given. Dropped duplicates are counted in {@value #NUM_DUPLICATES_DROPPED}. Metrics: see
@@ -60,6 +66,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   private final long delayMillis;
   private final String uid;
   private final OutputTag<T> lateRows;
+  private final int filterCapacity;
   private transient ValueState<Long> bound;
   private transient InternalTimerService<VoidNamespace> timers;
   private transient StateMetrics metrics;
@@ -71,18 +78,27 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   /** No checkpoints, so no epoch ends to free keys at: a timer per key frees them instead. */
   private transient boolean timerPerKey;
 
+  /** The keys the state may hold (null without checkpointing: no epoch ends to rebuild it at). */
+  private transient AdmittedKeys admitted;
+
   /**
    * @param delayMillis the watermark delay added to a key's first event time
    * @param uid the operator's uid, names its metric group
    * @param lateRows side output for late rows, or null to drop them (counted)
    */
   public WatermarkDeduplicator(long delayMillis, String uid, OutputTag<T> lateRows) {
+    this(delayMillis, uid, lateRows, AdmittedKeys.INITIAL_CAPACITY);
+  }
+
+  /** With the key filter first sized for {@code filterCapacity} keys (tests fill it). */
+  WatermarkDeduplicator(long delayMillis, String uid, OutputTag<T> lateRows, int filterCapacity) {
     if (delayMillis < 0) {
       throw new IllegalArgumentException("delay must be >= 0, was " + delayMillis);
     }
     this.delayMillis = delayMillis;
     this.uid = uid;
     this.lateRows = lateRows;
+    this.filterCapacity = filterCapacity;
   }
 
   static ValueStateDescriptor<Long> descriptor() {
@@ -97,6 +113,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
     metrics = StateMetrics.register(getMetricGroup(), uid);
     duplicates = metrics.group().counter(NUM_DUPLICATES_DROPPED);
     timerPerKey = !getOperatorConfig().isCheckpointingEnabled();
+    admitted = timerPerKey ? null : new AdmittedKeys(filterCapacity);
     metrics.restoredRows(sweep(Long.MIN_VALUE)); // counts the keys and their smallest bound
   }
 
@@ -119,20 +136,23 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
       }
       return;
     }
-    Long current = bound.value();
+    Values key = (Values) getCurrentKey();
+    Long current = admitted == null || admitted.mightContain(key) ? bound.value() : null;
     if (current != null && current > watermark) {
       duplicates.inc();
       return;
     }
     long newBound = ts > Long.MAX_VALUE - delayMillis ? Long.MAX_VALUE : ts + delayMillis;
     bound.update(newBound);
+    if (admitted != null && current == null) {
+      admitted.add(key);
+    }
     minLiveBound = Math.min(minLiveBound, newBound);
     if (timerPerKey) {
       timers.registerEventTimeTimer(VoidNamespace.INSTANCE, newBound);
     }
     if (current == null) {
-      metrics.rowAdded(
-          (Values) getCurrentKey(), ValuesSerializer.INSTANCE, newBound, LongSerializer.INSTANCE);
+      metrics.rowAdded(key, ValuesSerializer.INSTANCE, newBound, LongSerializer.INSTANCE);
     } else {
       metrics.rowUpdated();
     }
@@ -164,7 +184,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
     long watermark = timers.currentWatermark();
-    if (watermark >= minLiveBound) {
+    if (watermark >= minLiveBound || (admitted != null && admitted.wantsToGrow())) {
       sweep(watermark);
     }
     metrics.epochEnded(checkpointId);
@@ -172,13 +192,14 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
 
   /**
    * Walks every key of this subtask: frees those whose bound {@code watermark} reached, keeps the
-   * smallest bound left in {@code minLiveBound}, and returns how many keys are left. The expired
-   * keys are collected first and freed after the walk (a heap backend's key set must not change
-   * under its iterator).
+   * smallest bound left in {@code minLiveBound}, refills the key filter with the keys left, and
+   * returns how many keys are left. The expired keys are collected first and freed after the walk
+   * (a heap backend's key set must not change under its iterator).
    */
   private long sweep(long watermark) throws Exception {
     List<Values> expired = new ArrayList<>();
     long[] liveAndMin = {0, Long.MAX_VALUE};
+    AdmittedKeys live = admitted == null ? null : admitted.emptyNext();
     getKeyedStateBackend()
         .applyToAllKeys(
             VoidNamespace.INSTANCE,
@@ -194,6 +215,9 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
               } else {
                 liveAndMin[0]++;
                 liveAndMin[1] = Math.min(liveAndMin[1], held);
+                if (live != null) {
+                  live.add(key);
+                }
               }
             });
     for (Values key : expired) {
@@ -202,6 +226,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
       metrics.rowRemoved();
     }
     minLiveBound = liveAndMin[1];
+    admitted = live;
     return liveAndMin[0];
   }
 

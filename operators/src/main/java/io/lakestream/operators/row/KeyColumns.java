@@ -36,9 +36,13 @@ public final class KeyColumns<T> implements KeySelector<T, Values> {
   private final List<String> names;
   private final List<Column<T>> columns;
 
+  /** "key column 'name'" per column, for errors: built once, not per row. */
+  private final String[] labels;
+
   private KeyColumns(List<String> names, List<Column<T>> columns) {
     this.names = names;
     this.columns = columns;
+    this.labels = names.stream().map(n -> "key column '" + n + "'").toArray(String[]::new);
   }
 
   /** One key column. */
@@ -70,7 +74,7 @@ public final class KeyColumns<T> implements KeySelector<T, Values> {
   public Values getKey(T row) {
     Object[] values = new Object[columns.size()];
     for (int i = 0; i < values.length; i++) {
-      values[i] = Values.normalize("key column '" + names.get(i) + "'", columns.get(i).value(row));
+      values[i] = Values.normalize(labels[i], columns.get(i).value(row));
     }
     return Values.ofNormalized(values);
   }

@@ -131,6 +131,48 @@ class WatermarkDeduplicatorTest {
     }
   }
 
+  /**
+   * The key filter never hides a key the state holds: past its capacity (rebuilt larger at the
+   * epoch end), after a sweep freed keys, and after a restore, every duplicate is still dropped.
+   */
+  @Test
+  void theKeyFilterNeverLetsADuplicateThroughWhenFullSweptOrRestored() throws Exception {
+    int keys = 5_000; // the filter starts sized for 1,024
+    OperatorSubtaskState snapshot;
+    WatermarkDeduplicator<TestEvent> op = new WatermarkDeduplicator<>(DELAY, "dedup", null, 1024);
+    try (KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> h = harness(op)) {
+      h.open();
+      for (int i = 0; i < keys; i++) {
+        row(h, "k" + i, 1_000);
+        row(h, "k" + (i / 2), 1_000); // a duplicate of a key admitted before
+      }
+      assertThat(passed(h)).hasSize(keys);
+      h.prepareSnapshotPreBarrier(1); // full: rebuilt from the state, twice the size
+      for (int i = 0; i < keys; i++) {
+        row(h, "k" + i, 2_000);
+      }
+      assertThat(passed(h)).hasSize(keys);
+      row(h, "late-key", 20_000); // bound 30_000
+      h.processWatermark(new Watermark(11_000)); // reaches every k's bound 11_000
+      h.prepareSnapshotPreBarrier(2); // frees them all; the filter keeps only late-key
+      assertThat(op.metrics().numRowsTotal()).isEqualTo(1);
+      row(h, "k1", 12_000); // freed: passes again
+      assertThat(passed(h)).hasSize(keys + 2);
+      snapshot = h.snapshot(3, 3);
+    }
+    WatermarkDeduplicator<TestEvent> restored =
+        new WatermarkDeduplicator<>(DELAY, "dedup", null, 1024);
+    try (KeyedOneInputStreamOperatorTestHarness<Values, TestEvent, TestEvent> h =
+        harness(restored)) {
+      h.initializeState(snapshot);
+      h.open();
+      row(h, "late-key", 21_000); // restored keys are in the new filter: dropped
+      row(h, "k1", 13_000);
+      row(h, "k2", 13_000); // not held: passes
+      assertThat(passed(h)).containsExactly(TestEvent.of("k2", 13_000));
+    }
+  }
+
   @Test
   void restoreFromASnapshotKeepsKeysAndBounds() throws Exception {
     OperatorSubtaskState snapshot;

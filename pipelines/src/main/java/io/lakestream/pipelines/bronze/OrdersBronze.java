@@ -14,6 +14,7 @@ import io.lakestream.pipelines.Pipeline;
 import io.lakestream.pipelines.PipelineOptions;
 import io.lakestream.pipelines.demo.Order;
 import io.lakestream.pipelines.demo.OrderJson;
+import io.lakestream.pipelines.demo.OrderTypeInfo;
 import io.lakestream.pipelines.demo.OrdersDemo;
 import io.lakestream.pipelines.demo.OrdersTopic;
 import io.lakestream.runtime.Dataflow;
@@ -21,7 +22,6 @@ import io.lakestream.runtime.Trigger;
 import io.lakestream.state.query.QueryContext;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -99,7 +99,7 @@ public final class OrdersBronze implements Pipeline {
             records,
             KafkaRecordValue.INSTANCE,
             new OrderJson(),
-            TypeInformation.of(Order.class),
+            OrderTypeInfo.INSTANCE, // the keyBy exchange serializes orders without reflection
             "parse-orders");
     DataStream<Order> watermarked =
         Watermarks.withWatermark(

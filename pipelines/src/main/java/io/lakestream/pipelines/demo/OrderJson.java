@@ -1,5 +1,6 @@
 package io.lakestream.pipelines.demo;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -17,6 +18,8 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Parses and encodes orders as JSON. Parsing enforces the declared checks: {@code event_id} and
@@ -42,6 +45,14 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
   private static final ObjectMapper MAPPER =
       JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
+  /**
+   * The same settings without duplicate detection (its per-object hash set was a quarter of the
+   * parse): the first pass, which tracks the top-level keys itself and leaves every record it
+   * cannot decide, and every error, to a second pass with {@link #MAPPER}, so results and error
+   * messages are those of the strict parser.
+   */
+  private static final JsonFactory LENIENT = JsonMapper.builder().build().getFactory();
+
   /** Longer currencies are refused: the value names a partition directory of the table. */
   static final int MAX_CURRENCY_LENGTH = 16;
 
@@ -66,25 +77,46 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
 
   @Override
   public Order parse(String raw) throws RecordParseException {
-    try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
-      return read(p, valueChecks);
-    } catch (IOException e) {
-      throw new IllegalStateException("reading a String cannot fail", e);
-    }
+    return parse(factory -> factory.createParser(raw));
   }
 
   /** Reads the UTF-8 bytes directly (no String of the whole record). */
   @Override
   public Order parseUtf8(byte[] raw) throws RecordParseException {
     Utf8Text.requireValid(raw); // Jackson passes encoded surrogates and code points > U+10FFFF
-    try (JsonParser p = MAPPER.getFactory().createParser(raw)) {
-      return read(p, valueChecks);
+    return parse(factory -> factory.createParser(raw));
+  }
+
+  /** Opens a parser on the record's text. */
+  @FunctionalInterface
+  private interface RecordText {
+    JsonParser open(JsonFactory factory) throws IOException;
+  }
+
+  /** The lenient pass, and the strict one for what it leaves. */
+  private Order parse(RecordText text) throws RecordParseException {
+    try (JsonParser p = text.open(LENIENT)) {
+      Order order = read(p, valueChecks, false);
+      if (order != null) {
+        return order;
+      }
+    } catch (RecordParseException | IOException | RuntimeException e) {
+      // the strict pass reports it
+    }
+    try (JsonParser p = text.open(MAPPER.getFactory())) {
+      return read(p, valueChecks, true);
     } catch (IOException e) {
-      throw new IllegalStateException("reading a byte array cannot fail", e);
+      throw new IllegalStateException("reading a String or a byte array cannot fail", e);
     }
   }
 
-  private static Order read(JsonParser p, boolean valueChecks)
+  /**
+   * One pass over the tokens (no tree): this parser runs once per input record. With {@code strict}
+   * false (a parser without Jackson's duplicate detection) it returns null for whatever only the
+   * strict pass decides exactly: a key given twice in the object, or a nested value (whose keys
+   * only Jackson checks).
+   */
+  private static Order read(JsonParser p, boolean valueChecks, boolean strict)
       throws RecordParseException, IOException {
     String eventId = null;
     String orderId = null;
@@ -93,13 +125,33 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
     String ts = null;
     BigDecimal amount = null;
     String badAmount = null;
-    // One pass over the tokens (no tree): this parser runs once per input record.
+    int knownSeen = 0; // one bit per field read below
+    Set<String> othersSeen = null;
     try {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new RecordParseException("expected a JSON object");
       }
       for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
         JsonToken value = p.nextToken();
+        if (!strict) {
+          if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+            return null;
+          }
+          int bit = knownFieldBit(field);
+          if (bit != 0) {
+            if ((knownSeen & bit) != 0) {
+              return null;
+            }
+            knownSeen |= bit;
+          } else {
+            if (othersSeen == null) {
+              othersSeen = new HashSet<>();
+            }
+            if (!othersSeen.add(field)) {
+              return null;
+            }
+          }
+        }
         switch (field) {
           case "event_id" -> eventId = text(p, value, field);
           case "order_id" ->
@@ -164,6 +216,19 @@ public final class OrderJson implements RecordParser<Order>, RowEncoder<Order> {
       throw new RecordParseException("field order_ts: expected an ISO-8601 instant, got " + ts);
     }
     return new Order(eventId, orderId, customerId, amount, currency, tsMillis);
+  }
+
+  /** A bit per field {@link #read} reads, 0 for any other key. */
+  private static int knownFieldBit(String field) {
+    return switch (field) {
+      case "event_id" -> 1;
+      case "order_id" -> 2;
+      case "order_ts" -> 4;
+      case "customer_id" -> 8;
+      case "currency" -> 16;
+      case "amount" -> 32;
+      default -> 0;
+    };
   }
 
   @Override

@@ -3,6 +3,10 @@ package io.lakestream.pipelines.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.lakestream.operators.parse.RecordParseException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +104,53 @@ class OrderJsonTest {
     // The default parser still enforces them.
     assertRejected("{\"event_id\":\"e\",\"order_id\":null,\"amount\":1," + ts + "}", "order_id");
     assertRejected("{\"event_id\":\"e\",\"order_id\":\"o\",\"amount\":null," + ts + "}", "amount");
+  }
+
+  /**
+   * The first, lenient pass leaves keys given twice (at any depth) to the strict parser: the
+   * message is Jackson's own, with its column.
+   */
+  @Test
+  void keysGivenTwiceAreRejectedAtAnyDepthWithTheStrictParsersMessage() throws Exception {
+    String ok =
+        "\"event_id\":\"e\",\"order_id\":\"o\",\"amount\":1,\"order_ts\":\"2026-03-01T10:00:00Z\"";
+    String[] twice = {
+      "{" + ok + ",\"event_id\":\"f\"}",
+      "{\"amount\":2," + ok + "}",
+      "{\"x\":1," + ok + ",\"x\":2}",
+      "{\"x\":1,\"y\":2,\"x\":3 ,,}", // the duplicate comes before the syntax error
+      "{" + ok + ",\"extra\":{\"a\":1,\"b\":[{\"c\":1,\"c\":2}]}}",
+      "{" + ok + ",\"customer_id\":{\"a\":1,\"a\":2}}",
+      "{\"event\\u005fid\":\"g\", " + ok + "}", // an escaped name is the same key
+      "{\n  \"currency\": \"EUR\",\n  \"currency\": \"USD\"," + ok + "}"
+    };
+    for (String raw : twice) {
+      String expected;
+      try (JsonParser p =
+          JsonMapper.builder()
+              .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+              .build()
+              .createParser(raw)) {
+        while (p.nextToken() != null) {}
+        throw new AssertionError("Jackson accepted " + raw);
+      } catch (JsonProcessingException e) {
+        expected =
+            "not valid JSON: "
+                + e.getOriginalMessage()
+                + " at column "
+                + e.getLocation().getColumnNr();
+      }
+      assertThat(expected).as(raw).contains("Duplicate field");
+      for (OrderJson parser : new OrderJson[] {json, OrderJson.schemaOnly()}) {
+        assertThatThrownBy(() -> parser.parse(raw)).as(raw).hasMessage(expected);
+        assertThatThrownBy(() -> parser.parseUtf8(raw.getBytes(StandardCharsets.UTF_8)))
+            .as(raw)
+            .hasMessage(expected);
+      }
+    }
+    // Nested values of any shape still parse when no key repeats.
+    assertThat(json.parse("{" + ok + ",\"customer_id\":{\"a\":[1,{\"a\":2}]}}").customerId)
+        .isEqualTo("{\"a\":[1,{\"a\":2}]}");
   }
 
   private void assertRejected(String raw, String message) {
