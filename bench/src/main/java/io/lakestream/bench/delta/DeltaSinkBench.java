@@ -9,6 +9,7 @@ import io.lakestream.bench.Measurement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,14 +25,20 @@ import java.util.StringJoiner;
  * it Flink copies every row between the chained source and sink with its reflective POJO
  * serializer), and once more with Flink's default, shown beside.
  *
- * <p>One trial writes 10M rows in 2-4 s per side, short enough for the machine's drift to move a
- * single trial by tens of percent. So the four sides run {@link #DEFAULT_TRIALS} interleaved rounds
- * (every side once per round), and each side reports its median trial; all trials are listed under
- * the table.
+ * <p>A trial writes {@link #defaultRows()} rows, sized so that every side's trial lasts at least
+ * {@link #MIN_TRIAL} on a 2-core machine (a 10M-row trial lasted 1.3-1.9 s, short enough for the
+ * job's fixed start and stop and the machine's drift to move a single trial by tens of percent).
+ * The four sides run {@link #DEFAULT_TRIALS} interleaved rounds (every side once per round), and
+ * each side reports its median trial; all trials are listed under the table with their seconds, and
+ * a note names the trials shorter than {@link #MIN_TRIAL} (then raise {@code --rows}). The build's
+ * smoke test runs a few thousand rows with {@code --rows}.
  */
 public final class DeltaSinkBench implements Bench {
   /** Interleaved rounds of the four sides; each side reports its median. */
   public static final int DEFAULT_TRIALS = 3;
+
+  /** The shortest trial worth measuring; a shorter one is named in the notes. */
+  public static final Duration MIN_TRIAL = Duration.ofSeconds(10);
 
   private final int trials;
 
@@ -55,12 +62,13 @@ public final class DeltaSinkBench implements Bench {
   @Override
   public String description() {
     return "Delta sink (Flink MiniCluster, p=2) vs the faster of two plain Parquet writer loops"
-        + " (Kernel's; lakestream's Delta writer without Flink; 2 threads each); 10M narrow rows";
+        + " (Kernel's; lakestream's Delta writer without Flink; 2 threads each); 100M narrow rows"
+        + " (>= 10 s per trial), 3 interleaved rounds, medians";
   }
 
   @Override
   public long defaultRows() {
-    return 10_000_000;
+    return 100_000_000; // 10M rows took 1.3-1.9 s per trial on 2 cores
   }
 
   @Override
@@ -107,13 +115,41 @@ public final class DeltaSinkBench implements Bench {
             "both sides write to " + dir + " on the same disk",
             String.format(
                 Locale.ROOT,
-                "%d interleaved trials per side, median shown; rows/s of each trial: lakestream"
-                    + " %s; Kernel loop %s; Delta writer loop %s; object reuse off %s",
+                "%d interleaved trials per side (order per round: Kernel loop, Delta writer loop,"
+                    + " lakestream, object reuse off), median shown; rows/s (seconds) of each"
+                    + " trial: lakestream %s; Kernel loop %s; Delta writer loop %s; object reuse"
+                    + " off %s",
                 trials,
                 rates(jobs),
                 rates(peers),
                 rates(writerLoops),
-                rates(copyingJobs))));
+                rates(copyingJobs)),
+            shortTrials(List.of(jobs, peers, writerLoops, copyingJobs))));
+  }
+
+  /** Names how many trials were shorter than {@link #MIN_TRIAL}, or says that none was. */
+  static String shortTrials(List<List<Measurement>> sides) {
+    long shortest = Long.MAX_VALUE;
+    int count = 0;
+    for (List<Measurement> side : sides) {
+      for (Measurement m : side) {
+        shortest = Math.min(shortest, m.nanos());
+        count += m.nanos() < MIN_TRIAL.toNanos() ? 1 : 0;
+      }
+    }
+    return count == 0
+        ? String.format(
+            Locale.ROOT,
+            "every trial lasted at least %d s (shortest %.1f s)",
+            MIN_TRIAL.toSeconds(),
+            shortest / 1e9)
+        : String.format(
+            Locale.ROOT,
+            "%d trials lasted less than %d s (shortest %.1f s): too short to compare closely;"
+                + " raise --rows",
+            count,
+            MIN_TRIAL.toSeconds(),
+            shortest / 1e9);
   }
 
   private static Path fresh(Path dir, String side) throws IOException {
@@ -132,7 +168,7 @@ public final class DeltaSinkBench implements Bench {
   private static String rates(List<Measurement> trials) {
     StringJoiner out = new StringJoiner(", ");
     for (Measurement m : trials) {
-      out.add(String.format(Locale.ROOT, "%,.0f", m.rowsPerSecond()));
+      out.add(String.format(Locale.ROOT, "%,.0f (%.1f s)", m.rowsPerSecond(), m.nanos() / 1e9));
     }
     return out.toString();
   }

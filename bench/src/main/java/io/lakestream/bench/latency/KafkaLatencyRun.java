@@ -1,5 +1,6 @@
 package io.lakestream.bench.latency;
 
+import io.lakestream.bench.latency.OutputConsumer.Stamp;
 import io.lakestream.connectors.kafka.KafkaRecord;
 import io.lakestream.connectors.kafka.sink.KafkaSinkBuilder;
 import io.lakestream.connectors.kafka.source.KafkaSourceBuilder;
@@ -27,6 +28,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * One measured run of realtime-kafka-p99-ms: a realTime query from one Kafka topic to another (2
@@ -40,7 +42,10 @@ final class KafkaLatencyRun {
 
   /** What the query does between the topics. */
   enum Pipeline {
-    /** Parse and re-emit each record; at-least-once (idempotent producer, linger.ms 0). */
+    /**
+     * Parse and re-emit each record; at-least-once (idempotent producer, the realTime sink's
+     * linger.ms 0).
+     */
     STATELESS("at-least-once"),
     /** Count per key in 1 s tumbling windows, emitting the updated count per record. */
     WINDOWED_COUNT("at-least-once"),
@@ -68,11 +73,7 @@ final class KafkaLatencyRun {
       throws Exception {
     String in = name + "_in";
     String out = name + "_out";
-    kafka
-        .admin()
-        .createTopics(List.of(new NewTopic(in, 2, (short) 1), new NewTopic(out, 2, (short) 1)))
-        .all()
-        .get(30, TimeUnit.SECONDS);
+    kafka.admin().createTopics(List.of(topic(in), topic(out))).all().get(30, TimeUnit.SECONDS);
     long total = 1 + warmup + measured;
     boolean readCommitted = pipeline == Pipeline.STATELESS_EXACTLY_ONCE;
     StreamingQuery query =
@@ -101,13 +102,42 @@ final class KafkaLatencyRun {
                 + consumer.duplicates()
                 + " records came out twice in a run without failures");
       }
-      LatencySample[] samples = consumer.samples();
-      return new PacedRun(samples[0], samples[1], produceNanos, total - 1, kafkaAlone.samples()[0]);
+      return new PacedRun(
+          consumer.sample(),
+          hops(
+              consumer,
+              new Stamp[] {Stamp.SENT, Stamp.SEEN_BY_JOB, Stamp.APPENDED, Stamp.RECEIVED},
+              new String[] {"send -> the job's first operator", "-> output append", "-> receive"}),
+          produceNanos,
+          total - 1,
+          kafkaAlone.sample(),
+          hops(
+              kafkaAlone,
+              new Stamp[] {Stamp.SENT, Stamp.APPENDED, Stamp.RECEIVED},
+              new String[] {"send -> broker append", "-> receive"}));
     } finally {
       if (query.isActive()) {
         query.cancel();
       }
     }
+  }
+
+  /**
+   * {@code <name>: p50 .., p99 ..; <name>: ...} for the hops between consecutive stamps; the hops a
+   * topic's records cannot show (no LogAppendTime, no job stamp) are left out.
+   */
+  static String hops(OutputConsumer consumer, Stamp[] stamps, String[] names) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i + 1 < stamps.length; i++) {
+      LatencySample hop = consumer.hop(stamps[i], stamps[i + 1]);
+      if (hop != null) {
+        text.append(text.length() == 0 ? "" : "; ")
+            .append(names[i])
+            .append(": ")
+            .append(hop.percentiles());
+      }
+    }
+    return text.length() == 0 ? null : text.toString();
   }
 
   private static Dataflow dataflow(
@@ -128,8 +158,6 @@ final class KafkaLatencyRun {
             out,
             "deliveryGuarantee",
             pipeline.guarantee,
-            "kafka.linger.ms",
-            "0",
             "kafka.enable.idempotence",
             "true");
     return (env, query) -> {
@@ -202,6 +230,15 @@ final class KafkaLatencyRun {
       window.update(Tuple2.of(start, count));
       out.collect(Tuple2.of(in.f0, in.f1 + "," + in.f0 + "," + start + "," + count));
     }
+  }
+
+  /**
+   * Two partitions; the broker stamps each record's append time (LogAppendTime), which splits the
+   * latency into hops (the records' own timestamps are not used).
+   */
+  private static NewTopic topic(String name) {
+    return new NewTopic(name, 2, (short) 1)
+        .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
   }
 
   /** A condition polled until true. */

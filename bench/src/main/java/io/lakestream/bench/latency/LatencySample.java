@@ -33,6 +33,11 @@ final class LatencySample {
     return sortedMicros[sortedMicros.length - 1] / 1000.0;
   }
 
+  /** {@code p50 x ms, p99 x ms}. */
+  String percentiles() {
+    return String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms", millis(0.50), millis(0.99));
+  }
+
   /** {@code p50 x ms, p90 x ms, p99 x ms, max x ms}. */
   String summary() {
     return String.format(

@@ -3,21 +3,21 @@ package io.lakestream.bench.latency;
 import io.lakestream.bench.Measurement;
 
 /**
- * One measured run: the latencies, the part of them from send to the job's first operator (null
- * when not measured), how long the paced producer took to send (the rate the table shows is the
- * records over that time, so it shows whether the producer kept its pace), the records sent, and
- * the latencies of a consumer reading the input topic during the run (Kafka alone, null when not
- * measured).
+ * One measured run: the latencies, where they went hop by hop (text, null when not measured), how
+ * long the paced producer took to send (the rate the table shows is the records over that time, so
+ * it shows whether the producer kept its pace), the records sent, and the latencies of a consumer
+ * reading the input topic during the run with their hops (Kafka alone, null when not measured).
  */
 record PacedRun(
     LatencySample sample,
-    LatencySample toJob,
+    String hops,
     long produceNanos,
     long records,
-    LatencySample kafkaAlone) {
+    LatencySample kafkaAlone,
+    String kafkaAloneHops) {
   /** Without a measurement of Kafka alone. */
-  PacedRun(LatencySample sample, LatencySample toJob, long produceNanos, long records) {
-    this(sample, toJob, produceNanos, records, null);
+  PacedRun(LatencySample sample, String hops, long produceNanos, long records) {
+    this(sample, hops, produceNanos, records, null, null);
   }
 
   Measurement measurement(String side) {
@@ -31,11 +31,11 @@ record PacedRun(
         + " over "
         + sample.count()
         + " records"
-        + (toJob == null
-            ? ""
-            : " (of which send -> the job's first operator: " + toJob.summary() + ")")
+        + (hops == null ? "" : " (" + hops + ")")
         + (kafkaAlone == null
             ? ""
-            : "; Kafka alone meanwhile (a consumer of the input topic): " + kafkaAlone.summary());
+            : "; Kafka alone meanwhile (a consumer of the input topic): "
+                + kafkaAlone.summary()
+                + (kafkaAloneHops == null ? "" : " (" + kafkaAloneHops + ")"));
   }
 }

@@ -36,6 +36,18 @@ class DeltaSinkBenchSmokeTest {
     assertThat(DeltaSinkBench.median(List.of(fast))).isSameAs(fast);
   }
 
+  @Test
+  void trialsShorterThanTenSecondsAreNamed() {
+    Measurement tenSeconds = trial("ten", 10_000_000_000L);
+    Measurement twelve = trial("twelve", 12_000_000_000L);
+    assertThat(DeltaSinkBench.shortTrials(List.of(List.of(tenSeconds), List.of(twelve))))
+        .isEqualTo("every trial lasted at least 10 s (shortest 10.0 s)");
+    assertThat(
+            DeltaSinkBench.shortTrials(
+                List.of(List.of(twelve, trial("short", 1_500_000_000L)), List.of(tenSeconds))))
+        .startsWith("1 trials lasted less than 10 s (shortest 1.5 s)");
+  }
+
   private static Measurement trial(String name, long nanos) {
     return new Measurement(name, 10_000_000, nanos, nanos, 0, 0, "");
   }

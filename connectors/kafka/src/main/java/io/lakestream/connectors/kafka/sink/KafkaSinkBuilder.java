@@ -42,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>At-least-once</b> ({@code deliveryGuarantee=at-least-once}): rows are sent immediately and
  * flushed before each checkpoint completes; a replay after a failure may write a row again.
  *
+ * <p><b>realTime queries</b>: the producer's {@code linger.ms} is {@link #REAL_TIME_LINGER_MS}
+ * unless {@code kafka.linger.ms} is given, so a row is sent as soon as it is written (Kafka 4's
+ * default of 5 ms waits to fill batches).
+ *
  * <p><b>Transaction timeout rule.</b> A transaction stays open from an epoch's first row until the
  * commit after its checkpoint, so {@code kafka.transaction.timeout.ms} (default 15 min) must be
  * <em>longer</em> than the checkpoint interval plus the longest checkpoint and recovery time:
@@ -73,6 +77,9 @@ public final class KafkaSinkBuilder<IN> {
 
   /** How long {@link #build()} waits for the brokers in the connection check. */
   public static final Duration CONNECTION_CHECK_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The producer's {@code linger.ms} in a realTime query unless {@code kafka.linger.ms} is set. */
+  public static final String REAL_TIME_LINGER_MS = "0";
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkBuilder.class);
 
@@ -188,11 +195,7 @@ public final class KafkaSinkBuilder<IN> {
         checkBrokerLimit(settings.transactionTimeout(), cluster);
       }
     }
-    Properties producer = settings.security().clientProperties();
-    producer.putAll(settings.producerSettings());
-    producer.put(
-        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-        String.valueOf(settings.transactionTimeout().toMillis()));
+    Properties producer = producerProperties(settings);
     var builder =
         KafkaSink.<IN>builder()
             .setBootstrapServers(String.join(",", settings.security().bootstrapServers()))
@@ -212,6 +215,28 @@ public final class KafkaSinkBuilder<IN> {
         settings.topic() == null ? "the topic column" : "topic " + settings.topic(),
         settings.security());
     return builder.build();
+  }
+
+  /**
+   * The producer's properties: connection, the {@code kafka.*} producer settings, the transaction
+   * timeout and, in a realTime query, {@link #REAL_TIME_LINGER_MS} unless {@code kafka.linger.ms}
+   * is given. Checks the options as {@link #sanityCheck()} does.
+   */
+  Properties producerProperties() {
+    return producerProperties(settings());
+  }
+
+  private Properties producerProperties(Settings settings) {
+    Properties producer = settings.security().clientProperties();
+    producer.putAll(settings.producerSettings());
+    if (query.realTime()) {
+      // low latency over batching: Kafka 4's default linger.ms (5 ms) would delay every row
+      producer.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, REAL_TIME_LINGER_MS);
+    }
+    producer.put(
+        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+        String.valueOf(settings.transactionTimeout().toMillis()));
+    return producer;
   }
 
   /** Builds the sink and attaches it to {@code stream} with uid and name {@code sinkName}. */

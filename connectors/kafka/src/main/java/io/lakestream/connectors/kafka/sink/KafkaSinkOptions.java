@@ -66,7 +66,9 @@ public final class KafkaSinkOptions {
               PassThrough.prefix(
                       KAFKA_PREFIX,
                       "passed to the Kafka producer, e.g. kafka.linger.ms; must be a producer"
-                          + " setting")
+                          + " setting. In a realTime query the sink sends each row at once"
+                          + " (linger.ms 0) unless kafka.linger.ms is given: Kafka 4's producer"
+                          + " otherwise waits up to 5 ms to fill a batch")
                   .refusing("key.serializer", "records are bytes from the key column")
                   .refusing("value.serializer", "records are bytes from the value column")
                   .refusing(

@@ -63,7 +63,8 @@ public final class KafkaStreamSource
         name,
         groupId(),
         query != null && query.availableNow(),
-        query != null && query.ignoreRateLimits());
+        query != null && query.ignoreRateLimits(),
+        query != null && query.realTime());
   }
 
   /** The consumer group offsets are committed to. */

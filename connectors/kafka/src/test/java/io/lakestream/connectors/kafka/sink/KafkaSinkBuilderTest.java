@@ -7,6 +7,7 @@ import io.lakestream.api.error.LakestreamException;
 import io.lakestream.connectors.kafka.security.InvalidKafkaOptionException;
 import io.lakestream.state.query.OutputMode;
 import io.lakestream.state.query.QueryContext;
+import io.lakestream.state.query.ReplayPlan;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -99,6 +100,35 @@ class KafkaSinkBuilderTest {
     builder(Map.of("topic", "t", "deliveryGuarantee", "at-least-once"))
         .checkpointInterval(Duration.ofMinutes(20))
         .sanityCheck();
+  }
+
+  @Test
+  void aRealTimeQuerySendsEachRowAtOnceUnlessLingerIsGiven() {
+    QueryContext realTime =
+        new QueryContext(
+            "q-1",
+            "orders",
+            "run-1",
+            "orders-q-1",
+            "file:///chk",
+            false,
+            false,
+            OutputMode.APPEND,
+            ReplayPlan.NONE,
+            true);
+    Map<String, String> options = withServers(Map.of("topic", "t"));
+    assertThat(sink(realTime, options).producerProperties())
+        .containsEntry("linger.ms", KafkaSinkBuilder.REAL_TIME_LINGER_MS);
+    assertThat(sink(QUERY, options).producerProperties()).doesNotContainKey("linger.ms");
+    Map<String, String> lingering = new HashMap<>(options);
+    lingering.put("kafka.linger.ms", "20");
+    assertThat(sink(realTime, lingering).producerProperties()).containsEntry("linger.ms", "20");
+  }
+
+  private static KafkaSinkBuilder<Long> sink(QueryContext query, Map<String, String> options) {
+    return KafkaSinkBuilder.<Long>forQuery(query, "out")
+        .options(options)
+        .valueString(String::valueOf);
   }
 
   @Test
