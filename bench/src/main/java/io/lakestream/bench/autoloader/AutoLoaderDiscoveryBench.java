@@ -92,6 +92,7 @@ public final class AutoLoaderDiscoveryBench implements Bench {
     services.s3();
     services.flink();
     services.load("org.apache.hadoop.fs.s3a.S3AFileSystem");
+    services.load("org.elasticmq.rest.sqs.SQSRestServerBuilder");
   }
 
   @Override
@@ -174,10 +175,22 @@ public final class AutoLoaderDiscoveryBench implements Bench {
         LedgerExpiryRun ledger =
             new LedgerExpiryRun(flink, options.workDir(), options.parallelism(), files);
         List<LedgerExpiryRun.Sample> ledgerSamples = ledger.run();
+        NotificationRun.Result notified =
+            new NotificationRun(flink, s3, counter, viaCounter, options.parallelism(), files).run();
+        notes.add(
+            String.format(
+                Locale.ROOT,
+                "file notification mode: %,.0f files/s = %,.0f files/hour (%,d files from an SQS"
+                    + " backlog)",
+                notified.filesPerSecond(),
+                notified.filesPerSecond() * 3600,
+                notified.files()));
         String appendix =
             DiscoveryReport.render(files, fresh, ours, peer, incremental, idle, full, flinkPass)
                 + '\n'
-                + LedgerExpiryRun.render(ledgerSamples, ledger.filesPerWave(), ledger.bound());
+                + LedgerExpiryRun.render(ledgerSamples, ledger.filesPerWave(), ledger.bound())
+                + '\n'
+                + NotificationRun.render(notified);
         return new BenchResult(
             id(), ours.measurement(), peer.measurement(), List.of(), notes, appendix);
       }

@@ -69,6 +69,16 @@ class AutoLoaderDiscoveryBenchSmokeTest {
     assertThat(lastWave[1]).isBetween(1L, 20L * (LedgerExpiryRun.MAX_AGE_SECONDS + 2));
     assertThat(lastWave[2]).isGreaterThanOrEqualTo(240 - lastWave[1]);
     assertThat(ledger.get(LedgerExpiryRun.WAVES)).containsExactly(240, 0, 240);
+
+    // notification mode: 200 files from an SQS backlog, each once (the run checks), no listing
+    String notified =
+        report
+            .lines()
+            .dropWhile(l -> !l.startsWith("File notification mode"))
+            .filter(l -> l.startsWith("| 200 |"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(notified.split("\\|")[6].trim()).isEqualTo("0");
   }
 
   /** Files ingested, ledger entries and entries evicted of a row of the ledger table. */
