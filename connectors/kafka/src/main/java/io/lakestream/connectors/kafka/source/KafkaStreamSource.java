@@ -63,8 +63,7 @@ public final class KafkaStreamSource
         name,
         groupId(),
         query != null && query.availableNow(),
-        query != null && query.ignoreRateLimits(),
-        query != null && query.realTime());
+        query != null && query.ignoreRateLimits());
   }
 
   /** The consumer group offsets are committed to. */

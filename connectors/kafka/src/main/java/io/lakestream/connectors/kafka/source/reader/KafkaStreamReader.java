@@ -46,11 +46,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads its partitions with one {@link KafkaConsumer} (assign mode, {@code auto.offset.reset=none})
  * on the task thread: each call emits one buffered record or, when none can be emitted, polls the
- * consumer waiting at most 5 ms (so checkpoints are not held up). After a poll that returned
- * nothing the reader rests 10 ms before it polls again, except in a realTime query: there it polls
- * again at once, so a record is handed on as soon as the consumer receives it (the poll itself
- * blocks until data arrives or 5 ms pass, so an idle realTime reader does not spin; with every
- * partition held back by a limit it rests as in other modes).
+ * consumer waiting at most 5 ms (so checkpoints are not held up).
  *
  * <p>Guarantees: the checkpointed position of a partition is the offset after the last record
  * emitted, so a restore neither skips nor repeats records. Under rate limits it emits, in the epoch
@@ -74,7 +70,6 @@ public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaP
   private final String groupId;
   private final boolean rateLimited;
   private final boolean availableNow;
-  private final boolean realTime;
 
   private final Map<TopicPartition, Partition> partitions = new LinkedHashMap<>();
   private final Set<TopicPartition> paused = new HashSet<>();
@@ -110,15 +105,13 @@ public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaP
       String sourceName,
       String groupId,
       boolean availableNow,
-      boolean ignoreRateLimits,
-      boolean realTime) {
+      boolean ignoreRateLimits) {
     this.context = context;
     this.config = config;
     this.sourceName = sourceName;
     this.groupId = groupId;
     this.rateLimited = config.rateLimited() && !ignoreRateLimits;
     this.availableNow = availableNow;
-    this.realTime = realTime;
   }
 
   @Override
@@ -156,11 +149,10 @@ public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaP
       return InputStatus.MORE_AVAILABLE;
     }
     ConsumerRecords<byte[], byte[]> fetched;
-    boolean mayFetch = updatePauses();
     try {
       // Nothing to emit: wait briefly for data if some partition may fetch (a checkpoint barrier
       // is delayed by at most POLL_WAIT), else just serve the client's callbacks.
-      fetched = consumer().poll(mayFetch ? POLL_WAIT : Duration.ZERO);
+      fetched = consumer().poll(updatePauses() ? POLL_WAIT : Duration.ZERO);
     } catch (OffsetOutOfRangeException e) {
       onOffsetsLost(e.offsetOutOfRangePartitions());
       return InputStatus.MORE_AVAILABLE;
@@ -189,9 +181,7 @@ public final class KafkaStreamReader implements SourceReader<KafkaRecord, KafkaP
         context.sendSourceEventToCoordinator(new SplitCaughtUp(p.id));
       }
     }
-    // realTime: poll again at once (that poll waits for data); else, or when no partition may
-    // fetch (limits, full buffers), rest a little
-    return realTime && mayFetch ? InputStatus.MORE_AVAILABLE : waitFor(IDLE_WAIT_MILLIS);
+    return waitFor(IDLE_WAIT_MILLIS);
   }
 
   /** Emits one buffered record within the limits, partitions taking turns. */
