@@ -53,7 +53,7 @@ final class LedgerExpiryRun {
     this.flink = flink;
     this.landing = workDir.resolve("ledger-expiry-landing");
     this.parallelism = parallelism;
-    this.filesPerWave = Math.max(10, Math.min(2_000, files / 100));
+    this.filesPerWave = Math.max(10, Math.min(200, files / 100));
   }
 
   /** Files written per wave. */
@@ -95,6 +95,8 @@ final class LedgerExpiryRun {
     }
     CapturingReporter.reset(); // the gauges of the cluster's earlier jobs stay registered
     JobID job = flink.submit(env);
+    // files must be listed within a max age of their writing: start the waves once the job runs
+    flink.waitForMoreCheckpoints(job, 1, Duration.ofMinutes(2));
     List<Sample> samples = new ArrayList<>();
     long start = System.nanoTime();
     for (int wave = 0; wave < waves; wave++) {

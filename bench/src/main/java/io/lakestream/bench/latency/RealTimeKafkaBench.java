@@ -67,8 +67,10 @@ public final class RealTimeKafkaBench implements Bench {
     long measured = options.rowsOr(defaultRows());
     long warmup = Math.min(50_000, Math.max(1_000, measured / 5));
     Path dir = Files.createDirectories(options.workDir());
-    // the broker is a peer: Kafka's production JVM settings, not the quick-start test ones
-    try (KafkaBroker kafka = KafkaBroker.startTuned(Map.of())) {
+    try (KafkaBroker kafka =
+        "tuned".equals(System.getenv("BENCH_KAFKA_BROKER"))
+            ? KafkaBroker.startTuned(Map.of())
+            : KafkaBroker.start()) {
       // an untimed first query: JIT and class loading would weigh on whichever run came first
       // (left out of tiny smoke runs, whose numbers mean nothing)
       if (measured >= WARM_QUERY_FROM) {
@@ -104,10 +106,10 @@ public final class RealTimeKafkaBench implements Bench {
                       + " brackets split it with the job's stamp and the broker's append time"
                       + " (topics with LogAppendTime, ms: hops next to an append are off by up to"
                       + " 1 ms); the measuring clients are tuned for latency (producer linger.ms"
-                      + " 0; consumers fetch.min.bytes 1, fetch.max.wait.ms 100) and the broker"
-                      + " runs with Kafka's production JVM settings (G1, 1 GiB, C2); query"
-                      + " trigger realTime (buffer timeout 1 ms; the Kafka reader polls without"
-                      + " pausing, the sink's producer sends at once: linger.ms 0 by default),"
+                      + " 0; consumers fetch.min.bytes 1, fetch.max.wait.ms 100); the broker runs"
+                      + " with the testkit's JVM settings (BENCH_KAFKA_BROKER=tuned: Kafka's"
+                      + " production ones, G1, 1 GiB, C2); query trigger realTime (buffer timeout"
+                      + " 1 ms; the sink's producer sends at once: linger.ms 0 by default),"
                       + " p=2, 2 partitions per topic; at-least-once runs checkpoint every %d s;"
                       + " sink kafka.enable.idempotence true; every measured record must arrive,"
                       + " exactly once, and every window's counts run 1..n; all clients, the job"
