@@ -23,9 +23,10 @@ import java.util.stream.Stream;
  * OutboundGuard} ({@link #outboundRequests()}).
  *
  * <p>Debian's chromium calls a few Google services by itself whatever the flags, on {@code
- * about:blank} too (its updater's time check and update query, a connection to the accounts
- * service): those exact requests, and connections that sent nothing, are the browser's own ({@link
- * #browserOwnRequests()}); every other request counts as the page's.
+ * about:blank} too (its updater's time check and update query, connections to the accounts service,
+ * to www.google.com and to the device registration service android.clients.google.com, seen with
+ * Debian's chromium 150): those exact requests, and connections that sent nothing, are the
+ * browser's own ({@link #browserOwnRequests()}); every other request counts as the page's.
  */
 public final class HeadlessChromium implements AutoCloseable {
   private static final Path BINARY = Path.of("/usr/bin/chromium");
@@ -34,7 +35,8 @@ public final class HeadlessChromium implements AutoCloseable {
       Pattern.compile(
           "|GET http://clients2\\.google\\.com/time/1/current\\?.*"
               + "|POST http://update\\.googleapis\\.com/service/update2/json\\?.*"
-              + "|CONNECT (update\\.googleapis\\.com|accounts\\.google\\.com):443 HTTP/1\\.1");
+              + "|CONNECT (update\\.googleapis\\.com|accounts\\.google\\.com|www\\.google\\.com"
+              + "|android\\.clients\\.google\\.com):443 HTTP/1\\.1");
 
   private final OutboundGuard guard = new OutboundGuard();
 
