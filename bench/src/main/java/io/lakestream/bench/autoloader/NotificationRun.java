@@ -4,11 +4,9 @@ import io.lakestream.bench.ResourcePeaks;
 import io.lakestream.connectors.autoloader.AutoLoaderBuilder;
 import io.lakestream.testkit.flink.FlinkMiniCluster;
 import io.lakestream.testkit.s3.S3Server;
+import io.lakestream.testkit.sqs.S3EventNotifications;
 import io.lakestream.testkit.sqs.SqsServer;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -120,7 +118,7 @@ final class NotificationRun {
       batch.add(
           SendMessageBatchRequestEntry.builder()
               .id(Long.toString(i))
-              .messageBody(objectCreated(s3.bucket(), key))
+              .messageBody(S3EventNotifications.objectCreated(s3.bucket(), key, 40))
               .build());
       if (batch.size() == 10 || i == files - 1) {
         List<SendMessageBatchRequestEntry> entries = List.copyOf(batch);
@@ -131,20 +129,6 @@ final class NotificationRun {
         batch.clear();
       }
     }
-  }
-
-  /** The S3 event notification S3 sends for a PUT of {@code key}. */
-  private static String objectCreated(String bucket, String key) {
-    String encoded = URLEncoder.encode(key, StandardCharsets.UTF_8).replace("%2F", "/");
-    return "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\","
-        + "\"awsRegion\":\"us-east-1\",\"eventTime\":\""
-        + Instant.now() // the object's time for Auto Loader: after the job's build, so new
-        + "\",\"eventName\":\"ObjectCreated:Put\",\"s3\":{\"s3SchemaVersion\":\"1.0\","
-        + "\"bucket\":{\"name\":\""
-        + bucket
-        + "\"},\"object\":{\"key\":\""
-        + encoded
-        + "\",\"size\":40,\"sequencer\":\"00\"}}}]}";
   }
 
   static String render(Result r) {

@@ -1,5 +1,6 @@
 package io.lakestream.connectors.autoloader;
 
+import static io.lakestream.testkit.sqs.S3EventNotifications.objectCreated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,11 +20,8 @@ import io.lakestream.testkit.s3.S3ServerExtension;
 import io.lakestream.testkit.s3.S3aSettings;
 import io.lakestream.testkit.sqs.SqsServer;
 import io.lakestream.testkit.sqs.SqsServerExtension;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -94,22 +92,6 @@ class AutoLoaderNotificationITCase {
 
   private String input(String name) {
     return S3aSettings.uri(S3.server(), "landing/" + name);
-  }
-
-  /** The S3 event notification S3 sends for a PUT of {@code key} (the full object key). */
-  static String objectCreated(String bucket, String key, long size) {
-    String encoded = URLEncoder.encode(key, StandardCharsets.UTF_8).replace("%2F", "/");
-    return "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\","
-        + "\"awsRegion\":\"us-east-1\",\"eventTime\":\""
-        + Instant.now()
-        + "\",\"eventName\":\"ObjectCreated:Put\",\"s3\":{\"s3SchemaVersion\":\"1.0\","
-        + "\"bucket\":{\"name\":\""
-        + bucket
-        + "\"},\"object\":{\"key\":\""
-        + encoded
-        + "\",\"size\":"
-        + size
-        + ",\"sequencer\":\"00\"}}}]}";
   }
 
   private static final String TEST_EVENT =
