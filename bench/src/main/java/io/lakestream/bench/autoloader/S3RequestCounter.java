@@ -124,9 +124,9 @@ final class S3RequestCounter implements AutoCloseable {
           return;
         }
         String text = new String(head, StandardCharsets.ISO_8859_1);
-        String requestLine = text.substring(0, text.indexOf('\r'));
-        count(requestLine);
-        if (answerFromIndex(requestLine, client)) {
+        RequestLine request = RequestLine.parse(text.substring(0, text.indexOf('\r')));
+        count(request);
+        if (answerFromIndex(request, client)) {
           continue;
         }
         String lower = text.toLowerCase(Locale.ROOT);
@@ -153,19 +153,35 @@ final class S3RequestCounter implements AutoCloseable {
     }
   }
 
+  /**
+   * An HTTP request line split once: the method, the path, and the query string (empty when the
+   * target has none).
+   */
+  private record RequestLine(String method, String path, String query, boolean hasQuery) {
+    static RequestLine parse(String line) {
+      String[] parts = line.split(" ");
+      String target = parts.length > 1 ? parts[1] : "";
+      int q = target.indexOf('?');
+      return q < 0
+          ? new RequestLine(parts[0], target, "", false)
+          : new RequestLine(parts[0], target.substring(0, q), target.substring(q + 1), true);
+    }
+
+    /** A request on the bucket itself (no object key): a LIST when it is a GET with a query. */
+    boolean bucketOnly() {
+      return path.replaceAll("^/+|/+$", "").indexOf('/') < 0;
+    }
+  }
+
   /** Answers a LIST the index covers; false for every other request. */
-  private boolean answerFromIndex(String requestLine, Socket client) throws IOException {
-    String[] parts = requestLine.split(" ");
-    String target = parts.length > 1 ? parts[1] : "";
-    int q = target.indexOf('?');
-    if (index == null || !parts[0].equals("GET") || q < 0) {
+  private boolean answerFromIndex(RequestLine request, Socket client) throws IOException {
+    if (index == null
+        || !request.method().equals("GET")
+        || !request.hasQuery()
+        || !index.answers(request.path(), request.query())) {
       return false;
     }
-    String query = target.substring(q + 1);
-    if (!index.answers(target.substring(0, q), query)) {
-      return false;
-    }
-    byte[] body = index.list(query).getBytes(StandardCharsets.UTF_8);
+    byte[] body = index.list(request.query()).getBytes(StandardCharsets.UTF_8);
     String head =
         "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: "
             + body.length
@@ -179,17 +195,13 @@ final class S3RequestCounter implements AutoCloseable {
     return true;
   }
 
-  private void count(String requestLine) {
-    String[] parts = requestLine.split(" ");
-    String method = parts[0];
-    String target = parts.length > 1 ? parts[1] : "";
-    String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;
-    boolean bucketOnly = path.replaceAll("^/+|/+$", "").indexOf('/') < 0;
-    if (method.equals("GET") && bucketOnly && target.contains("?")) {
+  private void count(RequestLine request) {
+    boolean get = request.method().equals("GET");
+    if (get && request.bucketOnly() && request.hasQuery()) {
       lists.incrementAndGet();
-    } else if (method.equals("HEAD")) {
+    } else if (request.method().equals("HEAD")) {
       heads.incrementAndGet();
-    } else if (method.equals("GET")) {
+    } else if (get) {
       gets.incrementAndGet();
     } else {
       others.incrementAndGet();
