@@ -1,7 +1,11 @@
 package io.lakestream.testkit;
 
 import io.lakestream.api.net.LoopbackPorts;
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
 
 /**
  * A TCP port on 127.0.0.1 that was free when it was picked, from below the kernel's ephemeral range
@@ -25,5 +29,18 @@ public final class FreePort {
    */
   public static int pick() {
     return LoopbackPorts.pick();
+  }
+
+  /**
+   * Whether a server accepts connections on 127.0.0.1:{@code port}: a connect that succeeds within
+   * {@code timeout} (the connection is closed at once).
+   */
+  public static boolean accepts(int port, Duration timeout) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(LOOPBACK, port), (int) timeout.toMillis());
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 }

@@ -5,8 +5,6 @@ import io.lakestream.testkit.TempDirectory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -736,7 +734,7 @@ public final class KafkaBroker implements AutoCloseable {
                   + logTail(dir),
               null);
         }
-        if (admin == null && accepts(port)) {
+        if (admin == null && FreePort.accepts(port, Duration.ofMillis(500))) {
           Properties props = new Properties();
           props.setProperty(
               AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, FreePort.LOOPBACK + ":" + port);
@@ -770,15 +768,6 @@ public final class KafkaBroker implements AutoCloseable {
         admin.close(Duration.ZERO);
       }
       throw e;
-    }
-  }
-
-  private static boolean accepts(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
     }
   }
 

@@ -3,8 +3,6 @@ package io.lakestream.testkit.kinesis;
 import io.lakestream.testkit.FreePort;
 import io.lakestream.testkit.debian.DebianPackages;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -108,21 +106,12 @@ record NodePackage(
   void awaitListening(Process process, int port, Duration timeout, Path log)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!accepts(port)) {
+    while (!FreePort.accepts(port, Duration.ofMillis(200))) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         throw new IOException(
             name + " (" + purpose + ") did not start on port " + port + "; see " + log);
       }
       Thread.sleep(50);
-    }
-  }
-
-  private static boolean accepts(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(FreePort.LOOPBACK, port), 200);
-      return true;
-    } catch (IOException e) {
-      return false;
     }
   }
 }
