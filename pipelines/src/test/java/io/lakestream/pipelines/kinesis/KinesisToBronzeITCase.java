@@ -12,6 +12,7 @@ import io.lakestream.runtime.Trigger;
 import io.lakestream.state.StateBackendSettings;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kinesis.KinesaliteExtension;
+import io.lakestream.testkit.kinesis.KinesisStreams;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.PutRecordResponse;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * Pipeline {@code kinesis-to-bronze} against kinesalite, with the options given as on {@code -o}: a
@@ -51,16 +51,7 @@ class KinesisToBronzeITCase {
   @BeforeAll
   static void client() throws InterruptedException {
     client = KINESIS.client();
-    client.createStream(r -> r.streamName("clicks").shardCount(2));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (client
-            .describeStreamSummary(r -> r.streamName("clicks"))
-            .streamDescriptionSummary()
-            .streamStatus()
-        != StreamStatus.ACTIVE) {
-      assertThat(System.nanoTime()).as("stream active within 30 s").isLessThan(deadline);
-      Thread.sleep(50);
-    }
+    KinesisStreams.create(client, "clicks", 2);
   }
 
   /** Fails the task once, on the record whose data is {@code click-120}. */

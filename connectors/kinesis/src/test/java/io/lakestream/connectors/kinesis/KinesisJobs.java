@@ -3,6 +3,7 @@ package io.lakestream.connectors.kinesis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.testkit.flink.FlinkMiniCluster;
+import io.lakestream.testkit.kinesis.KinesisStreams;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,7 +22,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Row;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * What the Kinesis source's ITCases share, whichever peer they run against: streams created and
@@ -100,8 +100,7 @@ final class KinesisJobs {
   /** Creates {@code stream} with {@code shards} shards and waits until it is active. */
   static void createStream(KinesisClient client, String stream, int shards)
       throws InterruptedException {
-    client.createStream(r -> r.streamName(stream).shardCount(shards));
-    awaitActive(client, stream);
+    KinesisStreams.create(client, stream, shards);
   }
 
   /**
@@ -142,13 +141,7 @@ final class KinesisJobs {
 
   /** Waits until {@code stream} is active (after its creation or a reshard). */
   static void awaitActive(KinesisClient client, String stream) throws InterruptedException {
-    await(
-        () ->
-            client
-                    .describeStreamSummary(r -> r.streamName(stream))
-                    .streamDescriptionSummary()
-                    .streamStatus()
-                == StreamStatus.ACTIVE);
+    KinesisStreams.awaitActive(client, stream);
   }
 
   /** Waits up to 60 s for {@code condition}. */

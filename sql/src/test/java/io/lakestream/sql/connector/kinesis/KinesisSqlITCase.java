@@ -7,12 +7,12 @@ import io.lakestream.connectors.delta.DeltaTableReader;
 import io.lakestream.sql.SqlQueries;
 import io.lakestream.testkit.delta.DeltaLogTxns;
 import io.lakestream.testkit.kinesis.KinesaliteExtension;
+import io.lakestream.testkit.kinesis.KinesisStreams;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.PutRecordResponse;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * Kinesis to Delta in Flink SQL under the query runtime, against kinesalite: JSON and Avro data
@@ -259,15 +258,6 @@ class KinesisSqlITCase {
   }
 
   private static void createStream(String stream, int shards) throws InterruptedException {
-    client.createStream(r -> r.streamName(stream).shardCount(shards));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (client
-            .describeStreamSummary(r -> r.streamName(stream))
-            .streamDescriptionSummary()
-            .streamStatus()
-        != StreamStatus.ACTIVE) {
-      assertThat(System.nanoTime()).as("stream active within 30 s").isLessThan(deadline);
-      Thread.sleep(50);
-    }
+    KinesisStreams.create(client, stream, shards);
   }
 }

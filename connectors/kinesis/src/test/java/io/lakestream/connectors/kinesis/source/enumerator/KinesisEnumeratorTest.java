@@ -7,6 +7,7 @@ import io.lakestream.connectors.kinesis.KinesisSourceOptions;
 import io.lakestream.connectors.kinesis.source.split.KinesisShardSplit;
 import io.lakestream.connectors.source.EpochPositions;
 import io.lakestream.testkit.kinesis.KinesaliteExtension;
+import io.lakestream.testkit.kinesis.KinesisStreams;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,6 @@ import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * The enumerator against kinesalite after a split: restored with the parent still assigned (its end
@@ -50,13 +50,13 @@ class KinesisEnumeratorTest {
                 "initialPosition", "trim_horizon"));
     try (KinesisClient client = config.client()) {
       client.createStream(r -> r.streamName("split").shardCount(1));
-      awaitActive(client);
+      KinesisStreams.awaitActive(client, "split");
       client.splitShard(
           r ->
               r.streamName("split")
                   .shardToSplit("shardId-000000000000")
                   .newStartingHashKey("170141183460469231731687303715884105728"));
-      awaitActive(client);
+      KinesisStreams.awaitActive(client, "split");
     }
     MockSplitEnumeratorContext<KinesisShardSplit> context = new MockSplitEnumeratorContext<>(1);
     context.registerReader(new ReaderInfo(0, "localhost"));
@@ -95,19 +95,5 @@ class KinesisEnumeratorTest {
     assertThat(state.finished()).containsExactly("shardId-000000000000");
     assertThat(state.pending()).isEmpty();
     enumerator.close();
-  }
-
-  private static void awaitActive(KinesisClient client) throws InterruptedException {
-    for (int i = 0; i < 200; i++) {
-      if (client
-              .describeStreamSummary(r -> r.streamName("split"))
-              .streamDescriptionSummary()
-              .streamStatus()
-          == StreamStatus.ACTIVE) {
-        return;
-      }
-      Thread.sleep(25);
-    }
-    throw new AssertionError("stream not active");
   }
 }

@@ -8,6 +8,7 @@ import io.lakestream.connectors.kinesis.KinesisSourceOptions;
 import io.lakestream.connectors.kinesis.source.enumerator.KinesisEnumeratorState;
 import io.lakestream.connectors.kinesis.source.split.KinesisShardSplit;
 import io.lakestream.testkit.kinesis.KinesaliteExtension;
+import io.lakestream.testkit.kinesis.KinesisStreams;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 
 /**
  * Resharding under consumerMode efo, proven at the reader: kinesis-mock (the efo peer of the
@@ -109,7 +109,7 @@ class KinesisFanOutReshardTest {
       run.stepUntil(() -> run.rows(first).size() == 3, "the first parent's records read");
       client.mergeShards(
           r -> r.streamName(stream).shardToMerge(first).adjacentShardToMerge(second));
-      awaitActive(stream);
+      KinesisStreams.awaitActive(client, stream);
       putRecords(stream, "a", LOW, 4);
       putRecords(stream, "b", HIGH, 4);
       run.listShards();
@@ -344,25 +344,11 @@ class KinesisFanOutReshardTest {
 
   private static void createStream(String stream, int shards) throws InterruptedException {
     client.createStream(r -> r.streamName(stream).shardCount(shards));
-    awaitActive(stream);
+    KinesisStreams.awaitActive(client, stream);
   }
 
   private static void split(String stream, String shard) throws InterruptedException {
     client.splitShard(r -> r.streamName(stream).shardToSplit(shard).newStartingHashKey(MIDDLE));
-    awaitActive(stream);
-  }
-
-  private static void awaitActive(String stream) throws InterruptedException {
-    for (int i = 0; i < 400; i++) {
-      if (client
-              .describeStreamSummary(r -> r.streamName(stream))
-              .streamDescriptionSummary()
-              .streamStatus()
-          == StreamStatus.ACTIVE) {
-        return;
-      }
-      Thread.sleep(25);
-    }
-    throw new AssertionError(stream + " not active");
+    KinesisStreams.awaitActive(client, stream);
   }
 }
