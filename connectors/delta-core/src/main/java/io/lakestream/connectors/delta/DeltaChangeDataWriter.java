@@ -28,6 +28,11 @@ import java.util.Optional;
  * <p>Each distinct combination of partition values gets its own file(s). Not thread-safe. On a
  * table with column mapping the file columns carry the columns' physical names, as data files do
  * (the written files' partition values stay keyed by column name; the commit keys them).
+ *
+ * <p>The files are written by lakestream's own Parquet writer, as data files are: the Parquet
+ * types, settings and file size Kernel's writer would use, without building dictionaries for
+ * columns whose values barely repeat. A table with a nested column has its change data written by
+ * Kernel's Parquet writer instead.
  */
 @Internal
 public final class DeltaChangeDataWriter {
@@ -42,6 +47,8 @@ public final class DeltaChangeDataWriter {
   private final List<Column> fileColumns;
   private final int[] dataIndexes;
   private final int[] partitionIndexes;
+  private final boolean nested; // a nested column: Kernel's Parquet writer writes the files
+  private DeltaParquetFileWriter parquetWriter;
 
   /** A writer for {@code table} declared as {@code schema}; does no I/O until used. */
   public DeltaChangeDataWriter(DeltaTable table, DeltaTableSchema schema) {
@@ -73,6 +80,7 @@ public final class DeltaChangeDataWriter {
     this.fileColumns = List.copyOf(columns);
     this.dataIndexes = data.stream().mapToInt(Integer::intValue).toArray();
     this.partitionIndexes = schema.partitionColumns().stream().mapToInt(schema::indexOf).toArray();
+    this.nested = fileColumns.stream().anyMatch(c -> c.type().kind().isNested());
   }
 
   /**
@@ -116,15 +124,8 @@ public final class DeltaChangeDataWriter {
     String directory = table.path().replaceAll("/+$", "") + "/" + CHANGE_DATA_DIR;
     List<DeltaWrittenFile> written = new ArrayList<>();
     for (Map.Entry<Map<String, String>, DeltaColumnBuffer> group : groups.entrySet()) {
-      FilteredColumnarBatch batch =
-          new FilteredColumnarBatch(group.getValue().toBatch(fileSchema), Optional.empty());
-      try (CloseableIterator<DataFileStatus> files =
-          table
-              .engine()
-              .getParquetHandler()
-              .writeParquetFiles(directory, DeltaTableWriter.singleton(batch), List.of())) {
-        while (files.hasNext()) {
-          DataFileStatus file = files.next();
+      try {
+        for (DataFileStatus file : writeFiles(directory, fileSchema, group.getValue())) {
           written.add(
               new DeltaWrittenFile(
                   file.getPath(),
@@ -142,5 +143,30 @@ public final class DeltaChangeDataWriter {
       }
     }
     return written;
+  }
+
+  /** Writes one partition's change rows as files under {@code directory}, without statistics. */
+  private List<DataFileStatus> writeFiles(
+      String directory, StructType fileSchema, DeltaColumnBuffer rows) throws IOException {
+    if (!nested) {
+      if (parquetWriter == null) {
+        DeltaTableSchema fileTable =
+            DeltaTableSchema.builder().columns(RowSchema.of(fileColumns)).build();
+        parquetWriter =
+            new DeltaParquetFileWriter(table.hadoopConfiguration(), fileTable, fileSchema);
+      }
+      return parquetWriter.write(directory, rows, List.of());
+    }
+    FilteredColumnarBatch batch =
+        new FilteredColumnarBatch(rows.toBatch(fileSchema), Optional.empty());
+    List<DataFileStatus> files = new ArrayList<>();
+    try (CloseableIterator<DataFileStatus> it =
+        table
+            .engine()
+            .getParquetHandler()
+            .writeParquetFiles(directory, DeltaTableWriter.singleton(batch), List.of())) {
+      it.forEachRemaining(files::add);
+    }
+    return files;
   }
 }
