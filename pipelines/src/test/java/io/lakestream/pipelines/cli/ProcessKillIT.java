@@ -133,7 +133,14 @@ class ProcessKillIT {
     campaign("bronze", kafka(), "orders_bronze", "orders_bronze_dead_letters");
   }
 
+  /**
+   * Silver, gold and gold-to-lakebase killed one by one: only in longer campaigns ({@code
+   * -Dlakestream.kill.all=true}), to keep CI short (nine processes, ~170 s); in CI the demo's
+   * kills land in its silver, gold and Lakebase stages as well as in bronze, and {@code
+   * GoldToLakebaseITCase} and {@code OrdersSilverExactlyOnceITCase} fail tasks mid-epoch.
+   */
   @Test
+  @EnabledIfSystemProperty(named = "lakestream.kill.all", matches = "true")
   void silverThenGold() throws Exception {
     campaign("silver", kafka(), "orders_silver", "orders_silver_quarantine");
     campaign("gold", List.of(), "orders_gold_daily");
