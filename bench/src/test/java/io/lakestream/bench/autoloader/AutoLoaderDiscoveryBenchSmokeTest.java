@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  * emit every file once (the bench checks count and id sum itself), and the S3 LIST requests the
  * counting proxy saw for each discovery pass are the ones the listing design implies: one for an
  * incremental listing of 100 new files, one per 1,000 keys for a full relisting, and at least one
- * per hour directory for FileSource. With cloudFiles.maxFileAge the ledger holds the files of the
- * last max age, not every file read, and is empty once no new file arrived for a max age.
+ * per hour directory for FileSource; the running Auto Loader job lists about once per 1 s trigger
+ * while no file arrives. With cloudFiles.maxFileAge the ledger holds the files of the last max age,
+ * not every file read, and is empty once no new file arrived for a max age.
  */
 class AutoLoaderDiscoveryBenchSmokeTest {
   private static final long FILES = 2_000;
@@ -42,6 +43,18 @@ class AutoLoaderDiscoveryBenchSmokeTest {
         .contains("| (b) lakestream full relisting (start-after \"\") | 2,200 | 3 | 0 | 3 |")
         .contains("listing ratio (full relisting / incremental, LIST calls for the trigger that")
         .contains(": 3.0");
+    // idle: one listing per 1 s trigger, also right after the backfill, when Flink runs the
+    // checkpoints it queued meanwhile back to back (these listed once each: 23 in 10 s before)
+    String[] idle =
+        report
+            .lines()
+            .filter(l -> l.startsWith("| Auto Loader (one listing per"))
+            .findFirst()
+            .orElseThrow()
+            .split("\\|");
+    long idleLists = Long.parseLong(idle[2].trim());
+    double idleSeconds = Double.parseDouble(idle[3].trim());
+    assertThat(idleLists).isPositive().isLessThanOrEqualTo((long) (1.5 * idleSeconds));
     String flinkRow =
         report
             .lines()

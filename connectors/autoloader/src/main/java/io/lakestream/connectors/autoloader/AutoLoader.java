@@ -52,7 +52,10 @@ public final class AutoLoader {
     this.schemaVersion = schemaVersion;
   }
 
-  /** Adds the source and the ledger to {@code env}; the returned stream carries the rows. */
+  /**
+   * Adds the source and the ledger to {@code env}; the returned stream carries the rows. The source
+   * lists at most once per half of {@code env}'s checkpoint interval (set it before).
+   */
   public DataStream<Row> stream(StreamExecutionEnvironment env) {
     return stream(env, false);
   }
@@ -67,7 +70,9 @@ public final class AutoLoader {
   }
 
   private DataStream<Row> stream(StreamExecutionEnvironment env, boolean withFileMetadata) {
-    return env.fromSource(source, WatermarkStrategy.noWatermarks(), name)
+    FileDiscoverySource paced =
+        source.forCheckpointInterval(env.getCheckpointConfig().getCheckpointInterval());
+    return env.fromSource(paced, WatermarkStrategy.noWatermarks(), name)
         .uid(name)
         .keyBy(new FileKey(), Types.STRING)
         .transform(

@@ -92,6 +92,23 @@ public final class FileDiscoverySource
     this.query = query;
   }
 
+  /**
+   * This source in a job that checkpoints every {@code checkpointIntervalMillis} (not positive = no
+   * checkpoints): a new listing or poll starts at most once per half of it, so the checkpoints
+   * Flink queued during a long epoch, then runs back to back, do not list once each.
+   */
+  public FileDiscoverySource forCheckpointInterval(long checkpointIntervalMillis) {
+    return new FileDiscoverySource(
+        name,
+        inputPath,
+        hadoopConf,
+        settings.forCheckpointInterval(checkpointIntervalMillis),
+        includeExistingFiles,
+        startedAtMillis,
+        query,
+        notifications);
+  }
+
   @Override
   public Boundedness getBoundedness() {
     return Boundedness.CONTINUOUS_UNBOUNDED;
@@ -122,7 +139,8 @@ public final class FileDiscoverySource
             settings.backfillIntervalMillis(),
             settings.maxFileAgeMillis(),
             availableNow ? startedAtMillis : -1,
-            settings.pageSize());
+            settings.pageSize(),
+            settings.listingGapMillis());
     FileLister lister;
     try {
       lister = FileLister.open(inputPath, hadoopConf);

@@ -19,6 +19,10 @@ import java.io.Serializable;
  * @param availableNowStartMillis availableNow: ingest only files modified up to this time, list
  *     once, then report caught-up; -1 = not availableNow
  * @param pageSize files per listing page (bounds the enumerator's memory)
+ * @param listingGapMillis a listing that does not continue a cut one starts at most once per this
+ *     many ms (half the checkpoint interval, at most {@value #MAX_LISTING_GAP_MILLIS}: Flink runs
+ *     the checkpoints it queued during a long epoch back to back, and these catch-up epochs list
+ *     nothing new); 0 = at every epoch start and split request
  */
 @Internal
 public record DiscoverySettings(
@@ -29,8 +33,52 @@ public record DiscoverySettings(
     long backfillIntervalMillis,
     long maxFileAgeMillis,
     long availableNowStartMillis,
-    int pageSize)
+    int pageSize,
+    long listingGapMillis)
     implements Serializable {
+
+  /** The longest {@code listingGapMillis}, for long or no periodic checkpoints (trigger once). */
+  public static final long MAX_LISTING_GAP_MILLIS = 5_000;
+
+  /** Settings that list at every epoch start and split request ({@code listingGapMillis} 0). */
+  public DiscoverySettings(
+      int maxFilesPerTrigger,
+      long maxBytesPerTrigger,
+      boolean ignoreLimits,
+      int incrementalListingsPerBackfill,
+      long backfillIntervalMillis,
+      long maxFileAgeMillis,
+      long availableNowStartMillis,
+      int pageSize) {
+    this(
+        maxFilesPerTrigger,
+        maxBytesPerTrigger,
+        ignoreLimits,
+        incrementalListingsPerBackfill,
+        backfillIntervalMillis,
+        maxFileAgeMillis,
+        availableNowStartMillis,
+        pageSize,
+        0);
+  }
+
+  /**
+   * These settings for a job that checkpoints every {@code checkpointIntervalMillis} (no
+   * checkpoints when not positive): listings start at most once per half of it, or per {@value
+   * #MAX_LISTING_GAP_MILLIS} ms when that is shorter.
+   */
+  public DiscoverySettings forCheckpointInterval(long checkpointIntervalMillis) {
+    return new DiscoverySettings(
+        maxFilesPerTrigger,
+        maxBytesPerTrigger,
+        ignoreLimits,
+        incrementalListingsPerBackfill,
+        backfillIntervalMillis,
+        maxFileAgeMillis,
+        availableNowStartMillis,
+        pageSize,
+        Math.min(MAX_LISTING_GAP_MILLIS, Math.max(0, checkpointIntervalMillis / 2)));
+  }
 
   /** Whether this run is availableNow. */
   public boolean availableNow() {

@@ -25,9 +25,12 @@ import org.slf4j.LoggerFactory;
  * Spark lists once per micro-batch), again at once while a listing was cut at the page size, and
  * pauses while {@code readAhead} files wait: by listing the input path ({@link #listing}, see
  * {@link ListingDiscovery}) or from S3 event notifications ({@link #notifications}, see {@link
- * NotificationDiscovery}). Full listings hand out the files they find as candidates outside the
- * epoch limits, and the file ledger downstream drops those already read, so the enumerator needs no
- * set of seen files. The epoch admission is {@link FileBatchAdmission}.
+ * NotificationDiscovery}). A call that does not continue a cut one starts at most once per {@code
+ * listingGapMillis} (half the checkpoint interval): after a long epoch Flink runs the checkpoints
+ * it queued meanwhile back to back, and each of these epochs would otherwise list again, finding
+ * nothing (the next regular epoch lists). Full listings hand out the files they find as candidates
+ * outside the epoch limits, and the file ledger downstream drops those already read, so the
+ * enumerator needs no set of seen files. The epoch admission is {@link FileBatchAdmission}.
  *
  * <p>availableNow: once every file of the run is handed out and every reader has emitted its files
  * (they all wait for work), the run is reported caught-up.
@@ -63,7 +66,10 @@ public final class FileDiscoveryEnumerator
   private final FileBatchAdmission admission;
   private final FileDiscovery discovery;
   private final EpochPositions positions;
+  private final LongSupplier clock;
   private boolean discovering;
+  private boolean continuing;
+  private long lastStartMillis = Long.MIN_VALUE;
   private boolean caughtUp;
   private int lastDiscoveredFiles;
 
@@ -73,8 +79,10 @@ public final class FileDiscoveryEnumerator
       DiscoverySettings settings,
       FileLister lister,
       EpochPositions positions,
+      LongSupplier clock,
       DiscoveryMode mode) {
     this.context = context;
+    this.clock = clock;
     this.settings = settings;
     this.listing = new InputListing(context, lister, settings.pageSize(), state);
     this.admission = new FileBatchAdmission(context, settings, state);
@@ -107,6 +115,7 @@ public final class FileDiscoveryEnumerator
         settings,
         lister,
         positions,
+        clock,
         (listing, admission) -> new ListingDiscovery(settings, state, listing, admission, clock));
   }
 
@@ -131,6 +140,7 @@ public final class FileDiscoveryEnumerator
         settings,
         lister,
         positions,
+        clock,
         (listing, admission) ->
             new NotificationDiscovery(
                 context, settings, state, listing, admission, notifications, clock));
@@ -141,13 +151,26 @@ public final class FileDiscoveryEnumerator
     discover();
   }
 
-  /** Starts a call unless one runs, enough files wait, or this run discovered everything. */
+  /**
+   * Starts a call unless one runs, enough files wait, this run discovered everything, or (not
+   * continuing a cut call) the last call started less than {@code listingGapMillis} ago.
+   */
   private void discover() {
-    if (discovering || admission.queued() >= settings.readAhead() || discovery.exhausted()) {
+    if (discovering
+        || admission.queued() >= settings.readAhead()
+        || discovery.exhausted()
+        || !(continuing || gapPassed())) {
       return;
     }
     discovering = true;
+    lastStartMillis = clock.getAsLong();
     discovery.next(this::onDiscovered);
+  }
+
+  private boolean gapPassed() {
+    return settings.listingGapMillis() <= 0
+        || lastStartMillis == Long.MIN_VALUE
+        || clock.getAsLong() - lastStartMillis >= settings.listingGapMillis();
   }
 
   /** Coordinator thread. */
@@ -155,7 +178,8 @@ public final class FileDiscoveryEnumerator
     discovering = false;
     lastDiscoveredFiles = filesFound;
     assign();
-    if (callAgain.getAsBoolean()) {
+    continuing = callAgain.getAsBoolean();
+    if (continuing) {
       discover();
     }
   }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Discovery on local files: per-epoch limits (files hard, bytes soft), maxFileAge,
- * includeExistingFiles=false, and a full listing after N incremental ones handing out a file
- * written below the cursor.
+ * includeExistingFiles=false, a full listing after N incremental ones handing out a file written
+ * below the cursor, and one listing for the catch-up epochs Flink runs back to back.
  */
 class FileDiscoveryEnumeratorTest {
   @TempDir Path dir;
@@ -193,6 +194,48 @@ class FileDiscoveryEnumeratorTest {
     assertThat(assigned(incrementalOnly))
         .as("useIncrementalListing = true: only after the cursor, as documented")
         .isEmpty();
+  }
+
+  @Test
+  void catchUpEpochsBackToBackListOnceAndACutListingContinuesAtOnce() throws Throwable {
+    for (String key : List.of("d=1/a.json", "d=1/b.json", "d=2/c.json", "d=2/d.json")) {
+      file(key, 10, NOW);
+    }
+    AtomicLong clock = new AtomicLong(NOW);
+    MockSplitEnumeratorContext<FileBatchSplit> context = context();
+    // pages of 2 files, a checkpoint every 1 s: a new listing at most every 500 ms
+    DiscoverySettings settings =
+        new DiscoverySettings(100, 0, false, 0, 0, 0, -1, 2).forCheckpointInterval(1_000);
+    FileDiscoveryEnumerator enumerator =
+        FileDiscoveryEnumerator.listing(
+            context,
+            DiscoveryState.initial(Long.MIN_VALUE),
+            settings,
+            FileLister.open(dir.toUri().toString(), Map.of()),
+            new EpochPositions(null, "files"),
+            clock::get);
+    enumerator.start();
+    enumerator.handleSplitRequest(0, "localhost");
+    assertThat(assigned(context)).hasSize(2);
+    // the cut listing went on at once (the clock stood still): both pages of 2 files
+    DiscoveryState first = enumerator.snapshotState(1);
+    assertThat(first.cursor()).isEqualTo("d=2/d.json");
+    long calls = first.listingCalls();
+    assertThat(calls).isPositive();
+    enumerator.handleSplitRequest(0, "localhost");
+    assertThat(assigned(context)).hasSize(4);
+
+    file("d=3/e.json", 10, NOW);
+    for (int epoch = 2; epoch <= 6; epoch++) { // queued checkpoints, 20 ms apart
+      clock.addAndGet(20);
+      enumerator.handleSplitRequest(0, "localhost");
+      assertThat(enumerator.snapshotState(epoch).listingCalls()).isEqualTo(calls);
+      assertThat(assigned(context)).hasSize(4);
+    }
+    clock.addAndGet(500); // the next periodic checkpoint
+    enumerator.snapshotState(7);
+    assertThat(assigned(context)).hasSize(5).endsWith("d=3/e.json");
+    assertThat(enumerator.snapshotState(8).listingCalls()).isGreaterThan(calls);
   }
 
   /** availableNow settings of a run starting now. */
