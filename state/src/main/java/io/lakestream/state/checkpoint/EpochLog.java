@@ -85,7 +85,11 @@ public final class EpochLog implements Serializable {
     return numberedChildren("commits");
   }
 
-  /** Epochs with at least one offsets record, ascending. */
+  /**
+   * Epochs with an offsets directory, ascending. The newest may hold no record yet: a record's
+   * directory is made before the record is moved into it, and a run stopped in between leaves it
+   * empty ({@link #readOffsets} then returns an empty map).
+   */
   public List<Long> offsetEpochs() throws IOException {
     return numberedChildren("offsets");
   }
