@@ -135,8 +135,8 @@ class ProcessKillIT {
 
   /**
    * Silver, gold and gold-to-lakebase killed one by one: only in longer campaigns ({@code
-   * -Dlakestream.kill.all=true}), to keep CI short (nine processes, ~170 s); in CI the demo's
-   * kills land in its silver, gold and Lakebase stages as well as in bronze, and {@code
+   * -Dlakestream.kill.all=true}), to keep CI short (nine processes, ~170 s); in CI the demo's kills
+   * land in its silver, gold and Lakebase stages as well as in bronze, and {@code
    * GoldToLakebaseITCase} and {@code OrdersSilverExactlyOnceITCase} fail tasks mid-epoch.
    */
   @Test
