@@ -139,11 +139,6 @@ final class KinesisJobs {
     cluster.cancel(job, Duration.ofSeconds(30));
   }
 
-  /** Waits until {@code stream} is active (after its creation or a reshard). */
-  static void awaitActive(KinesisClient client, String stream) throws InterruptedException {
-    KinesisStreams.awaitActive(client, stream);
-  }
-
   /** Waits up to 60 s for {@code condition}. */
   static void await(BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -2,11 +2,11 @@ package io.lakestream.connectors.kinesis;
 
 import static io.lakestream.connectors.kinesis.KinesisJobs.FAILED;
 import static io.lakestream.connectors.kinesis.KinesisJobs.await;
-import static io.lakestream.connectors.kinesis.KinesisJobs.awaitActive;
 import static io.lakestream.connectors.kinesis.KinesisJobs.awaitExactly;
 import static io.lakestream.connectors.kinesis.KinesisJobs.cancel;
 import static io.lakestream.connectors.kinesis.KinesisJobs.createStream;
 import static io.lakestream.connectors.kinesis.KinesisJobs.environment;
+import static io.lakestream.testkit.kinesis.KinesisStreams.awaitActive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakestream.connectors.kinesis.KinesisJobs.FailOnce;
