@@ -1,5 +1,8 @@
 package io.lakestream.operators.dedup;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A Bloom filter over the keys a deduplicator holds in its state, kept on the heap and never
  * stored: "absent" is certain, "present" only likely. Most rows of a deduplicated stream carry a
@@ -8,78 +11,74 @@ package io.lakestream.operators.dedup;
  * filter). Keys freed from the state stay in the filter (they only cost a lookup) until the owner
  * rebuilds it from the keys it still holds.
  *
- * <p>About 10 bits and 7 probes per key: ~1% of absent keys look present while at most {@link
- * #capacity()} keys were added; beyond that the share grows (still correct, only slower), which is
- * what {@link #full()} tells the owner.
+ * <p>About 10 bits and 7 probes per key: ~1% of absent keys look present per layer. It grows
+ * without its owner walking the state: when the newest layer holds as many keys as it is sized for,
+ * the next key goes into a new layer twice that size, and a lookup asks every layer (at most 4: 1M
+ * + 2M + 4M + 8M keys, 30 MiB). Past {@link #MAX_CAPACITY} keys in all it grows no further and more
+ * absent keys look present (still correct, only slower), which is what {@link #full()} tells the
+ * owner.
  */
 final class AdmittedKeys {
   /** Keys a new filter is sized for: 2 MiB of bits. */
   static final int INITIAL_CAPACITY = 1 << 20;
 
-  /** It grows no further (32 MiB); past this many keys more absent keys look present. */
+  /** The layers together hold no more than this many keys before false positives grow. */
   static final int MAX_CAPACITY = 1 << 24;
 
   private static final int BITS_PER_KEY = 10;
   private static final int PROBES = 7;
 
-  private final int capacity;
-  private final long[] words;
-  private final int mask; // of bit positions: the bit count is a power of two
-  private int added;
+  private final List<Layer> layers = new ArrayList<>(4);
+  private int capacity; // of all layers
 
   AdmittedKeys(int capacity) {
-    this.capacity = Math.min(Math.max(capacity, 1024), MAX_CAPACITY);
-    long bits = Long.highestOneBit((long) this.capacity * BITS_PER_KEY - 1) << 1;
-    this.words = new long[(int) (bits >>> 6)];
-    this.mask = (int) (bits - 1);
+    addLayer(Math.min(Math.max(capacity, 1024), MAX_CAPACITY));
   }
 
   /** False only if {@code key} was never {@link #add added}. */
   boolean mightContain(Object key) {
     long hash = hash(key);
-    int h1 = (int) hash;
-    int h2 = (int) (hash >>> 32) | 1;
-    for (int i = 0; i < PROBES; i++) {
-      int bit = (h1 + i * h2) & mask;
-      if ((words[bit >>> 6] & (1L << bit)) == 0) {
-        return false;
+    for (int i = layers.size() - 1; i >= 0; i--) {
+      if (layers.get(i).mightContain(hash)) {
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   void add(Object key) {
-    long hash = hash(key);
-    int h1 = (int) hash;
-    int h2 = (int) (hash >>> 32) | 1;
-    for (int i = 0; i < PROBES; i++) {
-      int bit = (h1 + i * h2) & mask;
-      words[bit >>> 6] |= 1L << bit;
+    Layer newest = layers.get(layers.size() - 1);
+    if (newest.added >= newest.capacity && capacity + 2L * newest.capacity <= MAX_CAPACITY) {
+      newest = addLayer(2 * newest.capacity);
     }
-    added++;
+    newest.add(hash(key));
   }
 
-  /** The keys it is sized for. */
+  /** The keys it is sized for, all layers together. */
   int capacity() {
     return capacity;
   }
 
-  /** Whether more keys were added than it is sized for (false positives grow from here). */
+  /** How many layers it has grown to. */
+  int layers() {
+    return layers.size();
+  }
+
+  /** Whether it holds more keys than it can be sized for: false positives grow from here. */
   boolean full() {
-    return added > capacity;
+    return layers.get(layers.size() - 1).added > layers.get(layers.size() - 1).capacity;
   }
 
-  /**
-   * Whether a rebuild would help: it is full and may still grow. At {@link #MAX_CAPACITY} it stays
-   * overfull (more lookups) rather than have its owner walk a huge state at every epoch end.
-   */
-  boolean wantsToGrow() {
-    return full() && capacity < MAX_CAPACITY;
-  }
-
-  /** A filter of the same size, or twice the size if this one is full. */
+  /** An empty filter of one layer sized for all the keys this one is sized for. */
   AdmittedKeys emptyNext() {
-    return new AdmittedKeys(full() ? Math.min(capacity * 2, MAX_CAPACITY) : capacity);
+    return new AdmittedKeys(capacity);
+  }
+
+  private Layer addLayer(int layerCapacity) {
+    Layer layer = new Layer(layerCapacity);
+    layers.add(layer);
+    capacity += layerCapacity;
+    return layer;
   }
 
   /** Spreads the key's hash code over 64 bits (the finalizer of MurmurHash3). */
@@ -91,5 +90,42 @@ final class AdmittedKeys {
     h *= 0xc4ceb93fe5f3ba53L;
     h ^= h >>> 33;
     return h;
+  }
+
+  /** One bit array sized for {@code capacity} keys; the bit count is a power of two. */
+  private static final class Layer {
+    final int capacity;
+    final long[] words;
+    final int mask; // of bit positions
+    int added;
+
+    Layer(int capacity) {
+      this.capacity = capacity;
+      long bits = Long.highestOneBit((long) capacity * BITS_PER_KEY - 1) << 1;
+      this.words = new long[(int) (bits >>> 6)];
+      this.mask = (int) (bits - 1);
+    }
+
+    boolean mightContain(long hash) {
+      int h1 = (int) hash;
+      int h2 = (int) (hash >>> 32) | 1;
+      for (int i = 0; i < PROBES; i++) {
+        int bit = (h1 + i * h2) & mask;
+        if ((words[bit >>> 6] & (1L << bit)) == 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    void add(long hash) {
+      int h1 = (int) hash;
+      int h2 = (int) (hash >>> 32) | 1;
+      for (int i = 0; i < PROBES; i++) {
+        int bit = (h1 + i * h2) & mask;
+        words[bit >>> 6] |= 1L << bit;
+      }
+      added++;
+    }
   }
 }

@@ -40,9 +40,8 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>With checkpointing, a Bloom filter of the keys held ({@link AdmittedKeys}, on the heap, never
  * stored) spares the state lookup for a key the state certainly does not hold, which is most rows:
- * it is filled from the state on open (a restore included) and on every admission, and rebuilt from
- * the keys left by each sweep, which also runs at an epoch end once the filter is full (until it
- * reaches its largest size).
+ * it is filled from the state on open (a restore included) and on every admission, grows by layers
+ * as keys come (no walk of the state for that), and is rebuilt from the keys left by each sweep.
  *
  * <p>Rows behind the watermark on arrival (event time &lt; watermark) are late: dropped and counted
  * in {@value StateMetrics#NUM_ROWS_DROPPED_BY_WATERMARK}, or sent to the late-row side output if
@@ -184,7 +183,7 @@ public final class WatermarkDeduplicator<T> extends AbstractStreamOperator<T>
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
     long watermark = timers.currentWatermark();
-    if (watermark >= minLiveBound || (admitted != null && admitted.wantsToGrow())) {
+    if (watermark >= minLiveBound) {
       sweep(watermark);
     }
     metrics.epochEnded(checkpointId);

@@ -13,35 +13,63 @@ class AdmittedKeysTest {
     for (int i = 0; i < 10_000; i++) {
       filter.add(Values.of("e-" + i));
     }
+    assertThat(filter.layers()).isOne();
     assertThat(filter.full()).isFalse();
-    int falsePositives = 0;
+    assertThat(falsePositives(filter, 10_000)).isLessThan(300); // ~1% expected at capacity
     for (int i = 0; i < 10_000; i++) {
       assertThat(filter.mightContain(Values.of("e-" + i))).isTrue();
-      if (filter.mightContain(Values.of("other-" + i))) {
-        falsePositives++;
-      }
     }
-    assertThat(falsePositives).isLessThan(300); // ~1% expected at capacity
   }
 
   @Test
-  void pastItsCapacityItIsFullAndTheNextOneIsTwiceTheSize() {
+  void pastItsCapacityItGrowsByLayersTwiceTheSizeAndForgetsNoKey() {
     AdmittedKeys filter = new AdmittedKeys(1024);
-    for (int i = 0; i <= 1024; i++) {
+    int keys = 1024 + 2048 + 4096 + 8192; // four layers, each filled to its size
+    for (int i = 0; i < keys; i++) {
       filter.add(Values.of((long) i));
     }
-    assertThat(filter.full()).isTrue();
-    assertThat(filter.wantsToGrow()).isTrue();
-    AdmittedKeys next = filter.emptyNext();
-    assertThat(next.capacity()).isEqualTo(2048);
-    assertThat(next.full()).isFalse();
+    assertThat(filter.layers()).isEqualTo(4);
+    assertThat(filter.capacity()).isEqualTo(keys);
+    assertThat(filter.full()).isFalse();
+    for (int i = 0; i < keys; i++) {
+      assertThat(filter.mightContain(Values.of((long) i))).isTrue();
+    }
+    // each layer at its capacity adds ~1% of false positives: four of them stay well under 6%
+    assertThat(falsePositives(filter, 100_000)).isLessThan(6_000);
+    filter.add(Values.of(-1L));
+    assertThat(filter.layers()).isEqualTo(5);
+    AdmittedKeys next = filter.emptyNext(); // what a sweep refills: one layer for them all
+    assertThat(next.layers()).isOne();
+    assertThat(next.capacity()).isEqualTo(filter.capacity());
     assertThat(next.mightContain(Values.of(1L))).isFalse();
+  }
+
+  @Test
+  void itStopsGrowingAtItsLargestSizeAndThenSaysItIsFull() {
     AdmittedKeys largest = new AdmittedKeys(Integer.MAX_VALUE);
     assertThat(largest.capacity()).isEqualTo(AdmittedKeys.MAX_CAPACITY);
     for (int i = 0; i <= AdmittedKeys.MAX_CAPACITY; i++) {
       largest.add(i);
     }
+    assertThat(largest.layers()).isOne();
     assertThat(largest.full()).isTrue();
-    assertThat(largest.wantsToGrow()).isFalse(); // no walk of a huge state at every epoch end
+    AdmittedKeys grown = new AdmittedKeys(AdmittedKeys.INITIAL_CAPACITY);
+    for (int i = 0; i < AdmittedKeys.MAX_CAPACITY; i++) {
+      grown.add(i);
+    }
+    assertThat(grown.layers()).isEqualTo(4); // 1M + 2M + 4M + 8M: a fifth of 16M would not fit
+    assertThat(grown.capacity()).isEqualTo(15 * AdmittedKeys.INITIAL_CAPACITY);
+    assertThat(grown.full()).isTrue();
+    assertThat(grown.mightContain(0)).isTrue();
+  }
+
+  private static int falsePositives(AdmittedKeys filter, int probes) {
+    int count = 0;
+    for (int i = 0; i < probes; i++) {
+      if (filter.mightContain(Values.of("other-" + i))) {
+        count++;
+      }
+    }
+    return count;
   }
 }

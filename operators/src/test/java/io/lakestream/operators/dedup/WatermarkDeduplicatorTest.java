@@ -132,8 +132,8 @@ class WatermarkDeduplicatorTest {
   }
 
   /**
-   * The key filter never hides a key the state holds: past its capacity (rebuilt larger at the
-   * epoch end), after a sweep freed keys, and after a restore, every duplicate is still dropped.
+   * The key filter never hides a key the state holds: past its first capacity (grown by layers),
+   * after a sweep freed keys, and after a restore, every duplicate is still dropped.
    */
   @Test
   void theKeyFilterNeverLetsADuplicateThroughWhenFullSweptOrRestored() throws Exception {
@@ -147,7 +147,7 @@ class WatermarkDeduplicatorTest {
         row(h, "k" + (i / 2), 1_000); // a duplicate of a key admitted before
       }
       assertThat(passed(h)).hasSize(keys);
-      h.prepareSnapshotPreBarrier(1); // full: rebuilt from the state, twice the size
+      h.prepareSnapshotPreBarrier(1); // an epoch end without expired keys: no sweep
       for (int i = 0; i < keys; i++) {
         row(h, "k" + i, 2_000);
       }
