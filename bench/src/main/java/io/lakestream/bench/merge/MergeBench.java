@@ -39,8 +39,9 @@ import java.util.Locale;
  * copied 0 with deletion vectors), else the bench fails.
  *
  * <p>{@code --rows} is the initial table's size (default 5M; the large table is 4x). Environment:
- * {@code BENCH_CHILD_JAVA_OPTS} (default {@code -Xmx2g}), {@code BENCH_MERGE_EPOCHS} (default 5),
- * {@code BENCH_MERGE_BATCH} (default 50000), {@code BENCH_MERGE_FILE_ROWS} (default 65536), {@code
+ * {@code BENCH_CHILD_JAVA_OPTS} (default {@code -Xmx2g}), {@code BENCH_MERGE_EPOCHS} (default 15:
+ * the median epoch is past both sides' JIT warm-up, which takes the first 3-5 epochs), {@code
+ * BENCH_MERGE_BATCH} (default 50000), {@code BENCH_MERGE_FILE_ROWS} (default 65536), {@code
  * BENCH_MERGE_LARGE} ({@code none}, {@code lakestream} or {@code both}; default {@code both}).
  */
 public final class MergeBench implements Bench {
@@ -67,7 +68,8 @@ public final class MergeBench implements Bench {
   public String description() {
     return switch (mode) {
       case COPY_ON_WRITE ->
-          "per-epoch MERGE of 50k upserts (20% new) into a 5M-row CDF table clustered by key,"
+          "15 epochs, each a MERGE of 50k upserts (20% new) into a 5M-row CDF table clustered by"
+              + " key,"
               + " lakestream vs Spark 4.2 + delta-spark 4.4 foreachBatch (own JVMs); then 20M rows";
       case DELETION_VECTORS ->
           "the merge bench on a table with deletion vectors (merge-on-read), lakestream vs Spark"
@@ -102,7 +104,7 @@ public final class MergeBench implements Bench {
         new MergeWorkload(
             options.rows(),
             env("BENCH_MERGE_BATCH", 50_000),
-            env("BENCH_MERGE_EPOCHS", 5),
+            env("BENCH_MERGE_EPOCHS", 15),
             env("BENCH_MERGE_FILE_ROWS", 65_536));
     String large = System.getenv().getOrDefault("BENCH_MERGE_LARGE", "both").trim();
     if (!List.of("none", "lakestream", "both").contains(large)) {
