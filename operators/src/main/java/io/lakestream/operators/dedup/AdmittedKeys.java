@@ -13,10 +13,10 @@ import java.util.List;
  *
  * <p>About 10 bits and 7 probes per key: ~1% of absent keys look present per layer. It grows
  * without its owner walking the state: when the newest layer holds as many keys as it is sized for,
- * the next key goes into a new layer twice that size, and a lookup asks every layer (at most 4: 1M
- * + 2M + 4M + 8M keys, 30 MiB). Past {@link #MAX_CAPACITY} keys in all it grows no further and more
- * absent keys look present (still correct, only slower), which is what {@link #full()} tells the
- * owner.
+ * the next key goes into a new layer twice that size (or what is left of {@link #MAX_CAPACITY}),
+ * and a lookup asks every layer (from the initial size at most 5: 1M + 2M + 4M + 8M + 1M keys, 32
+ * MiB). Past {@link #MAX_CAPACITY} keys in all it grows no further and more absent keys look
+ * present (still correct, only slower), which is what {@link #full()} tells the owner.
  */
 final class AdmittedKeys {
   /** Keys a new filter is sized for: 2 MiB of bits. */
@@ -48,8 +48,8 @@ final class AdmittedKeys {
 
   void add(Object key) {
     Layer newest = layers.get(layers.size() - 1);
-    if (newest.added >= newest.capacity && capacity + 2L * newest.capacity <= MAX_CAPACITY) {
-      newest = addLayer(2 * newest.capacity);
+    if (newest.added >= newest.capacity && capacity < MAX_CAPACITY) {
+      newest = addLayer(Math.min(2 * newest.capacity, MAX_CAPACITY - capacity));
     }
     newest.add(hash(key));
   }

@@ -57,10 +57,20 @@ class AdmittedKeysTest {
     for (int i = 0; i < AdmittedKeys.MAX_CAPACITY; i++) {
       grown.add(i);
     }
-    assertThat(grown.layers()).isEqualTo(4); // 1M + 2M + 4M + 8M: a fifth of 16M would not fit
-    assertThat(grown.capacity()).isEqualTo(15 * AdmittedKeys.INITIAL_CAPACITY);
+    assertThat(grown.layers()).isEqualTo(5); // 1M + 2M + 4M + 8M, then the 1M left
+    assertThat(grown.capacity()).isEqualTo(AdmittedKeys.MAX_CAPACITY);
+    assertThat(grown.full()).isFalse();
+    grown.add(-1);
+    assertThat(grown.layers()).isEqualTo(5);
     assertThat(grown.full()).isTrue();
     assertThat(grown.mightContain(0)).isTrue();
+    // a sweep's refill of 3M grows to the largest size too: 3M + 6M + the 7M left
+    AdmittedKeys refilled = new AdmittedKeys(3 * AdmittedKeys.INITIAL_CAPACITY);
+    for (int i = 0; i < AdmittedKeys.MAX_CAPACITY; i++) {
+      refilled.add(i);
+    }
+    assertThat(refilled.layers()).isEqualTo(3);
+    assertThat(refilled.capacity()).isEqualTo(AdmittedKeys.MAX_CAPACITY);
   }
 
   private static int falsePositives(AdmittedKeys filter, int probes) {
