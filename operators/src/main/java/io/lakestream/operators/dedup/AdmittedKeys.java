@@ -16,7 +16,8 @@ import java.util.List;
  * the next key goes into a new layer twice that size (or what is left of {@link #MAX_CAPACITY}),
  * and a lookup asks every layer (from the initial size at most 5: 1M + 2M + 4M + 8M + 1M keys, 32
  * MiB). Past {@link #MAX_CAPACITY} keys in all it grows no further and more absent keys look
- * present (still correct, only slower), which is what {@link #full()} tells the owner.
+ * present (still correct, only slower), as {@link #full()} reports; its owner no longer has to ask
+ * before it can grow.
  */
 final class AdmittedKeys {
   /** Keys a new filter is sized for: 2 MiB of bits. */
