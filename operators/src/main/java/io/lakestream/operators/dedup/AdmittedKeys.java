@@ -48,7 +48,7 @@ final class AdmittedKeys {
   }
 
   void add(Object key) {
-    Layer newest = layers.get(layers.size() - 1);
+    Layer newest = newest();
     if (newest.added >= newest.capacity && capacity < MAX_CAPACITY) {
       newest = addLayer(Math.min(2 * newest.capacity, MAX_CAPACITY - capacity));
     }
@@ -67,12 +67,17 @@ final class AdmittedKeys {
 
   /** Whether it holds more keys than it can be sized for: false positives grow from here. */
   boolean full() {
-    return layers.get(layers.size() - 1).added > layers.get(layers.size() - 1).capacity;
+    Layer newest = newest();
+    return newest.added > newest.capacity;
   }
 
   /** An empty filter of one layer sized for all the keys this one is sized for. */
   AdmittedKeys emptyNext() {
     return new AdmittedKeys(capacity);
+  }
+
+  private Layer newest() {
+    return layers.get(layers.size() - 1);
   }
 
   private Layer addLayer(int layerCapacity) {
